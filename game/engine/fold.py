@@ -42,6 +42,8 @@ def apply(state: MatchState | None, event: dict) -> MatchState:
         handler(new, data, t)
     new.t = max(new.t, t)
     new.seq += 1
+    if data.get("score_changes"):
+        new.scores_seq = new.seq
     return new
 
 
@@ -73,7 +75,7 @@ def _question_started(s: MatchState, d, t):
 def _phase_started(s: MatchState, d, t):
     q = s.q
     q.phase, q.mode = d["phase"] - 1, d["mode"]
-    q.locked, q.passed, q.submissions = [], [], {}
+    q.locked, q.passed, q.submissions, q.refused = [], [], {}, []
     q.possession, q.floor = None, d.get("floor")
     q.next_word_at = d.get("next_word_at")
     q.deadline = d.get("deadline")
@@ -97,6 +99,7 @@ def _buzz(s: MatchState, d, t):
         "seat": d["seat"], "team": d["team"], "received": d["received"], "word": d["word"],
         "seen": d.get("seen"), "answer": None, "prompted": False,
     }
+    q.refused = []
     q.next_word_at = None
     q.deadline = {"kind": "answer", "at": d["deadline_at"]} if d.get("deadline_at") else None
 
@@ -132,6 +135,7 @@ def _ruling(s: MatchState, d, t):
                                          "points", "accept_points", "reject_points", "by")}
     s.next_ruling_id = rid + 1
     q.ruling_ids = q.ruling_ids + [rid]
+    q.refused = []
     q.score_changes = dict(q.score_changes)
     _add_scores(s, d["score_changes"], q.score_changes)
     verdict = d["verdict"]
@@ -164,7 +168,7 @@ def _timeout(s: MatchState, d, t):
 
 def _question_closed(s: MatchState, d, t):
     q = s.q
-    q.closed = True
+    q.closed = q.answer_shown = True
     q.next_word_at, q.deadline, q.possession = None, None, None
     q.revealed = len(s.questions[q.index].words)
     s.history.append(_history_entry(s, q, thrown_out=False))
@@ -198,6 +202,10 @@ def _undo(s: MatchState, d, t):
     restored.reveal_times = list(q.reveal_times) + [t] * (restored.revealed - len(q.reveal_times))
     restored.chat = q.chat
     restored.bot_guesses = q.bot_guesses
+    restored.refused = []
+    # Once everyone has seen the answer the question never takes another buzz or answer: the
+    # moderator rules again on what was already given, and the question closes after that.
+    restored.answer_shown = q.answer_shown or q.closed
     # What happened after the ruling and cannot un-happen stays: other teams' submissions and passes,
     # but only those made in the phase being restored; a later phase's answers belong to that phase.
     if q.phase == restored.phase:
@@ -205,8 +213,10 @@ def _undo(s: MatchState, d, t):
         restored.passed = restored.passed + [team for team in q.passed if team not in restored.passed]
     if restored.deadline and restored.deadline["kind"] in ("answer", "prompt"):
         restored.deadline = None  # the moderator is ruling again; no clock on it
-    if restored.possession is not None:
+    if restored.possession is not None or restored.answer_shown:
         restored.next_word_at = None
+    if restored.answer_shown:
+        restored.deadline = None
     restored.score_changes = dict(q.score_changes)
     _add_scores(s, d["score_changes"], restored.score_changes)
     s.rulings.pop(d["ruling"], None)
@@ -272,6 +282,11 @@ def _bot_guess(s: MatchState, d, t):
         s.q.bot_guesses[d["seat"]] = {k: d.get(k) for k in ("word", "guess", "confidence", "buzz", "alternatives", "threshold")}
 
 
+def _buzz_refused(s: MatchState, d, t):
+    if s.q is not None:
+        s.q.refused = s.q.refused + [d["seat"]]
+
+
 def _snippets_shown(s: MatchState, d, t):
     if s.q is not None:
         s.q.snippets = list(d["snippets"])
@@ -304,6 +319,7 @@ _HANDLERS = {
     "match_ended": _match_ended,
     "bot_guess": _bot_guess,
     "bot_missed": _noop,
+    "buzz_refused": _buzz_refused,
     "judge_suggested": _noop,
     "snippets_shown": _snippets_shown,
 }

@@ -12,7 +12,7 @@ from .state import MatchState
 
 AUDIENCES = ("moderator", "spectator", "player", "bot")
 
-_MODERATOR_ONLY = {"bot_missed", "judge_suggested"}
+_MODERATOR_ONLY = {"bot_missed", "judge_suggested", "buzz_refused"}
 _TEAM_ONLY = {"submission", "chat"}  # the team itself and the moderator
 _STAFF_AND_SCREEN = {"bot_guess"}  # moderator and spectators
 _PUBLIC_ROSTER_KEYS = ("rules", "teams", "seats")
@@ -62,6 +62,7 @@ def snapshot(state: MatchState | None, audience: str, team: str | None = None) -
         "teams": state.teams,
         "seats": list(state.seats.values()),
         "scores": dict(state.scores),
+        "scores_seq": state.scores_seq,
         "number": state.number,
         "winner": state.winner,
         "history": [_public_history(h, state) for h in state.history],
@@ -82,7 +83,7 @@ def _question_view(state: MatchState, audience: str, team: str | None) -> dict |
         return None
     question = state.question
     staff = audience == "moderator"
-    shown = q.closed or staff
+    shown = q.closed or q.answer_shown or staff
     view = {
         "number": q.number,
         "tiebreaker": q.tiebreaker,
@@ -100,6 +101,7 @@ def _question_view(state: MatchState, audience: str, team: str | None) -> dict |
         "deadline": q.deadline,
         "next_word_at": q.next_word_at,
         "closed": q.closed,
+        "answer_shown": q.answer_shown,
         "result": q.result,
         "score_changes": dict(q.score_changes),
         "answer": question.answer if shown else None,
@@ -109,6 +111,8 @@ def _question_view(state: MatchState, audience: str, team: str | None) -> dict |
         "bot_guesses": q.bot_guesses if audience in ("moderator", "spectator") else {},
         "snippets": list(q.snippets),
         "can_undo": bool(q.ruling_ids) if staff else None,
+        "last_ruling": q.ruling_ids[-1] if staff and q.ruling_ids else None,
+        "refused": [] if not staff else list(q.refused),
     }
     return view
 

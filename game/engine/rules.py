@@ -55,6 +55,8 @@ def next_wakeup(state: MatchState | None) -> int | None:
     """When the clock must next run for this match, or None if nothing is scheduled."""
     if state is None or state.status != "live" or state.paused or state.q is None or state.q.closed:
         return None
+    if state.q.answer_shown:
+        return None  # ruling again after an undo: no word, no timer runs until the moderator rules
     q = state.q
     times = []
     if q.next_word_at is not None and q.possession is None:
@@ -86,7 +88,12 @@ def decide_and_fold(state: MatchState, command: dict, now: int) -> tuple[list[di
     received = command.get("received", now)
     if not isinstance(received, int) or received > now:
         received = now
-    handler(out, actor, data, now, received)
+    try:
+        handler(out, actor, data, now, received)
+    except Rejected as refusal:
+        if refusal.record:  # refused, but on the record: store what was emitted, answer with the refusal
+            refusal.events, refusal.state = out.events, out.state
+        raise
     return out.events, out.state
 
 
@@ -256,7 +263,10 @@ def _rule(out: _Emitter, team: str, verdict: str, now: int, by: str, heard: str 
             extra["deadline"] = {"kind": "discussion", "at": at}
     elif verdict == "reject":
         locked = q.locked + [team]
-        if q.mode == "buzz":
+        if q.answer_shown:
+            if q.mode == "team":
+                extra["floor"] = _next_floor(s, locked=locked, passed=q.passed)
+        elif q.mode == "buzz":
             if q.revealed < words_len:
                 extra["resume_at"] = base if s.rules.get("reveal", "clock") == "clock" else None
             else:
@@ -271,6 +281,10 @@ def _rule(out: _Emitter, team: str, verdict: str, now: int, by: str, heard: str 
     q = s.q
     if verdict == "accept":
         _close(out, now)
+    elif verdict == "reject" and q.answer_shown:
+        # The answer is out: only an answer given before it was shown may still be ruled; nothing reopens.
+        if not (q.mode == "team" and q.floor is not None and q.floor in q.submissions):
+            _close(out, now)
     elif verdict == "reject":
         everyone_out = all(t in q.locked for t in s.team_ids)
         if q.mode == "buzz" and everyone_out:
@@ -292,6 +306,18 @@ def _live_question(s: MatchState, *, open_only=True):
 def _not_paused(s: MatchState):
     if s.paused:
         raise Rejected("The match is paused; wait for the moderator to resume.", "paused")
+
+
+def _still_answerable(q):
+    if q.answer_shown:
+        raise Rejected("The answer has been shown, so this question takes no more answers.", "answer_shown")
+
+
+def _target(data: dict, key: str, current, message: str):
+    """A moderator command names what it was pressed for; once that has moved on it is refused, so a
+    double click or a retry applies once."""
+    if key in data and data[key] != current:
+        raise Rejected(message, "stale")
 
 
 def _seat_of(s: MatchState, actor: dict) -> dict:
@@ -380,10 +406,12 @@ def _cmd_reveal(out, actor, data, now, received):
     _not_paused(s)
     if q.mode != "buzz":
         raise Rejected("The whole question is already shown in a team phase.", "bad_phase")
+    _still_answerable(q)
     if q.possession is not None:
         raise Rejected("Someone has buzzed; rule on the answer first.", "possession")
     if q.revealed >= len(s.question.words):
         raise Rejected("Every word has been read.", "all_read")
+    _target(data, "word", q.revealed, "That word is already shown; press again for the next one.")
     # On the clock, a word revealed by hand sets the pace from here on instead of stopping the clock.
     _reveal_word(out, now, scheduled=s.rules.get("reveal", "clock") == "clock")
 
@@ -395,20 +423,21 @@ def _cmd_buzz(out, actor, data, now, received):
     seat = _seat_of(s, actor)
     if q.mode != "buzz":
         raise Rejected("This is a team phase; discuss and let the captain submit.", "bad_phase")
+    _still_answerable(q)
     _bot_may_play(s, seat)
     team = seat["team"]
-    if team in q.locked:
-        raise Rejected("Your team is locked out of this question.", "locked_out")
     start = q.reveal_times[0] if q.reveal_times else received
     word = sum(1 for at in q.reveal_times if at <= received)
     if received < start:
         word = 0
-    if seat["kind"] == "bot" and word < s.rules.get("bot_min_words", 0):
-        raise Rejected(f"Bots may buzz only after {s.rules['bot_min_words']} words.", "too_early")
     seen = data.get("seen")
     seen = seen if isinstance(seen, int) and not isinstance(seen, bool) else None
-    replaces = None
     poss = q.possession
+    if team in q.locked:
+        _lost_buzz(out, seat, received, word, seen, poss, now, "Your team is locked out of this question.", "locked_out")
+    if seat["kind"] == "bot" and word < s.rules.get("bot_min_words", 0):
+        raise Rejected(f"Bots may buzz only after {s.rules['bot_min_words']} words.", "too_early")
+    replaces = None
     if poss is not None:
         earlier = received < poss["received"]
         tie_wins = received == poss["received"] and team == q.priority and poss["team"] != q.priority
@@ -416,10 +445,21 @@ def _cmd_buzz(out, actor, data, now, received):
             replaces = poss["seat"]
         else:
             who = s.seats.get(poss["seat"], {}).get("name", "Another player")
-            raise Rejected(f"{who} buzzed first.", "beaten")
+            _lost_buzz(out, seat, received, word, seen, poss, now, f"{who} buzzed first.", "beaten")
     wait = int(s.rules.get("answer_seconds", 0) * 1000)
     out.emit("buzz", now, seat=seat["id"], team=team, received=received, word=word, seen=seen,
              replaces=replaces, deadline_at=(now + wait) if wait else None)
+
+
+def _lost_buzz(out, seat, received, word, seen, poss, now, message: str, code: str):
+    """Refuse a buzz, keeping it on the moderator's record (once per seat until the floor changes):
+    a close call can be audited afterwards."""
+    if seat["id"] in out.state.q.refused:
+        raise Rejected(message, code)
+    out.emit("buzz_refused", now, seat=seat["id"], team=seat["team"], received=received, word=word, seen=seen,
+             code=code, reason=message, holder=poss["seat"] if poss else None,
+             holder_received=poss["received"] if poss else None)
+    raise Rejected(message, code, record=True)
 
 
 def _cmd_answer(out, actor, data, now, received):
@@ -429,6 +469,7 @@ def _cmd_answer(out, actor, data, now, received):
     seat = _seat_of(s, actor)
     if q.mode != "buzz":
         return _cmd_submit(out, actor, data, now, received)
+    _still_answerable(q)
     poss = q.possession
     if poss is None or poss["seat"] != seat["id"]:
         raise Rejected("Only the player who buzzed may answer.", "not_your_buzz")
@@ -452,6 +493,7 @@ def _cmd_submit(out, actor, data, now, received):
     seat = _seat_of(s, actor)
     if q.mode != "team":
         raise Rejected("Buzz first; answers without a buzz are taken only in team phases.", "bad_phase")
+    _still_answerable(q)
     _may_submit(s, seat)
     team = seat["team"]
     if team in q.locked or team in q.passed:
@@ -467,6 +509,7 @@ def _cmd_pass(out, actor, data, now, received):
     _not_paused(s)
     seat = _seat_of(s, actor)
     team = seat["team"]
+    _still_answerable(q)
     if q.mode == "buzz":
         if q.possession is None or q.possession["seat"] != seat["id"]:
             raise Rejected("There is nothing to pass on; simply don't buzz.", "bad_phase")
@@ -495,6 +538,8 @@ def _cmd_rule(out, actor, data, now, received):
     verdict = data.get("verdict")
     if verdict not in ("accept", "prompt", "reject"):
         raise Rejected("A ruling is accept, prompt or reject.", "bad_shape")
+    if verdict == "prompt" and q.answer_shown:
+        raise Rejected("The answer has been shown, so there is nothing to prompt for; accept or reject.", "answer_shown")
     heard = data.get("heard")
     heard = " ".join(heard.split())[:MAX_TEXT] if isinstance(heard, str) and heard.strip() else None
     if q.mode == "buzz":
@@ -514,6 +559,7 @@ def _cmd_undo(out, actor, data, now, received):
     if not q.ruling_ids or q.checkpoint is None:
         raise Rejected("There is no ruling on this question to undo.", "nothing_to_undo")
     rid = q.ruling_ids[-1]
+    _target(data, "ruling", rid, "That ruling was already undone; the console shows where the question stands now.")
     changes = {team: -pts for team, pts in _ruling_changes(s, rid).items()}
     out.emit("undo", now, ruling=rid, number=q.number, score_changes=changes)
 
@@ -550,6 +596,8 @@ def _cmd_override(out, actor, data, now, received):
 def _cmd_adjust(out, actor, data, now, received):
     s = out.state
     team, points, reason = data.get("team"), data.get("points"), data.get("reason")
+    _target(data, "scores_seq", s.scores_seq,
+            "The scores changed after you pressed that; check them and adjust again if it is still needed.")
     if team not in s.team_ids:
         raise Rejected("Choose one of the match's teams.", "bad_team")
     if isinstance(points, bool) or not isinstance(points, int) or points == 0 or abs(points) > 1000:
@@ -563,6 +611,7 @@ def _cmd_adjust(out, actor, data, now, received):
 def _cmd_throw_out(out, actor, data, now, received):
     s = out.state
     q = _live_question(s, open_only=False)
+    _target(data, "question", q.index, "That question was already thrown out or replaced; check the one in play.")
     if s.history and s.history[-1]["number"] != q.number and q.closed:
         raise Rejected("That question is already done.", "bad_question")
     if _next_unused(s) is None:

@@ -27,11 +27,13 @@ class QuestionState:
     floor: str | None = None  # team phase: whose submission is judged next
     deadline: dict | None = None  # {"kind": answer|prompt|dead|discussion, "at": ms}
     closed: bool = False
+    answer_shown: bool = False  # the answer was shown to everyone once; the question never reopens
     result: dict | None = None  # {team, seat, points, phase} when someone got it
     ruling_ids: list[int] = field(default_factory=list)
     score_changes: dict = field(default_factory=dict)  # net effect of this question on each team
     chat: dict = field(default_factory=dict)  # team -> [{seat, name, text}]
     bot_guesses: dict = field(default_factory=dict)  # seat -> latest guess
+    refused: list[str] = field(default_factory=list)  # seats whose losing buzz is recorded for this buzz
     snippets: list = field(default_factory=list)  # search snippets shown in a phase that allows them
     checkpoint: "QuestionState | None" = None  # state before the last ruling, for undo
 
@@ -56,6 +58,7 @@ class MatchState:
     rulings: dict = field(default_factory=dict)  # ruling id -> record
     next_ruling_id: int = 1
     winner: str | None = None
+    scores_seq: int = 0  # seq of the last event that moved a score (an adjustment names it)
 
     def clone(self) -> "MatchState":
         # Questions are immutable and large; share them instead of copying on every event.

@@ -240,3 +240,19 @@ def test_search_snippets_are_taken_only_in_the_phase_that_allows_them_and_everyo
         assert project(shown, audience, team)["data"]["snippets"] == found
         assert snapshot(m.state, audience, team)["question"]["snippets"] == found
     assert m.refuse("snippets", "h0", {"snippets": found}).code == "forbidden"
+
+
+def test_after_the_answer_was_shown_a_team_phase_rules_only_what_was_submitted_before_it():
+    m = new_match()
+    to_phase(m, 2)
+    m.submit("h0", ANSWER)
+    m.submit("b6", "something else")
+    m.rule("accept")
+    assert m.q.closed and m.scores["t0"] == 2
+    m.send("undo", MOD)
+    m.rule("reject")  # the humans were wrong after all: the computer's earlier submission is ruled next
+    assert not m.q.closed and m.q.floor == "t1" and m.q.answer_shown
+    assert m.refuse("submit", "h2", {"text": ANSWER}).code == "answer_shown"
+    m.rule("reject")
+    assert m.q.closed and m.q.phase == 1, "no phase 3 once everyone has seen the answer"
+    assert m.scores == {"t0": 0, "t1": 0}

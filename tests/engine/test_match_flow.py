@@ -180,16 +180,17 @@ def test_corrections_after_the_end_move_the_winner_with_the_scores():
 
 # -- undo -------------------------------------------------------------------------------------------------------
 
-def test_undo_reopens_a_question_closed_by_an_accept():
+def test_undo_of_an_accept_lets_the_moderator_rule_again_but_the_question_stays_closed_to_play():
     m = quizbowl()
     score_on_current(m, "h0", "accept")
     assert m.q.closed and m.scores["t0"] == 15 and len(m.state.history) == 1
     m.send("undo", MOD)
-    assert not m.q.closed and m.scores == {"t0": 0, "t1": 0} and m.state.history == []
+    assert not m.q.closed and m.q.answer_shown and m.scores == {"t0": 0, "t1": 0} and m.state.history == []
     assert m.q.possession["seat"] == "h0" and m.q.possession["answer"] == "Isaac Newton"
-    assert m.q.deadline is None, "no answer clock while the moderator rules again"
+    assert m.q.deadline is None and m.wakeup() is None, "no clock while the moderator rules again"
     m.rule("reject")
-    assert m.scores["t0"] == -5 and m.q.locked == ["t0"]
+    assert m.scores["t0"] == -5
+    assert m.q.closed and m.state.history[-1]["result"] is None, "everyone saw the answer: the question is dead"
 
 
 def test_undo_of_a_neg_unlocks_the_team_and_gives_back_the_points():
@@ -330,15 +331,18 @@ def test_a_match_ended_during_a_pause_is_over_not_paused():
     assert m.refuse("resume", MOD).code == "not_paused"
 
 
-def test_after_undoing_an_accept_every_word_counts_as_read_for_the_next_buzz():
+def test_after_the_answer_was_shown_undo_never_reopens_the_question_to_the_other_team():
+    """Review found: accept (answer shown to all), undo, reject; the other team buzzed with the shown answer."""
     m = quizbowl()
     m.reveal_until(1, step=1)
     m.buzz("h0")
     m.rule("accept")  # the close shows the whole question and its answer to everyone
     m.send("undo", MOD)
+    assert m.q.answer_shown and m.q.revealed == len(m.question.words), "words once shown stay shown"
+    for seat in ("bot", "h2"):
+        assert m.refuse("buzz", seat, at=m.now + 100).code == "answer_shown"
+    assert m.refuse("rule", MOD, {"verdict": "prompt"}).code == "answer_shown"
     m.rule("reject")
-    assert m.q.revealed == 5
-    buzz = m.buzz("bot", at=m.now + 100)[-1]["data"]
-    assert buzz["word"] == 5, "a buzz after the whole text was shown earns no power"
-    m.rule("accept")
-    assert m.scores == {"t0": -5, "t1": 10}
+    assert m.q.closed and m.scores == {"t0": -5, "t1": 0}
+    assert m.refuse("buzz", "bot", at=m.now + 100).code == "no_question"
+    assert [e["type"] for e in m.events].count("question_closed") == 2

@@ -9,7 +9,9 @@ conductor would fold it. Then the invariants a user relies on are checked over t
     per-question record and the declared winner;
 (c) at most one buzz holds the floor, and a second buzz only takes it over explicitly;
 (d) a locked-out team never answers, submits or buzzes in the phase it is locked out of;
-(e) no player, bot or spectator ever receives the answer line or an unread word early.
+(e) no player, bot or spectator ever receives the answer line or an unread word early;
+(f) once a question's answer has been shown, nothing reopens it: no word, buzz, answer, submission,
+    pass or phase for it afterwards, whatever the undos and overrides.
 """
 from __future__ import annotations
 
@@ -120,16 +122,24 @@ def _draw_data(data, kind: str, s) -> dict:
         return data.draw(st.fixed_dictionaries(
             {"verdict": st.sampled_from(["accept", "accept", "reject", "reject", "prompt", "prompt", "maybe"])},
             optional={"heard": st.sampled_from(TYPED)}))
+    if kind == "undo" and s.q is not None and s.q.ruling_ids and data.draw(st.booleans(), label="name the ruling?"):
+        return {"ruling": data.draw(st.sampled_from([s.q.ruling_ids[-1], s.q.ruling_ids[0], 99]))}
     if kind == "override":
         ruling = st.sampled_from(sorted(s.rulings)) if s.rulings else st.integers(0, 3)
         return {"ruling": data.draw(st.one_of(ruling, st.integers(0, 9))),
                 "verdict": data.draw(st.sampled_from(["accept", "reject", "prompt"]))}
     if kind == "adjust":
-        return {"team": data.draw(st.sampled_from(["t0", "t1", "t9"])),
-                "points": data.draw(st.sampled_from([-5, 3, 0, 10])),
-                "reason": data.draw(st.sampled_from(["protest upheld", ""]))}
+        out = {"team": data.draw(st.sampled_from(["t0", "t1", "t9"])),
+               "points": data.draw(st.sampled_from([-5, 3, 0, 10])),
+               "reason": data.draw(st.sampled_from(["protest upheld", ""]))}
+        if data.draw(st.booleans(), label="name the scores?"):
+            out["scores_seq"] = data.draw(st.sampled_from([s.scores_seq, s.scores_seq - 1]))
+        return out
     if kind == "throw_out":
-        return {"reason": "a typo in the question"}
+        out = {"reason": "a typo in the question"}
+        if s.q is not None and data.draw(st.booleans(), label="name the question?"):
+            out["question"] = data.draw(st.sampled_from([s.q.index, s.q.index + 1]))
+        return out
     if kind == "pause":
         return {"reason": "a short break"}
     if kind == "bot_guess":
@@ -187,9 +197,12 @@ def play(data, preset: str) -> Run:
         try:
             events = decide(s, command, m.now)
         except Rejected as exc:
-            note(f"{m.now:>7} {kind} {command['actor']} {command['data']} -> refused: {exc}")
+            note(f"{m.now:>7} {kind} {command['actor']} {command['data']} -> refused: {exc} {[e['type'] for e in exc.events]}")
             assert pickle.dumps(s) == frozen, f"a rejected {kind} changed the state"
-            continue
+            if not exc.events:
+                continue
+            assert exc.record and exc.events[-1]["type"] == "buzz_refused"
+            events = exc.events  # a refusal kept on the record is stored as the conductor stores it
         note(f"{m.now:>7} {kind} {command['actor']} {command['data']} -> {[e['type'] for e in events]}")
         assert pickle.dumps(s) == frozen, f"decide({kind}) changed the state it was given"
         for event in events:
@@ -318,6 +331,29 @@ def test_a_locked_out_team_never_answers_in_that_phase(preset, data):
                 assert team not in before.q.passed, f"{team} submitted after passing"
             seat = before.seats[event["data"]["seat"]]
             assert seat["team"] == team
+
+
+# -- (f) no reopening after the answer is out ---------------------------------------------------------
+
+_PLAY = {"word_revealed", "buzz", "answer", "submission", "pass", "phase_started"}
+
+
+@formats()
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_a_question_whose_answer_was_shown_is_never_reopened(preset, data):
+    run = play(data, preset)
+    shown: set[int] = set()  # indexes of questions whose answer everyone has seen
+    for before, event, after in run.event_steps():
+        q = before.q
+        if event["type"] in _PLAY and q is not None and event["type"] != "phase_started":
+            assert q.index not in shown, f"{event['type']} on question {q.number} after its answer was shown"
+        if event["type"] == "phase_started":
+            assert after.q.index not in shown, f"a new phase of question {after.q.number} after its answer was shown"
+        if event["type"] == "question_closed":
+            shown.add(after.q.index)
+        if after.q is not None and after.q.index in shown:
+            assert after.q.answer_shown and next_wakeup(after) is None
 
 
 # -- (e) nothing leaks -----------------------------------------------------------------------------------

@@ -1,0 +1,54 @@
+"""Every buzz is on the record: the winner's as a buzz event, each loser's as buzz_refused, so a close
+call can be audited afterwards (receipt time, the word revealed, the word on the player's screen)."""
+from __future__ import annotations
+
+import pytest
+
+from game.engine.api import Rejected, apply, decide, project
+
+from .support import MOD, Match, question
+
+TEXT = "Bakadu bekedu, bikidu (*) bokodu bukudu."
+
+
+def started() -> Match:
+    m = Match("quizbowl", {"questions": 1}, questions=[question(TEXT, qid=f"q{i}") for i in range(3)])
+    m.start(0)
+    m.reveal_until(3, step=1)
+    return m
+
+
+def buzz_refused(m: Match, seat: str, received: int, seen: int) -> Rejected:
+    with pytest.raises(Rejected) as caught:
+        decide(m.state, {"type": "buzz", "actor": m.actor(seat), "data": {"seen": seen}, "received": received},
+               m.now + 5)
+    return caught.value
+
+
+def test_a_buzz_that_lost_a_close_race_is_recorded_with_its_timing_and_stays_moderator_only():
+    m = started()
+    won = m.buzz("h0", received=m.now)[-1]
+    refusal = buzz_refused(m, "bot", received=won["data"]["received"] + 3, seen=2)
+    assert refusal.code == "beaten" and refusal.record
+    record = refusal.events[-1]
+    assert record["type"] == "buzz_refused"
+    assert record["data"] == {"seat": "bot", "team": "t1", "received": won["data"]["received"] + 3, "word": 3, "seen": 2,
+                              "code": "beaten", "reason": "Ann buzzed first.", "holder": "h0",
+                              "holder_received": won["data"]["received"]}
+    for audience, team in (("player", "t0"), ("player", "t1"), ("spectator", None), ("bot", None)):
+        assert project(record, audience, team)["type"] == "hidden"
+    assert project(record, "moderator")["data"]["seat"] == "bot"
+
+
+def test_a_player_mashing_the_button_is_recorded_once_until_the_floor_changes():
+    m = started()
+    m.buzz("h0", received=m.now)
+    first = buzz_refused(m, "bot", received=m.now, seen=3)
+    for event in first.events:
+        m.state = apply(m.state, event)
+    again = buzz_refused(m, "bot", received=m.now, seen=3)
+    assert again.code == "beaten" and not again.events, "the second press adds nothing to the record"
+    m.answer("h0", "wrong")
+    m.send("rule", MOD, {"verdict": "reject"})
+    locked = buzz_refused(m, "h1", received=m.now + 1, seen=4)
+    assert locked.code == "locked_out" and locked.events[-1]["data"]["holder"] is None

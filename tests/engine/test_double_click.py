@@ -1,0 +1,106 @@
+"""A double click (or a client's retry) on any moderator command applies once.
+
+Each command is sent twice with the same data, as a console sends it when the button is hit twice
+before the screen has caught up: the second is refused and the match is exactly as after the first.
+Commands that name a target (undo, throw-out, adjust, reveal) carry what the console showed when
+the key was pressed; the others are refused by the state itself.
+"""
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from .support import MOD, Match, question
+
+TEXT = "Bakadu bekedu, bikidu (*) bokodu bukudu."
+ANSWER = "Quvexo Pilandre"
+
+
+def quizbowl(**overrides) -> Match:
+    qs = [question(TEXT, ANSWER, qid=f"q{i}") for i in range(4)]
+    return Match("quizbowl", {"questions": 2, **overrides}, questions=qs)
+
+
+def buzzed(m: Match, verdict: str | None = None) -> Match:
+    m.start(0)
+    m.reveal_until(2, step=1)
+    m.buzz("h0")
+    m.answer("h0", "Isaac Newton")
+    if verdict:
+        m.rule(verdict)
+    return m
+
+
+def closed(m: Match) -> Match:
+    buzzed(m, "accept")
+    return m
+
+
+def setup(kind: str) -> tuple[Match, dict]:
+    """A match where `kind` applies, and the data the console sends for it."""
+    if kind == "start":
+        return quizbowl(), {}
+    if kind == "next":
+        return closed(quizbowl()), {}
+    if kind == "end":
+        return closed(quizbowl()), {}
+    if kind == "reveal":
+        m = quizbowl(reveal="moderator")
+        m.start(0)
+        return m, {"word": m.q.revealed}
+    if kind == "rule":
+        return buzzed(quizbowl()), {"verdict": "reject"}
+    if kind == "undo":
+        m = buzzed(quizbowl(), "reject")
+        return m, {"ruling": m.q.ruling_ids[-1]}
+    if kind == "override":
+        m = closed(quizbowl())
+        return m, {"ruling": m.q.ruling_ids[-1], "verdict": "reject"}
+    if kind == "adjust":
+        m = closed(quizbowl())
+        return m, {"team": "t1", "points": 5, "reason": "protest upheld", "scores_seq": m.state.scores_seq}
+    if kind == "throw_out":
+        m = buzzed(quizbowl())
+        return m, {"reason": "a typo", "question": m.q.index}
+    if kind == "pause":
+        m = quizbowl()
+        m.start(0)
+        return m, {"reason": "a break"}
+    if kind == "resume":
+        m = quizbowl()
+        m.start(0)
+        m.send("pause", MOD, {"reason": "a break"})
+        return m, {}
+    raise AssertionError(kind)
+
+
+MODERATOR_COMMANDS = ["start", "next", "end", "reveal", "rule", "undo", "override", "adjust", "throw_out",
+                      "pause", "resume"]
+
+
+@pytest.mark.parametrize("kind", MODERATOR_COMMANDS)
+def test_the_same_command_twice_applies_once(kind):
+    m, data = setup(kind)
+    first = m.send(kind, MOD, dict(data), at=m.now + 10)
+    assert first, f"the first {kind} should do something"
+    after_first = pickle.dumps(m.state)
+    refusal = m.refuse(kind, MOD, dict(data), at=m.now)
+    assert refusal.code
+    assert pickle.dumps(m.state) == after_first
+
+
+def test_the_command_list_is_every_moderator_command():
+    from game.engine.rules import _MOD, _ROLES
+
+    assert set(MODERATOR_COMMANDS) == {kind for kind, roles in _ROLES.items() if roles is _MOD}
+
+
+@pytest.mark.parametrize("kind, data, code", [
+    ("undo", {"ruling": 999}, "stale"),
+    ("throw_out", {"question": 999}, "stale"),
+    ("adjust", {"team": "t0", "points": 5, "reason": "x", "scores_seq": -1}, "stale"),
+])
+def test_a_command_pressed_for_something_that_has_moved_on_is_refused(kind, data, code):
+    m = buzzed(quizbowl(), "reject")
+    assert m.refuse(kind, MOD, data).code == code
