@@ -5,10 +5,17 @@ They never change a match. A command goes to the conductor with the actor taken 
 error, and the match's events come from the audience's group as match.frame. Catch-up after
 (re)connect reads the event log directly, after joining the group, so nothing falls between the
 two; frames the client already has are dropped by seq. Every frame is in docs/wire-protocol.md.
+
+Nothing a client sends can close its socket with an internal error: a frame that cannot be parsed,
+or any failure while handling one, is answered with an error frame carrying its ref. A socket whose
+channel layer fails is closed with 1013 (try again later) after leaving its groups, so it never
+stays behind as a dead group member; the heartbeat also renews the socket's group membership, so
+a group survives a Redis restart and dead members age out within GROUP_EXPIRY_S.
 """
 from __future__ import annotations
 
 import asyncio
+import logging
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -20,13 +27,15 @@ from django.db.models import Max
 from .conductor.groups import CONDUCTOR_CHANNEL, groups_for
 from .engine.api import project, snapshot
 from .models import Match, MatchEvent, Seat
-from .protocol import MODERATOR, PLAYER, FrameError, TokenBucket, error_frame, parse
+from .protocol import MODERATOR, PLAYER, FrameError, TokenBucket, error_frame, parse, peek_ref
 from .seat_tokens import read_seat_token
 from .store import load_events, load_state, now_ms
 
 CATCH_UP_LIMIT = 300  # further behind than this, a snapshot is cheaper than replaying events
 CLOSE_FORBIDDEN = 4403
 CLOSE_NO_MATCH = 4404
+CLOSE_TRY_AGAIN = 1013
+log = logging.getLogger(__name__)
 
 
 def _heartbeat_seconds() -> float:
@@ -66,6 +75,7 @@ class MatchSocket(AsyncJsonWebsocketConsumer):
     audience = "spectator"
     commands: frozenset = frozenset()
     refusal = "Spectators can only watch."
+    rate = (20, 10)  # burst, frames per second
 
     async def identify(self, match: dict) -> bool:
         """Whether this socket may open; a subclass sets self.seat and self.team as it needs."""
@@ -79,7 +89,7 @@ class MatchSocket(AsyncJsonWebsocketConsumer):
         self.seat = self.team = None
         self.last_sent = None  # the highest seq this client has; None until its hello
         self.groups_joined: list[str] = []
-        self.bucket = TokenBucket()
+        self.bucket = TokenBucket(*self.rate)
         self.heartbeat_task = None
         self.open = False  # stays False for a socket that is closed for lack of a match or a right
         await self.accept()  # accept first, so the browser sees why in the close code
@@ -91,17 +101,48 @@ class MatchSocket(AsyncJsonWebsocketConsumer):
         else:
             self.open = True
 
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        except Exception:
+            # The channel layer failed under us (Redis restarting, say). Leave cleanly and let the
+            # browser reconnect, rather than dying with 1011 and leaving a dead group member behind.
+            log.warning("A %s socket of match %s failed; closing it with 1013", self.audience,
+                        getattr(self, "code", "?"), exc_info=True)
+            await self._leave()
+            try:
+                await self.close(code=CLOSE_TRY_AGAIN)
+            except Exception:
+                pass
+
     async def disconnect(self, code):
-        if self.heartbeat_task is not None:
+        await self._leave()
+
+    async def _leave(self):
+        if getattr(self, "heartbeat_task", None) is not None:
             self.heartbeat_task.cancel()
-        for group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
+            self.heartbeat_task = None
+        groups, self.groups_joined = getattr(self, "groups_joined", []), []
+        for group in groups:
+            try:
+                await asyncio.wait_for(self.channel_layer.group_discard(group, self.channel_name), 5)
+            except Exception:
+                log.info("Could not leave group %s; the membership expires by itself", group)
 
     async def receive(self, text_data=None, bytes_data=None):
         if not self.open:
             return
+        try:
+            await self._receive(text_data, bytes_data)
+        except Exception:
+            log.exception("Match %s: a %s frame could not be handled", self.code, self.audience)
+            await self.send_json(error_frame("server_error", "The server could not handle that; try again.",
+                                             peek_ref(text_data)))
+
+    async def _receive(self, text_data, bytes_data):
         if not self.bucket.take():
-            return await self.send_json(error_frame("slow_down", "Slow down: you are sending too fast; wait a moment."))
+            return await self.send_json(error_frame("slow_down", "Slow down: you are sending too fast; wait a moment.",
+                                                    peek_ref(text_data)))
         try:
             frame = parse(text_data, bytes_data)
         except FrameError as problem:
@@ -141,15 +182,27 @@ class MatchSocket(AsyncJsonWebsocketConsumer):
         command = {"type": frame.type, "data": frame.data, "actor": self.actor(), "received": now_ms()}
         try:
             await self.channel_layer.send(CONDUCTOR_CHANNEL, {
-                "type": "command", "match": self.code, "command": command,
+                "type": "command", "match": self.code, "command": command, "id": frame.id,
                 "reply_to": self.channel_name, "ref": frame.ref})
         except ChannelFull:
             await self.send_json(error_frame("busy", "The game server is busy; try again in a moment.", frame.ref))
+        except Exception:
+            log.warning("Match %s: could not reach the conductor", self.code, exc_info=True)
+            await self.send_json(error_frame("unavailable", "The game server cannot be reached just now; "
+                                                            "your command is retried by itself.", frame.ref))
 
     async def beat(self):
         while True:
             await asyncio.sleep(_heartbeat_seconds())
-            seq = await _last_seq(self.match["id"])
+            try:
+                for group in self.groups_joined:  # renew: survives a Redis restart, and dead members age out
+                    await self.channel_layer.group_add(group, self.channel_name)
+                seq = await _last_seq(self.match["id"])
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.info("Match %s: a heartbeat could not be sent; trying at the next one", self.code, exc_info=True)
+                continue
             await self.send_json({"type": "heartbeat", "data": {"server_time": now_ms(), "seq": seq}})
 
     # -- messages from the channel layer ----------------------------------------------------------
@@ -180,6 +233,7 @@ class ModeratorSocket(MatchSocket):
     audience = "moderator"
     commands = frozenset(MODERATOR)
     refusal = "Only a seated player can do that."
+    rate = (60, 30)  # moderator-paced reading: a key press a word
 
     async def identify(self, match):
         user = self.scope.get("user")

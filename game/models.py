@@ -162,3 +162,41 @@ class SnippetPassage(models.Model):
 
     def __str__(self):
         return f"{self.corpus}: {self.title}"
+
+
+class CommandReceipt(models.Model):
+    """The answer a client's command got, kept under the command's id: a retry gets the same answer.
+
+    Written in the same transaction as the events the command caused, so after a crash a command is
+    either applied with its receipt or not at all, and a client that retries never applies it twice.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="receipts")
+    actor = models.CharField(max_length=20, help_text="Who sent it: 'moderator' or a seat key.")
+    command_id = models.CharField(max_length=64)
+    ok = models.BooleanField()
+    seqs = models.JSONField(default=list, blank=True)
+    error = models.JSONField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "actor", "command_id"], name="unique_command_id")]
+
+    def reply(self) -> dict:
+        return {"ok": self.ok, "seqs": list(self.seqs or []), "error": self.error}
+
+
+class MatchLease(models.Model):
+    """Which conductor may write a match's event log, until when (ms since the epoch).
+
+    One writer per match: a conductor appends only while its lease is current, renews it as it
+    goes, and a match whose lease has run out is taken over by any conductor that sees it.
+    """
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True, related_name="lease")
+    owner = models.CharField(max_length=64)
+    channel = models.CharField(max_length=200, help_text="The owner's own channel: messages for the match go there.")
+    expires_ms = models.BigIntegerField()
+
+    def __str__(self):
+        return f"{self.match_id} held by {self.owner} until {self.expires_ms}"

@@ -2,31 +2,44 @@
 
 The web layer never judges whether a command is allowed by the rules (the engine does that); it
 only makes sure a frame is small, is JSON, names a known type, carries fields of the right types,
-and is sent by an audience that may send it. Unknown fields are dropped, so nothing a client adds
-(a "seat" in a buzz, say) can reach the engine. See docs/wire-protocol.md.
+carries an id when it is a command, and is sent by an audience that may send it. Unknown fields
+are dropped, so nothing a client adds (a "seat" in a buzz, say) can reach the engine.
+
+parse() never raises anything but FrameError, whatever it is given: deep nesting, huge numbers,
+lone surrogates, NUL bytes and wrong types all become an error frame with a sentence, and the
+socket stays open. See docs/wire-protocol.md.
 """
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import dataclass
 
 MAX_FRAME_BYTES = 4096
 MAX_REF = 64
 MAX_STRING = 500
+MAX_INT = 2**31 - 1
+COMMAND_ID = re.compile(r"[A-Za-z0-9_.:-]{8,64}")
+# NUL and the other C0 controls but tab and newline; lone surrogates cannot be stored or sent on.
+_BAD_TEXT = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]")
 
 # type -> {field: python type}; every field is optional here, the engine says what is missing.
 SESSION = {"hello": {"last_seq": int}, "resync": {}, "ping": {}}
 MODERATOR = {
-    "start": {}, "next": {}, "end": {}, "reveal": {}, "undo": {}, "resume": {},
+    "start": {}, "next": {}, "end": {}, "resume": {},
+    "reveal": {"word": int},
     "rule": {"verdict": str, "heard": str},
+    "undo": {"ruling": int},
     "override": {"ruling": int, "verdict": str},
-    "adjust": {"team": str, "points": int, "reason": str},
-    "throw_out": {"reason": str},
+    "adjust": {"team": str, "points": int, "reason": str, "scores_seq": int},
+    "throw_out": {"reason": str, "question": int},
     "pause": {"reason": str},
 }
 PLAYER = {"buzz": {"seen": int}, "answer": {"text": str}, "submit": {"text": str}, "pass": {}, "chat": {"text": str}}
 KNOWN = {**SESSION, **MODERATOR, **PLAYER}
+# What a moderator command was pressed for: without it a double click or a retry could apply twice.
+TARGETS = {"undo": "ruling", "throw_out": "question", "adjust": "scores_seq", "override": "ruling"}
 
 
 class FrameError(Exception):
@@ -42,36 +55,62 @@ class Frame:
     type: str
     data: dict
     ref: str | None
+    id: str | None = None  # a command's id: a repeat gets the first answer
 
 
 def error_frame(code: str, message: str, ref: str | None = None) -> dict:
     return {"type": "error", "ref": ref, "data": {"code": code, "message": message}}
 
 
+def peek_ref(text) -> str | None:
+    """The ref of a frame we will not process (rate limit), so the client can settle that command."""
+    if not isinstance(text, str) or len(text) > MAX_FRAME_BYTES:
+        return None
+    try:
+        body = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    ref = body.get("ref") if isinstance(body, dict) else None
+    return ref if isinstance(ref, str) and len(ref) <= MAX_REF and not _BAD_TEXT.search(ref) else None
+
+
 def parse(text: str | None, raw: bytes | None = None) -> Frame:
     """Check one incoming websocket message and return it as a Frame, or raise FrameError."""
     if text is None:
         raise FrameError("bad_frame", "Send frames as JSON text, not binary.")
-    if len(text.encode("utf-8")) > MAX_FRAME_BYTES:
+    if len(text) > MAX_FRAME_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES:
         raise FrameError("too_big", f"That message is over {MAX_FRAME_BYTES} bytes; send something shorter.")
     try:
         body = json.loads(text)
+    except RecursionError:
+        raise FrameError("bad_json", "That message is nested too deeply; send a flat JSON object.") from None
     except ValueError:
         raise FrameError("bad_json", "That message is not valid JSON; send an object like {\"type\": \"ping\"}.") from None
     if not isinstance(body, dict):
         raise FrameError("bad_frame", "A frame must be a JSON object with a type.")
     ref = body.get("ref")
-    if ref is not None and (not isinstance(ref, str) or len(ref) > MAX_REF):
-        raise FrameError("bad_ref", f"ref must be a string of at most {MAX_REF} characters.")
+    if ref is not None and (not isinstance(ref, str) or len(ref) > MAX_REF or _BAD_TEXT.search(ref)):
+        raise FrameError("bad_ref", f"ref must be plain text of at most {MAX_REF} characters.")
     kind = body.get("type")
-    if kind not in KNOWN:
-        raise FrameError("unknown_type", f"Unknown frame type {kind!r}; see the wire protocol for the list.", ref)
+    if not isinstance(kind, str) or kind not in KNOWN:
+        shown = kind if isinstance(kind, str) and not _BAD_TEXT.search(kind) else str(type(kind).__name__)
+        raise FrameError("unknown_type", f"Unknown frame type {shown[:40]!r}; see the wire protocol for the list.", ref)
     data = body.get("data", {})
     if data is None:
         data = {}
     if not isinstance(data, dict):
         raise FrameError("bad_shape", "data must be a JSON object.", ref)
-    return Frame(kind, _clean(kind, data, ref), ref)
+    command_id = None
+    if kind not in SESSION:
+        command_id = body.get("id")
+        if not isinstance(command_id, str) or not COMMAND_ID.fullmatch(command_id):
+            raise FrameError("bad_id", "Every command needs an id: 8 to 64 letters, digits or - _ . : "
+                                       "(a new one per command; a retry repeats it).", ref)
+    clean = _clean(kind, data, ref)
+    target = TARGETS.get(kind)
+    if target and target not in clean:
+        raise FrameError("bad_shape", f"{kind} must say which {target.replace('_', ' ')} it was pressed for.", ref)
+    return Frame(kind, clean, ref, command_id)
 
 
 def _clean(kind: str, data: dict, ref: str | None) -> dict:
@@ -83,8 +122,14 @@ def _clean(kind: str, data: dict, ref: str | None) -> dict:
         if isinstance(value, bool) or not isinstance(value, expected):
             what = "a whole number" if expected is int else "text"
             raise FrameError("bad_shape", f"{name} must be {what}.", ref)
-        if expected is str and len(value) > MAX_STRING:
-            raise FrameError("too_long", f"{name} is too long; keep it under {MAX_STRING} characters.", ref)
+        if expected is int and abs(value) > MAX_INT:
+            raise FrameError("bad_shape", f"{name} is out of range.", ref)
+        if expected is str:
+            if len(value) > MAX_STRING:
+                raise FrameError("too_long", f"{name} is too long; keep it under {MAX_STRING} characters.", ref)
+            if _BAD_TEXT.search(value):
+                raise FrameError("bad_text", f"{name} has characters that cannot be stored (control characters or "
+                                             "broken Unicode); type it again.", ref)
         clean[name] = value
     return clean
 

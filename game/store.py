@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils import timezone
 
+from .conductor.leases import hold
 from .engine.api import Rejected, create_match, decide_and_fold, fold, make_rules
 from .judging.judge import judge
 from .snippets import top_snippets
-from .models import Match, MatchEvent, Packet, Seat, Team
+from .models import CommandReceipt, Match, MatchEvent, Packet, Seat, Team
 
 SNIPPETS_SHOWN = 3
 RESERVE_QUESTIONS = 10  # extra questions carried for throw-outs and tiebreakers
@@ -128,22 +129,49 @@ def load_state(match: Match):
     return fold(load_events(match))
 
 
-class MatchRunner:
-    """Drives one match: the only code that appends to its event log while it is live."""
+@dataclass(frozen=True)
+class Receipt:
+    """Who sent a client's command and the id it carries: the key its answer is kept under."""
 
-    def __init__(self, match: Match, state=None):
+    actor: str
+    command_id: str
+
+
+def refusal_reply(refusal: Rejected) -> dict:
+    return {"ok": False, "seqs": [], "error": {"code": refusal.code, "message": str(refusal)}}
+
+
+class MatchRunner:
+    """Drives one match: the only code that appends to its event log while it is live.
+
+    A conductor passes its lease `owner` id: every append then checks, in the same transaction,
+    that the conductor still holds the match (see conductor/leases.py).
+    """
+
+    def __init__(self, match: Match, state=None, owner: str | None = None, clock=now_ms):
         self.match = match
         self.state = state if state is not None else load_state(match)
+        self.owner = owner
+        self.clock = clock
 
-    def handle(self, command: dict, now: int | None = None) -> list[dict]:
+    def handle(self, command: dict, now: int | None = None, receipt: Receipt | None = None) -> list[dict]:
         """Decide, store and fold; then the follow-ups the events call for (judge, snippets).
 
-        Raises Rejected (nothing stored) when the rules refuse the command itself.
+        With a receipt, the command's answer is stored in the same transaction as its events.
+        Raises Rejected when the rules refuse the command (nothing stored but the receipt and any
+        events the refusal keeps on the record, such as a lost buzz).
         """
         now = now if now is not None else now_ms()
-        events, state = decide_and_fold(self.state, command, now)
-        if events:
-            self.commit(events, state)
+        try:
+            events, state = decide_and_fold(self.state, command, now)
+        except Rejected as refusal:
+            if refusal.events or receipt is not None:
+                self.commit(refusal.events, refusal.state or self.state, receipt, refusal_reply(refusal))
+            raise
+        first = self.state.seq + 1
+        reply = {"ok": True, "seqs": list(range(first, first + len(events))), "error": None}
+        if events or receipt is not None:
+            self.commit(events, state, receipt, reply)
         for event in list(events):
             for follow_up in self._follow_ups(event):
                 try:
@@ -155,7 +183,14 @@ class MatchRunner:
         return events
 
     def _follow_ups(self, event: dict):
-        """System commands that an event calls for, computed outside the pure engine."""
+        """System commands that an event calls for, computed outside the pure engine. A follow-up
+        that fails costs itself only: the command that called for it is already stored."""
+        try:
+            yield from self._follow_ups_of(event)
+        except Exception:
+            log.exception("Match %s: a follow-up of %s failed; play goes on without it", self.match.code, event["type"])
+
+    def _follow_ups_of(self, event: dict):
         question = self.state.question
         if question is None:
             return
@@ -170,10 +205,18 @@ class MatchRunner:
         elif event["type"] == "phase_started" and self.state.rules["phases"][data["phase"] - 1].get("snippets"):
             yield {"type": "snippets", "actor": SYSTEM, "data": {"snippets": find_snippets(question.text)}}
 
-    def commit(self, events: list[dict], state) -> None:
-        """Store the events and take `state`, the live state with them folded in (by decide)."""
+    def commit(self, events: list[dict], state, receipt: Receipt | None = None, reply: dict | None = None) -> None:
+        """Store the events (and the command's receipt) in one transaction and take `state`, the live
+        state with them folded in (by decide). Raises LeaseLost, storing nothing, when this runner's
+        conductor no longer holds the match."""
         with transaction.atomic():
-            append_events(self.match, events, first_seq=self.state.seq + 1)
+            if self.owner is not None:
+                hold(self.match.pk, self.owner, self.clock())
+            if events:
+                append_events(self.match, events, first_seq=self.state.seq + 1)
+            if receipt is not None:
+                CommandReceipt.objects.create(match=self.match, actor=receipt.actor, command_id=receipt.command_id,
+                                              ok=reply["ok"], seqs=reply["seqs"], error=reply["error"])
             self._sync_status(state)
         self.state = state
 

@@ -1,5 +1,6 @@
 """Shared test fixtures: the shared data folder and services that some tests need."""
 import os
+import uuid
 from pathlib import Path
 
 import pytest
@@ -149,9 +150,14 @@ class LiveSocket:
         return await self.until(lambda f: f.get("type") == kind and "seq" in f)
 
     async def send(self, kind: str, data: dict | None = None, **extra) -> str:
+        """Send a frame with a fresh ref; a command also gets a fresh id unless one is given (a retry)."""
         self.refs += 1
         ref = f"r{self.refs}"
-        await self.io.send_json_to({"type": kind, "data": data or {}, "ref": ref, **extra})
+        frame = {"type": kind, "data": data or {}, "ref": ref}
+        if kind not in ("hello", "resync", "ping"):
+            frame["id"] = f"test-{uuid.uuid4().hex}"
+        frame.update(extra)
+        await self.io.send_json_to(frame)
         return ref
 
     async def command(self, kind: str, data: dict | None = None) -> dict:
@@ -225,18 +231,19 @@ def listen(channel_layer):
 
 @pytest.fixture
 def conduct(channel_layer):
-    """await conduct(code, type, actor, data=None, received=None) -> the conductor's reply to a command."""
+    """await conduct(code, type, actor, data=None, received=None, command_id=None) -> the conductor's reply."""
     import asyncio
 
     from game.conductor.groups import CONDUCTOR_CHANNEL
 
-    async def send(code: str, kind: str, actor: dict, data: dict | None = None, received: int | None = None):
+    async def send(code: str, kind: str, actor: dict, data: dict | None = None, received: int | None = None,
+                   command_id: str | None = None):
         reply_to = await channel_layer.new_channel()
         command = {"type": kind, "data": data or {}, "actor": actor}
         if received is not None:
             command["received"] = received
         await channel_layer.send(CONDUCTOR_CHANNEL, {"type": "command", "match": code, "command": command,
-                                                     "reply_to": reply_to, "ref": kind})
+                                                     "id": command_id, "reply_to": reply_to, "ref": kind})
         return await asyncio.wait_for(channel_layer.receive(reply_to), 20)
 
     return send

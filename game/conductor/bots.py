@@ -122,7 +122,7 @@ class BotDriver:
         query_id = f"{self.host.code}.{seat_id}.{next(self._ids)}"
         limit = int(s.rules.get("bot_act_timeout_ms", 3000))
         payload = {
-            "reply_to": self.host.conductor.channel,
+            "reply_to": self.host.conductor.own_channel,
             "match": self.host.code,
             "seat": seat_id,
             "query_id": query_id,

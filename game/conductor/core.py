@@ -1,16 +1,23 @@
-"""The conductor: the single writer of every live match (DESIGN §3).
+"""The conductor: the single writer of the live matches it holds (DESIGN §3).
 
-It reads the fixed channel "conductor" on the channel layer, so any web process and any bot
-worker can reach it, and hands each message to the match it names. Each match runs in its own
-asyncio task (host.MatchHost); database work runs on one thread of the conductor's own, so the
-event loop never blocks on it. On start it rebuilds every live match from its event log and
-pauses it, because nobody ran its clock while the conductor was down.
+It reads the shared channel "conductor", so any web process can reach some conductor, and its own
+channel, where bot workers reply and where other conductors forward messages for matches this one
+holds. Each match runs in its own asyncio task (host.MatchHost); database work runs on one thread
+of the conductor's own, so the event loop never blocks on it.
+
+One writer per match is enforced by a lease per match (leases.py): a message for a match another
+live conductor holds is forwarded to it; a live match nobody holds (after a crash, or at start) is
+taken over and paused, because nobody ran its clock meanwhile. Several conductors can run at once.
+
+Faults never end the conductor: a receive that fails (Redis restarting, a time-out) is retried with
+back-off, and each match it holds is paused with a reason until the moderator resumes it.
 """
 from __future__ import annotations
 
 import asyncio
 import functools
 import logging
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 from channels.layers import get_channel_layer
@@ -18,7 +25,7 @@ from django.db import connections
 
 from game.store import now_ms
 
-from . import loading
+from . import leases, loading
 from .groups import CONDUCTOR_CHANNEL
 from .host import MatchHost
 
@@ -26,6 +33,8 @@ log = logging.getLogger(__name__)
 
 MATCH_MESSAGES = {"command", "bot.act", "wake"}
 RECOVER_RETRY_S = 0.5
+RECEIVE_BACKOFF_S = (0.1, 5.0)  # first and longest wait before receiving again after a failure
+MAX_FORWARDS = 2  # a message is forwarded at most this often before it is answered "try again"
 
 
 def default_send_query(payload: dict, tier: str, loop=None) -> None:
@@ -43,8 +52,13 @@ class Conductor:
         self.layer = layer or get_channel_layer()
         self.send_query = send_query or default_send_query
         self.clock = clock
-        self.channel = channel
+        self.channel = channel  # shared by every conductor
+        self.id = uuid.uuid4().hex[:16]
+        self.own_channel: str | None = None  # this conductor's own; set when it runs
         self.hosts: dict[str, MatchHost] = {}
+        self.layer_ok = True
+        self.forwarded = 0  # messages handed to the conductor that holds their match
+        self._redis_run_id = None
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="conductor-db")
 
     async def db(self, fn, *args):
@@ -52,37 +66,128 @@ class Conductor:
         return await asyncio.get_running_loop().run_in_executor(self._db, functools.partial(fn, *args))
 
     async def run(self) -> None:
-        """Recover, then serve the conductor channel until cancelled. Nothing but cancellation stops it."""
+        """Take over unserved matches, then serve both channels until cancelled. Nothing else stops it."""
+        self.own_channel = await self.layer.new_channel()
+        log.info("Conductor %s serving the channel %r and its own %r", self.id, self.channel, self.own_channel)
+        tasks = []
         try:
             await self.recover()
-            while True:
-                message = await self.layer.receive(self.channel)
-                try:
-                    await self.dispatch(message)
-                except Exception:
-                    log.exception("The conductor could not handle a %r message", message.get("type"))
-                    await self._reply_error(message, "server_error",
-                                            "The game server could not take that just now; try again.")
+            loop = asyncio.get_running_loop()
+            tasks = [loop.create_task(self._serve(self.channel), name="conductor-shared"),
+                     loop.create_task(self._serve(self.own_channel), name="conductor-own"),
+                     loop.create_task(self._keep_leases(), name="conductor-leases")]
+            await asyncio.gather(*tasks)
         finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
             await self.close()
 
-    async def recover(self) -> None:
-        """Reload every live match and pause it. A database that is not ready yet is waited for."""
+    async def _serve(self, channel: str) -> None:
+        wait = RECEIVE_BACKOFF_S[0]
         while True:
             try:
-                codes = await self.db(loading.live_codes)
+                message = await self.layer.receive(channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                await self.layer_failed(exc)
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, RECEIVE_BACKOFF_S[1])
+                continue
+            wait = RECEIVE_BACKOFF_S[0]
+            self._layer_back()
+            try:
+                await self.dispatch(message)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("The conductor could not handle a %r message", message.get("type"))
+                await self._reply_error(message, "server_error",
+                                        "The game server could not take that just now; try again.")
+
+    # -- the channel layer's health ---------------------------------------------------------------
+
+    async def layer_failed(self, exc: Exception) -> None:
+        """The channel layer failed: pause every match we hold until the screens can hear us again."""
+        if self.layer_ok:
+            log.warning("The channel layer failed (%s: %s); pausing the live matches until it is back",
+                        exc.__class__.__name__, exc)
+        self.layer_ok = False
+        for host in self.hosts.values():
+            host.put({"type": "layer.down"})
+
+    def _layer_back(self) -> None:
+        if self.layer_ok:
+            return
+        log.info("The channel layer answers again")
+        self.layer_ok = True
+        for host in self.hosts.values():
+            host.put({"type": "layer.up"})
+
+    async def _check_redis_restart(self) -> None:
+        """A Redis restart loses group members and queued messages: treat it as a failure of the layer."""
+        connection = getattr(self.layer, "connection", None)
+        if connection is None:
+            return  # the in-memory layer of the embedded default
+        try:
+            run_id = (await connection(0).info("server")).get("run_id")
+        except Exception as exc:
+            await self.layer_failed(exc)
+            return
+        if self._redis_run_id is not None and run_id != self._redis_run_id:
+            await self.layer_failed(RuntimeError("Redis restarted and lost what it held"))
+            self._layer_back()  # it answers again: flush what the matches could not send
+        self._redis_run_id = run_id
+
+    # -- leases -----------------------------------------------------------------------------------
+
+    async def recover(self) -> None:
+        """Take over every live match nobody holds. A database that is not ready yet is waited for."""
+        while True:
+            try:
+                codes = await self.db(leases.unserved_live_codes, self.clock())
                 break
             except Exception:
                 log.exception("The conductor could not read the live matches; trying again in %s s", RECOVER_RETRY_S)
                 await asyncio.sleep(RECOVER_RETRY_S)
         for code in codes:
             try:
-                host = await self.host(code)
+                await self.host(code)
             except Exception:
-                log.exception("Match %s could not be reloaded; it is loaded again when its next message comes", code)
-                continue
-            if host is not None:
-                host.put({"type": "recover"})
+                log.exception("Match %s could not be taken over; trying again later", code)
+
+    async def _keep_leases(self) -> None:
+        while True:
+            await asyncio.sleep(leases.RENEW_S)
+            try:
+                await self._renew()
+                await self.recover_unserved()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("Renewing leases failed; the matches stop at their next write if it lasts", exc_info=True)
+            await self._check_redis_restart()
+
+    async def _renew(self) -> None:
+        ids = {host.match_id: code for code, host in self.hosts.items()}
+        held = await self.db(leases.renew, self.id, list(ids), self.clock())
+        for match_id, code in ids.items():
+            if match_id not in held:
+                log.warning("Match %s: this conductor lost its lease; it stops serving the match", code)
+                await self.drop(code)
+
+    async def recover_unserved(self) -> None:
+        for code in await self.db(leases.unserved_live_codes, self.clock()):
+            if code not in self.hosts:
+                await self.host(code)
+
+    async def drop(self, code: str) -> None:
+        host = self.hosts.pop(code, None)
+        if host is not None:
+            await host.stop()
+
+    # -- messages ---------------------------------------------------------------------------------
 
     async def dispatch(self, message: dict) -> None:
         kind = message.get("type")
@@ -90,23 +195,53 @@ class Conductor:
             log.warning("The conductor ignored a %r message", kind)
             return
         code = message.get("match")
-        host = await self.host(code) if isinstance(code, str) else None
-        if host is None:
+        if not isinstance(code, str):
             await self._no_such_match(message, code)
             return
-        host.put(message)
+        found = await self.host(code)
+        if found is None:
+            await self._no_such_match(message, code)
+        elif isinstance(found, MatchHost):
+            found.put(message)
+        else:
+            await self._forward(message, found)
 
-    async def host(self, code: str) -> MatchHost | None:
-        """The running host of a match, loading it from its event log the first time."""
+    async def host(self, code: str):
+        """The running host of a match we hold (taking the lease if it is free), the lease of the
+        conductor that holds it, or None if there is no such match."""
         host = self.hosts.get(code)
-        if host is None:
-            runner = await self.db(loading.load_runner, code)
-            if runner is None:
-                return None
-            host = MatchHost(self, code, runner, await self.db(loading.bot_seats, runner))
-            self.hosts[code] = host
-            host.start()
+        if host is not None:
+            return host
+        lease = await self.db(leases.acquire, code, self.id, self.own_channel or "", self.clock())
+        if lease is None:
+            return None
+        if not lease.mine:
+            return lease
+        runner = await self.db(loading.load_runner, code, self.id, self.clock)
+        if runner is None:
+            await self.db(leases.release, self.id, [lease.match_id])
+            return None
+        host = MatchHost(self, code, runner, await self.db(loading.bot_seats, runner),
+                         await self.db(loading.recent_receipts, runner))
+        self.hosts[code] = host
+        host.start()
+        host.put({"type": "wake"})  # seats the web added while nobody held the match
+        if lease.taken_over:
+            log.info("Match %s: taken over by conductor %s", code, self.id)
+            host.put({"type": "recover"})  # a live match nobody ran is paused where it stood
         return host
+
+    async def _forward(self, message: dict, lease) -> None:
+        hops = int(message.get("forwarded", 0))
+        if hops >= MAX_FORWARDS or not lease.channel or lease.channel == self.own_channel:
+            await self._reply_error(message, "unavailable",
+                                    "The match is moving between game servers; your command is retried by itself.")
+            return
+        try:
+            await self.layer.send(lease.channel, dict(message, forwarded=hops + 1))
+            self.forwarded += 1
+        except Exception as exc:
+            await self.layer_failed(exc)
 
     async def _no_such_match(self, message: dict, code) -> None:
         await self._reply_error(message, "no_match", f"There is no match with code {code!r}; check the link.")
@@ -114,13 +249,20 @@ class Conductor:
     async def _reply_error(self, message: dict, code: str, text: str) -> None:
         reply_to = message.get("reply_to") if message.get("type") == "command" else None
         if reply_to:
-            await self.layer.send(reply_to, {"type": "conductor.reply", "ref": message.get("ref"), "ok": False,
-                                             "seqs": [], "error": {"code": code, "message": text}})
+            try:
+                await self.layer.send(reply_to, {"type": "conductor.reply", "ref": message.get("ref"), "ok": False,
+                                                 "seqs": [], "error": {"code": code, "message": text}})
+            except Exception as exc:
+                await self.layer_failed(exc)
 
     async def close(self) -> None:
         hosts, self.hosts = list(self.hosts.values()), {}
         for host in hosts:
             await host.stop()
+        try:
+            await self.db(leases.release, self.id, [host.match_id for host in hosts])
+        except Exception:
+            log.warning("Could not give the leases back; they run out by themselves", exc_info=True)
         try:
             await self.db(_close_connections)
         finally:

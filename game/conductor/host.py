@@ -4,6 +4,12 @@ Everything that can change the match (a client's command, a clock tick, a bot's 
 our own) becomes a message in this host's inbox and is handled one at a time, so there is exactly
 one writer per match and buzzes are arbitrated in the order the conductor handles them, by the
 receive time the web layer stamped.
+
+A client's command carries an id: its answer is stored with its events (store.Receipt) and a
+repeated id gets the first answer again, so a retry after a reconnect or a restart, or a double
+click, applies once. When the database cannot be written the clock stops and the match is paused
+once it can; when the channel layer (Redis) is down the match is paused and the events it could
+not send go out when it is back.
 """
 from __future__ import annotations
 
@@ -11,29 +17,54 @@ import asyncio
 import collections
 import logging
 
+from django.db import IntegrityError
+
 from game.engine.api import Rejected, next_wakeup
+from game.store import Receipt, refusal_reply
 
 from . import loading
 from .bots import BotDriver
 from .groups import broadcast
+from .leases import LeaseLost
 
 log = logging.getLogger(__name__)
 
 SYSTEM = {"role": "system"}
 TICK = {"type": "tick"}
 RESTART_REASON = "The game server restarted; check the state and resume."
+STORAGE_REASON = "The game server lost its database for a while; check the state and resume."
+LAYER_REASON = "The game server lost contact with the screens (Redis); resume once they are back."
 # The engine lets only a moderator pause. The conductor is the only code that writes actors for
 # itself (consumers stamp theirs from the socket), so it pauses as a moderator marked "system".
 RESTART_ACTOR = {"role": "moderator", "system": True}
 TICK_RETRY_S = 1.0
+STORAGE_RETRY_MS = 1000
+FLUSH_RETRY_MS = 1000
+RECEIPTS_KEPT = 5000
+UNAVAILABLE = {"code": "unavailable",
+               "message": "The game server cannot save anything just now; your command is retried by itself."}
+MOVED = {"code": "unavailable", "message": "The match moved to another game server; your command is retried by itself."}
+
+
+def actor_key(actor: dict | None) -> str | None:
+    """Who a client's command is from, as its receipts are keyed: the moderator or a seat."""
+    actor = actor or {}
+    if actor.get("role") == "moderator" and not actor.get("system"):
+        return "moderator"
+    if actor.get("role") in ("player", "bot") and isinstance(actor.get("seat"), str):
+        return actor["seat"]
+    return None
 
 
 class MatchHost:
-    def __init__(self, conductor, code: str, runner, bot_seats: dict):
+    def __init__(self, conductor, code: str, runner, bot_seats: dict, receipts: dict | None = None):
         self.conductor = conductor
         self.code = code
         self.runner = runner
         self.bots = BotDriver(self, bot_seats)
+        self.receipts: collections.OrderedDict = collections.OrderedDict(receipts or {})
+        self.unsent: list[dict] = []  # stored events the channel layer could not take yet, in seq order
+        self.stalled_at: int | None = None  # when a write to the database failed; the clock stands still
         self._inbox: collections.deque = collections.deque()
         self._arrived = asyncio.Event()
         self._task: asyncio.Task | None = None
@@ -42,12 +73,16 @@ class MatchHost:
     def state(self):
         return self.runner.state
 
+    @property
+    def match_id(self) -> int:
+        return self.runner.match.pk
+
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._loop(), name=f"match-{self.code}")
 
     async def stop(self) -> None:
         self.bots.cancel_timers()
-        if self._task is not None:
+        if self._task is not None and self._task is not asyncio.current_task():
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
 
@@ -65,7 +100,8 @@ class MatchHost:
             message = await self._next()
             try:
                 await self._handle(message)
-                await self.bots.refresh()
+                if self.stalled_at is None:
+                    await self.bots.refresh()
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -75,7 +111,7 @@ class MatchHost:
 
     async def _next(self) -> dict:
         while not self._inbox:
-            wake = next_wakeup(self.state)
+            wake = None if self.stalled_at is not None else next_wakeup(self.state)
             delay = None if wake is None else (wake - self.conductor.clock()) / 1000
             if delay is not None and delay <= 0:
                 return TICK
@@ -89,13 +125,20 @@ class MatchHost:
     async def _handle(self, message: dict) -> None:
         kind = message.get("type")
         if kind == "command":
-            await self.execute(message.get("command") or {}, message.get("reply_to"), message.get("ref"))
+            await self.execute(message.get("command") or {}, message.get("reply_to"), message.get("ref"),
+                               command_id=message.get("id"))
         elif kind == "tick":
             await self.execute({"type": "tick", "actor": SYSTEM})
         elif kind == "wake":
-            await self.reload()
+            await self.seat_newcomers()
         elif kind == "recover":
-            await self.pause_after_restart()
+            await self.pause_where_play_stood(RESTART_REASON)
+        elif kind == "storage.retry":
+            await self._recover_storage()
+        elif kind == "layer.down":
+            await self.pause_now(LAYER_REASON)
+        elif kind in ("layer.up", "flush"):
+            await self._flush()
         elif kind in BotDriver.MESSAGES:
             await self.bots.handle(message)
         else:
@@ -103,61 +146,137 @@ class MatchHost:
 
     # -- running commands -------------------------------------------------------------------------
 
-    async def execute(self, command: dict, reply_to: str | None = None, ref=None, now: int | None = None):
+    async def execute(self, command: dict, reply_to: str | None = None, ref=None, now: int | None = None,
+                      command_id: str | None = None):
         """Decide, store and fold one command, answer whoever sent it, then broadcast its events.
 
         Returns the new events, or None when the rules refused the command or storing it failed.
         """
+        key = actor_key(command.get("actor"))
+        receipt = Receipt(key, command_id) if key and isinstance(command_id, str) and command_id else None
+        if receipt is not None and (receipt.actor, receipt.command_id) in self.receipts:
+            await self._reply(reply_to, ref, self.receipts[(receipt.actor, receipt.command_id)])
+            return None
+        if self.stalled_at is not None:
+            await self._reply(reply_to, ref, {"ok": False, "seqs": [], "error": UNAVAILABLE})
+            return None
         now = self.conductor.clock() if now is None else now
         try:
-            events = await self.conductor.db(self.runner.handle, command, now)
+            events = await self.conductor.db(self.runner.handle, command, now, receipt)
         except Rejected as refusal:
-            await self._reply(reply_to, ref, error={"code": refusal.code, "message": str(refusal)})
+            await self._answered(receipt, reply_to, ref, refusal_reply(refusal))
+            if refusal.events:
+                await self.broadcast(refusal.events)  # stored on the record (a lost buzz), moderator-only
+            return None
+        except LeaseLost:
+            log.warning("Match %s: another conductor holds it now; this one stops serving it", self.code)
+            await self._reply(reply_to, ref, {"ok": False, "seqs": [], "error": MOVED})
+            await self.conductor.drop(self.code)
+            return None
+        except IntegrityError:
+            if receipt is not None:  # the id was answered long ago, beyond what we keep in memory
+                known = await self.conductor.db(loading.find_receipt, self.runner, receipt.actor, receipt.command_id)
+                if known is not None:
+                    await self._answered(receipt, reply_to, ref, known)
+                    return None
+            await self._storage_failed(command, now, reply_to, ref)
             return None
         except Exception:
-            log.exception("Match %s: storing %s failed; reloading from the event log", self.code, command.get("type"))
-            await self._reload_state()
-            await self._reply(reply_to, ref, error={
-                "code": "server_error", "message": "The game server could not save that; try again."})
+            await self._storage_failed(command, now, reply_to, ref)
             return None
-        await self._reply(reply_to, ref, seqs=[e["seq"] for e in events])
+        seqs = [e["seq"] for e in events]
+        await self._answered(receipt, reply_to, ref, {"ok": True, "seqs": seqs, "error": None})
         if events:
-            await broadcast(self.conductor.layer, self.code, self.state.team_ids, events)
+            await self.broadcast(events)
         return events
 
-    async def _reply(self, reply_to, ref, seqs=None, error=None) -> None:
+    async def _answered(self, receipt: Receipt | None, reply_to, ref, reply: dict) -> None:
+        if receipt is not None:
+            self.receipts[(receipt.actor, receipt.command_id)] = reply
+            while len(self.receipts) > RECEIPTS_KEPT:
+                self.receipts.popitem(last=False)
+        await self._reply(reply_to, ref, reply)
+
+    async def _reply(self, reply_to, ref, reply: dict) -> None:
         if not reply_to:
             return
-        message = {"type": "conductor.reply", "ref": ref, "ok": error is None, "seqs": seqs or [], "error": error}
+        message = {"type": "conductor.reply", "ref": ref, "ok": reply["ok"], "seqs": list(reply["seqs"]),
+                   "error": reply["error"]}
         try:
             await self.conductor.layer.send(reply_to, message)
         except Exception:
             log.warning("Match %s: could not reply to %s", self.code, reply_to, exc_info=True)
 
-    async def _reload_state(self) -> None:
-        try:
-            self.runner = await self.conductor.db(loading.load_runner, self.code) or self.runner
-        except Exception:
-            log.exception("Match %s: could not reload from the event log", self.code)
+    # -- broadcasting -----------------------------------------------------------------------------
 
-    async def reload(self) -> None:
-        """A web view created or changed the match: read it again and seat anyone new."""
-        runner = await self.conductor.db(loading.load_runner, self.code)
+    async def broadcast(self, events: list[dict]) -> None:
+        """Send the events to every audience; if the layer is down, keep them for when it is back."""
+        self.unsent.extend(events)
+        await self._flush()
+
+    async def _flush(self) -> None:
+        if not self.unsent:
+            return
+        pending, self.unsent = self.unsent, []
+        try:
+            await broadcast(self.conductor.layer, self.code, self.state.team_ids, pending)
+        except asyncio.CancelledError:
+            self.unsent = pending + self.unsent
+            raise
+        except Exception as exc:
+            # Sockets that missed frames catch up from the event log; resending is harmless (clients drop
+            # a seq they have), losing is not.
+            self.unsent = pending + self.unsent
+            self.put_later(FLUSH_RETRY_MS, {"type": "flush"})
+            await self.conductor.layer_failed(exc)
+
+    # -- faults -----------------------------------------------------------------------------------
+
+    async def _storage_failed(self, command: dict, now: int, reply_to, ref) -> None:
+        log.exception("Match %s: storing %s failed; the clock stops until the database answers",
+                      self.code, command.get("type"))
+        await self._reply(reply_to, ref, {"ok": False, "seqs": [], "error": UNAVAILABLE})
+        if self.stalled_at is None:
+            self.stalled_at = now
+            self.put_later(STORAGE_RETRY_MS, {"type": "storage.retry"})
+
+    async def _recover_storage(self) -> None:
+        """Read the match again (a failed commit may have gone through) and pause it where it stood."""
+        try:
+            runner = await self.conductor.db(loading.load_runner, self.code, self.conductor.id, self.conductor.clock)
+        except Exception:
+            log.warning("Match %s: the database still does not answer; trying again", self.code)
+            self.put_later(STORAGE_RETRY_MS, {"type": "storage.retry"})
+            return
         if runner is None:
             return
         self.runner = runner
-        self.bots.set_seats(await self.conductor.db(loading.bot_seats, runner))
-        for seat in await self.conductor.db(loading.unseated, runner):
-            await self.execute({"type": "join", "actor": SYSTEM, "data": {"seat": seat}})
+        self.stalled_at = None
+        log.info("Match %s: the database answers again", self.code)
+        await self.pause_where_play_stood(STORAGE_REASON)
 
-    async def pause_after_restart(self) -> None:
-        """Nobody ran this match's clock while the conductor was down; stop it where it stood.
+    async def pause_where_play_stood(self, reason: str) -> None:
+        """Nobody ran this match's clock for a while; stop it where it stood.
 
-        The pause is stamped at the last stored event, so the downtime is never played: on resume
-        every timer moves on by the whole gap and players get the time they had left.
+        The pause is stamped at the last stored event, so the time nobody saw is never played: on
+        resume every timer moves on by the whole gap and players get the time they had left.
         """
         state = self.state
         if state.status != "live" or state.paused:
             return
-        command = {"type": "pause", "actor": RESTART_ACTOR, "data": {"reason": RESTART_REASON}}
-        await self.execute(command, now=state.t)
+        await self.execute({"type": "pause", "actor": RESTART_ACTOR, "data": {"reason": reason}}, now=state.t)
+
+    async def pause_now(self, reason: str) -> None:
+        state = self.state
+        if state.status != "live" or state.paused:
+            return
+        await self.execute({"type": "pause", "actor": RESTART_ACTOR, "data": {"reason": reason}})
+
+    async def seat_newcomers(self) -> None:
+        """A web view added seats (or bots) to the match: seat anyone the event log does not know yet.
+
+        Reads the seats only, never the event log: the live state here is already current.
+        """
+        self.bots.set_seats(await self.conductor.db(loading.bot_seats, self.runner))
+        for seat in await self.conductor.db(loading.unseated, self.runner):
+            await self.execute({"type": "join", "actor": SYSTEM, "data": {"seat": seat}})

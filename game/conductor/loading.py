@@ -4,22 +4,32 @@ These run on the conductor's database thread, never on the event loop.
 """
 from __future__ import annotations
 
-from game.models import Match, Seat
+from game.models import CommandReceipt, Match, Seat
 from game.store import MatchRunner, seat_data
 
 TRUSTED_BOT_KINDS = {"simulated", "replay_csv"}  # our own code; may be told the answer line
 
 
-def live_codes() -> list[str]:
-    return list(Match.objects.filter(status=Match.Status.LIVE).order_by("id").values_list("code", flat=True))
+RECENT_RECEIPTS = 5000  # answers kept in memory for retried commands; older ones are read on demand
 
 
-def load_runner(code: str) -> MatchRunner | None:
+def load_runner(code: str, owner: str | None = None, clock=None) -> MatchRunner | None:
     match = Match.objects.filter(code=code).first()
     if match is None:
         return None
-    runner = MatchRunner(match)
+    runner = MatchRunner(match, owner=owner, **({"clock": clock} if clock else {}))
     return runner if runner.state is not None else None
+
+
+def recent_receipts(runner: MatchRunner) -> dict:
+    """(actor, command id) -> the answer, for the match's latest client commands."""
+    rows = CommandReceipt.objects.filter(match=runner.match).order_by("-id")[:RECENT_RECEIPTS]
+    return {(r.actor, r.command_id): r.reply() for r in rows}
+
+
+def find_receipt(runner: MatchRunner, actor: str, command_id: str) -> dict | None:
+    row = CommandReceipt.objects.filter(match=runner.match, actor=actor, command_id=command_id).first()
+    return row.reply() if row else None
 
 
 def bot_seats(runner: MatchRunner) -> dict:

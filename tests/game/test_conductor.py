@@ -168,17 +168,17 @@ async def test_the_last_command_of_a_match_finishes_it(conductor, conduct, live_
 async def test_a_database_that_fails_during_recovery_does_not_silence_the_conductor(channel_layer, transactional_db,
                                                                                    conduct, live_match, monkeypatch):
     """A restart while the database is briefly unavailable: the conductor waits for it, then serves."""
-    from game.conductor import core, loading
+    from game.conductor import core, leases
 
-    real, failures = loading.live_codes, []
+    real, failures = leases.unserved_live_codes, []
 
-    def flaky_live_codes():
+    def flaky_live_codes(now):
         if len(failures) < 2:
             failures.append(1)
             raise RuntimeError("database is starting up")
-        return real()
+        return real(now)
 
-    monkeypatch.setattr(loading, "live_codes", flaky_live_codes)
+    monkeypatch.setattr(leases, "unserved_live_codes", flaky_live_codes)
     monkeypatch.setattr(core, "RECOVER_RETRY_S", 0.01)
     match = await sync_to_async(live_match)()
     running = Conductor(layer=channel_layer, send_query=lambda *a, **k: None)

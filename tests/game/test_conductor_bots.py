@@ -35,7 +35,7 @@ async def test_a_buzz_mode_bot_sees_only_revealed_words_and_only_the_newest(cond
     first = await bots.wait_for(1)
     assert first["query"] == {"text": "One", "word_index": 1, "char_index": 3, "sentence_index": 0, "phase": 1,
                               "mode": "buzz", "final": False, "snippets": [], "tier": "500mib"}
-    assert first["bot"] == {"bot": "robot"} and first["reply_to"] == "conductor" and "private" not in first
+    assert first["bot"] == {"bot": "robot"} and first["reply_to"] == conductor.own_channel and "private" not in first
     assert first["time_limit_ms"] == 3000 and first["seat"] == match.seat_keys["Robot"]
 
     await conduct(match.code, "reveal", MOD)

@@ -30,7 +30,7 @@ async def test_the_first_socket_starts_one_conductor_in_the_process(embedded_app
     assert (await io.connect(timeout=20))[0]
     first = embedded._running["conductor"]
     await io.send_json_to({"type": "hello", "data": {"last_seq": 1}})
-    await io.send_json_to({"type": "start", "ref": "go"})
+    await io.send_json_to({"type": "start", "ref": "go", "id": "first-start"})
     frames = [await io.receive_json_from(timeout=20) for _ in range(5)]
     assert [f["type"] for f in frames] == ["welcome", "ack", "match_started", "question_started", "phase_started"]
     again = WebsocketCommunicator(embedded_app, f"/ws/m/{match.code}/watch", headers=headers)

@@ -178,14 +178,14 @@ async def test_flooding_a_socket_is_slowed_down(conductor, live_match, connect, 
     from game import consumers
     from game.protocol import TokenBucket
 
-    monkeypatch.setattr(consumers, "TokenBucket", lambda: TokenBucket(burst=20, rate=10, clock=lambda: 0.0))
+    monkeypatch.setattr(consumers, "TokenBucket", lambda burst, rate: TokenBucket(burst=burst, rate=rate, clock=lambda: 0.0))
     match = await sync_to_async(live_match)()
     watch = await connect(f"/ws/m/{match.code}/watch")
-    for _ in range(21):
-        await watch.send("ping")
+    refs = [await watch.send("ping") for _ in range(21)]
     replies = [await watch.receive() for _ in range(21)]
     assert [r["type"] for r in replies] == ["pong"] * 20 + ["error"]
     assert replies[-1]["data"] == {"code": "slow_down", "message": "Slow down: you are sending too fast; wait a moment."}
+    assert replies[-1]["ref"] == refs[-1], "the refusal names the frame it refuses, so the client can settle it"
 
 
 async def test_rejections_from_the_rules_come_back_as_errors(conductor, live_match, connect, staff_cookie):
