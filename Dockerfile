@@ -5,4 +5,5 @@ WORKDIR /app
 COPY requirements.txt .
 RUN pip install --no-cache-dir -r requirements.txt
 COPY . .
-RUN python manage.py collectstatic --noinput
+# Collecting static files needs no secrets; the real SECRET_KEY comes from the environment at run time.
+RUN DEBUG=1 python manage.py collectstatic --noinput

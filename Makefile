@@ -13,6 +13,9 @@ $(STAMP): requirements.txt
 	$(PY) -m pip install --quiet -r requirements.txt
 	@touch $(STAMP)
 
+# The demo is a development server on this machine: DEBUG on, the development secret key.
+setup demo: export DEBUG = 1
+
 setup: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput -v0

@@ -74,6 +74,7 @@ class Stack:
         self.redis_used = False
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
         env.update(DJANGO_SETTINGS_MODULE="exhibition.settings", LOG_LEVEL="WARNING", DEBUG="false",
+                   SECRET_KEY=env.get("SECRET_KEY") or "bench-only-secret-key-" + "k" * 40, HTTPS="off",
                    PYTHONUNBUFFERED="1", EXHIBITION_BOT_DIR=str(self.dir / "bots"))
         if db == "postgres":
             self.pg_name = f"exhibition_bench_{os.getpid()}_{tag.replace('-', '_')}"

@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -19,10 +20,37 @@ def env_flag(name: str, default: bool = False) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-SECRET_KEY = os.environ.get("SECRET_KEY", "exhibition-development-key-change-me-in-production")
-DEBUG = env_flag("DEBUG", True)
+# Safe by default: DEBUG is off unless set (make demo sets it), and without a SECRET_KEY only a DEBUG
+# server starts. The key signs seat tokens: a known key lets anyone forge one and play another's seat.
+DEBUG = env_flag("DEBUG", False)
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "Set SECRET_KEY to a long random string (python -c 'import secrets; print(secrets.token_urlsafe(50))'), "
+            "or set DEBUG=1 on a development machine. Without it anyone could forge a player's seat token."
+        )
+    SECRET_KEY = "exhibition-development-only-key-never-use-it-on-a-server-0123456789"
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+
+# HTTPS (on unless DEBUG): redirect plain HTTP, secure cookies, and HSTS. Set HTTPS=off only on a
+# plain-HTTP network you trust (a hall's own Wi-Fi). Behind a TLS-terminating proxy set BEHIND_PROXY=1:
+# the proxy's X-Forwarded-Proto and X-Forwarded-For are then believed.
+HTTPS = env_flag("HTTPS", not DEBUG)
+BEHIND_PROXY = env_flag("BEHIND_PROXY", False)
+if HTTPS:
+    SECURE_SSL_REDIRECT = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", 31_536_000))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD", False)
+if BEHIND_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Submitting a domain to the browsers' HSTS preload list is the operator's decision (it is hard to
+# undo), so `check --deploy` does not ask for it; every other deployment check passes.
+SILENCED_SYSTEM_CHECKS = ["security.W021"]
 
 INSTALLED_APPS = [
     "daphne",
@@ -80,14 +108,27 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
+    # Time-outs, retries and the pool are explained in exhibition/redis_layer.py. Group members
+    # are renewed by each socket's heartbeat (15 s), so a member left behind by a dead process ages
+    # out after a minute instead of a day.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
+            "BACKEND": "exhibition.redis_layer.ResilientRedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30, "group_expiry": 60},
         }
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# The cache keeps join rate limits; with Redis every web process shares it.
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": "exhibition"}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Joining a match: at most this many joins a minute from one address, and this many players a match.
+EXHIBITION_JOINS_PER_MINUTE = int(os.environ.get("EXHIBITION_JOINS_PER_MINUTE", 10))
+EXHIBITION_MAX_PLAYERS = int(os.environ.get("EXHIBITION_MAX_PLAYERS", 60))
 
 # Celery: Redis broker in production; with no REDIS_URL the bots run in-process.
 CELERY_BROKER_URL = REDIS_URL or "memory://"

@@ -29,14 +29,17 @@ SESSION = {"hello": {"last_seq": int}, "resync": {}, "ping": {}}
 MODERATOR = {
     "start": {}, "next": {}, "end": {}, "resume": {},
     "reveal": {"word": int},
-    "rule": {"verdict": str, "heard": str},
+    "rule": {"verdict": str, "heard": str, "after": int, "on": str},
     "undo": {"ruling": int},
     "override": {"ruling": int, "verdict": str},
     "adjust": {"team": str, "points": int, "reason": str, "scores_seq": int},
     "throw_out": {"reason": str, "question": int},
     "pause": {"reason": str},
 }
-PLAYER = {"buzz": {"seen": int}, "answer": {"text": str}, "submit": {"text": str}, "pass": {}, "chat": {"text": str}}
+# "question" (its index) and "phase" name what a player's command was meant for: late ones are refused.
+PLAYER = {"buzz": {"seen": int, "question": int, "phase": int}, "answer": {"text": str, "question": int},
+          "submit": {"text": str, "question": int, "phase": int}, "pass": {"question": int, "phase": int},
+          "chat": {"text": str}}
 KNOWN = {**SESSION, **MODERATOR, **PLAYER}
 # What a moderator command was pressed for: without it a double click or a retry could apply twice.
 TARGETS = {"undo": "ruling", "throw_out": "question", "adjust": "scores_seq", "override": "ruling"}

@@ -3,6 +3,8 @@
 Each live page is a shell: the script on it opens the match socket and draws from the events.
 A player's seat lives in their session as a signed token, so a reload keeps the seat.
 """
+from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect, render
 
@@ -10,7 +12,7 @@ from .forms import JoinCodeForm, JoinForm, normalise_code
 from .models import Match, Seat
 from .seat_tokens import make_seat_token, read_seat_token
 from .store import seat_data
-from .views import notify_conductor, wake_conductor
+from .views import notify_conductor
 from .views_host import staff_required
 
 SESSION_SEATS = "seats"
@@ -52,23 +54,64 @@ def join(request, code):
     if seat is not None:
         return redirect("play", code=code)
     form = JoinForm(match, request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        seat = _take_seat(form.cleaned_data["team"], form.cleaned_data["name"])
-        seats = dict(request.session.get(SESSION_SEATS, {}))
-        seats[code] = make_seat_token(seat)
-        request.session[SESSION_SEATS] = seats
-        notify_conductor({"type": "command", "match": code,
-                          "command": {"type": "join", "actor": {"role": "system"}, "data": {"seat": seat_data(seat)}},
-                          "reply_to": None, "ref": None})
-        wake_conductor(code)
-        return redirect("play", code=code)
-    return render(request, "join.html", {"match": match, "form": form})
+    if request.method == "POST":
+        if not _join_allowed(request):
+            form.add_error(None, "Too many joins from this device in the last minute; wait a minute and try again.")
+            return render(request, "join.html", {"match": match, "form": form}, status=429)
+        if form.is_valid():
+            seat = _take_seat(match, form)
+            if seat is not None:
+                seats = dict(request.session.get(SESSION_SEATS, {}))
+                seats[code] = make_seat_token(seat)
+                request.session[SESSION_SEATS] = seats
+                # One message, no re-reading of the event log: the conductor folds the join into the live state.
+                notify_conductor({"type": "command", "match": code, "command": {
+                    "type": "join", "actor": {"role": "system"}, "data": {"seat": seat_data(seat)}},
+                    "reply_to": None, "ref": None})
+                return redirect("play", code=code)
+    return render(request, "join.html", {"match": match, "form": form}, status=400 if form.errors else 200)
+
+
+def client_address(request) -> str:
+    """The address a request came from; behind a proxy we trust (BEHIND_PROXY), the one it names."""
+    if settings.BEHIND_PROXY:
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        if forwarded:
+            return forwarded.split(",")[0].strip()
+    return request.META.get("REMOTE_ADDR", "")
+
+
+def _join_allowed(request) -> bool:
+    """At most EXHIBITION_JOINS_PER_MINUTE joins a minute from one address (a fixed window)."""
+    key = f"joins:{client_address(request)}"
+    cache.add(key, 0, timeout=60)
+    try:
+        return cache.incr(key) <= settings.EXHIBITION_JOINS_PER_MINUTE
+    except ValueError:  # the window ran out between add and incr
+        cache.add(key, 1, timeout=60)
+        return True
+
+
+def same_name(a: str, b: str) -> bool:
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
 @transaction.atomic
-def _take_seat(team, name: str) -> Seat:
-    """A human seat on team; the first human on a team without a captain becomes its captain."""
-    team = type(team).objects.select_for_update().get(pk=team.pk)
+def _take_seat(match: Match, form: JoinForm) -> Seat | None:
+    """A human seat on the chosen team, or None with the reason added to the form.
+
+    The match row is locked, so two people joining at once cannot both take the last place or the
+    same name. The first human on a team without a captain becomes its captain.
+    """
+    Match.objects.select_for_update().filter(pk=match.pk).first()
+    name, team = form.cleaned_data["name"], form.cleaned_data["team"]
+    seats = Seat.objects.filter(team__match=match)
+    if any(same_name(name, taken) for taken in seats.values_list("name", flat=True)):
+        form.add_error("name", f"Someone in this match is already called {name}; add an initial or pick another name.")
+        return None
+    if seats.filter(kind=Seat.Kind.HUMAN).count() >= settings.EXHIBITION_MAX_PLAYERS:
+        form.add_error(None, f"This match is full ({settings.EXHIBITION_MAX_PLAYERS} players); you can still watch it.")
+        return None
     captain = not team.seats.filter(kind=Seat.Kind.HUMAN, captain=True).exists()
     return Seat.objects.create(team=team, name=name, kind=Seat.Kind.HUMAN, captain=captain)
 

@@ -53,7 +53,7 @@ def stack(tmp_path):
     need_service(fresh_redis(REDIS_URL), f"Redis is not reachable at {REDIS_URL} (start redis-server)")
     prefix = f"compose-{uuid.uuid4().hex[:8]}:"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'compose.sqlite3'}", "REDIS_URL": REDIS_URL,
-           "SECRET_KEY": "compose-check", "DEBUG": "false", "ALLOWED_HOSTS": "127.0.0.1,localhost",
+           "SECRET_KEY": "compose-check-" + "k" * 40, "DEBUG": "false", "HTTPS": "off", "ALLOWED_HOSTS": "127.0.0.1,localhost",
            "EXHIBITION_BOT_DIR": str(tmp_path / "bots"), "CELERY_BROKER_KEY_PREFIX": prefix,
            "DJANGO_SETTINGS_MODULE": "exhibition.settings", "LOG_LEVEL": "WARNING"}
     procs = Processes(env, tmp_path)
@@ -69,7 +69,7 @@ async def reply_on(layer, channel: str, timeout: float = 60) -> dict:
 
 async def test_each_compose_command_runs_and_does_its_job(stack):
     from celery import Celery
-    from channels_redis.core import RedisChannelLayer
+    from exhibition.redis_layer import ResilientRedisChannelLayer
 
     procs, env, prefix = stack
     services = compose_services()
@@ -87,7 +87,7 @@ async def test_each_compose_command_runs_and_does_its_job(stack):
     assert b"Matches" in page
 
     # conductor: answers a command on the shared "conductor" channel.
-    layer = RedisChannelLayer(hosts=[REDIS_URL])
+    layer = ResilientRedisChannelLayer(hosts=[REDIS_URL])
     inbox = await layer.new_channel()
     await layer.send("conductor", {"type": "command", "match": "NOSUCH", "reply_to": inbox, "ref": "r1",
                                    "command": {"type": "start", "actor": {"role": "moderator"}}})

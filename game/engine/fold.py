@@ -100,6 +100,7 @@ def _buzz(s: MatchState, d, t):
         "seen": d.get("seen"), "answer": None, "prompted": False,
     }
     q.refused = []
+    q.buzz_log = q.buzz_log + [_audit(d, t, "won")]
     q.next_word_at = None
     q.deadline = {"kind": "answer", "at": d["deadline_at"]} if d.get("deadline_at") else None
 
@@ -178,7 +179,7 @@ def _history_entry(s: MatchState, q: QuestionState, thrown_out: bool, reason: st
     return {
         "number": q.number, "index": q.index, "qid": s.questions[q.index].qid, "tiebreaker": q.tiebreaker,
         "thrown_out": thrown_out, "reason": reason, "phase": q.phase + 1, "result": q.result,
-        "rulings": list(q.ruling_ids), "score_changes": dict(q.score_changes),
+        "rulings": list(q.ruling_ids), "score_changes": dict(q.score_changes), "buzzes": list(q.buzz_log),
     }
 
 
@@ -202,6 +203,7 @@ def _undo(s: MatchState, d, t):
     restored.reveal_times = list(q.reveal_times) + [t] * (restored.revealed - len(q.reveal_times))
     restored.chat = q.chat
     restored.bot_guesses = q.bot_guesses
+    restored.buzz_log = q.buzz_log  # the record keeps every buzz, whatever is undone
     restored.refused = []
     # Once everyone has seen the answer the question never takes another buzz or answer: the
     # moderator rules again on what was already given, and the question closes after that.
@@ -285,6 +287,14 @@ def _bot_guess(s: MatchState, d, t):
 def _buzz_refused(s: MatchState, d, t):
     if s.q is not None:
         s.q.refused = s.q.refused + [d["seat"]]
+        s.q.buzz_log = s.q.buzz_log + [dict(_audit(d, t, d["code"]), holder=d.get("holder"))]
+
+
+def _audit(d: dict, t: int, outcome: str) -> dict:
+    """One buzz as the audit shows it: who, when the server got it, the word revealed then, the word
+    on the player's screen, and whether it won the floor (or why not)."""
+    return {"seat": d["seat"], "team": d["team"], "received": d["received"], "word": d["word"], "seen": d.get("seen"),
+            "at": t, "outcome": outcome}
 
 
 def _snippets_shown(s: MatchState, d, t):

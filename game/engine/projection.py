@@ -65,16 +65,19 @@ def snapshot(state: MatchState | None, audience: str, team: str | None = None) -
         "scores_seq": state.scores_seq,
         "number": state.number,
         "winner": state.winner,
-        "history": [_public_history(h, state) for h in state.history],
+        "history": [_history_view(h, state, staff) for h in state.history],
         "rulings": list(state.rulings.values()),
         "question": _question_view(state, audience, team),
         "questions": [q.to_dict() for q in state.questions] if staff else None,
     }
 
 
-def _public_history(entry: dict, state: MatchState) -> dict:
+def _history_view(entry: dict, state: MatchState, staff: bool) -> dict:
     q = state.questions[entry["index"]]
-    return dict(entry, answer=q.answer, text=q.text)
+    view = dict(entry, answer=q.answer, text=q.text)
+    if not staff:  # the audience saw the buzzes that won; the losing ones are the moderator's record
+        view["buzzes"] = [b for b in entry.get("buzzes", []) if b["outcome"] == "won"]
+    return view
 
 
 def _question_view(state: MatchState, audience: str, team: str | None) -> dict | None:
@@ -86,6 +89,7 @@ def _question_view(state: MatchState, audience: str, team: str | None) -> dict |
     shown = q.closed or q.answer_shown or staff
     view = {
         "number": q.number,
+        "index": q.index,
         "tiebreaker": q.tiebreaker,
         "priority": q.priority,
         "category": question.category,
@@ -112,7 +116,7 @@ def _question_view(state: MatchState, audience: str, team: str | None) -> dict |
         "snippets": list(q.snippets),
         "can_undo": bool(q.ruling_ids) if staff else None,
         "last_ruling": q.ruling_ids[-1] if staff and q.ruling_ids else None,
-        "refused": [] if not staff else list(q.refused),
+        "buzz_log": list(q.buzz_log) if staff else [b for b in q.buzz_log if b["outcome"] == "won"],
     }
     return view
 

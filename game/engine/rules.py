@@ -308,6 +308,13 @@ def _not_paused(s: MatchState):
         raise Rejected("The match is paused; wait for the moderator to resume.", "paused")
 
 
+def _same_question(q, data: dict):
+    """A player's command names the question (and phase) it was meant for: one that arrives late,
+    after a reconnect, never lands on the next question."""
+    _target(data, "question", q.index, "That was meant for an earlier question; it was not sent in time.")
+    _target(data, "phase", q.phase + 1, "That was meant for an earlier phase; it was not sent in time.")
+
+
 def _still_answerable(q):
     if q.answer_shown:
         raise Rejected("The answer has been shown, so this question takes no more answers.", "answer_shown")
@@ -421,6 +428,7 @@ def _cmd_buzz(out, actor, data, now, received):
     q = _live_question(s)
     _not_paused(s)
     seat = _seat_of(s, actor)
+    _same_question(q, data)
     if q.mode != "buzz":
         raise Rejected("This is a team phase; discuss and let the captain submit.", "bad_phase")
     _still_answerable(q)
@@ -469,6 +477,7 @@ def _cmd_answer(out, actor, data, now, received):
     seat = _seat_of(s, actor)
     if q.mode != "buzz":
         return _cmd_submit(out, actor, data, now, received)
+    _same_question(q, data)
     _still_answerable(q)
     poss = q.possession
     if poss is None or poss["seat"] != seat["id"]:
@@ -491,6 +500,7 @@ def _cmd_submit(out, actor, data, now, received):
     q = _live_question(s)
     _not_paused(s)
     seat = _seat_of(s, actor)
+    _same_question(q, data)
     if q.mode != "team":
         raise Rejected("Buzz first; answers without a buzz are taken only in team phases.", "bad_phase")
     _still_answerable(q)
@@ -509,6 +519,7 @@ def _cmd_pass(out, actor, data, now, received):
     _not_paused(s)
     seat = _seat_of(s, actor)
     team = seat["team"]
+    _same_question(q, data)
     _still_answerable(q)
     if q.mode == "buzz":
         if q.possession is None or q.possession["seat"] != seat["id"]:
@@ -545,11 +556,15 @@ def _cmd_rule(out, actor, data, now, received):
     if q.mode == "buzz":
         if q.possession is None:
             raise Rejected("Nobody has buzzed; there is nothing to rule on.", "nothing_to_rule")
-        team = q.possession["team"]
+        team, on = q.possession["team"], q.possession["seat"]
     else:
-        team = q.floor
+        team = on = q.floor
         if team is None or (team not in q.submissions and heard is None):
             raise Rejected("The team with the floor has not submitted yet.", "nothing_to_rule")
+    # A ruling names the answer it was pressed for: a late retry never lands on someone else's answer.
+    _target(data, "after", q.ruling_ids[-1] if q.ruling_ids else 0,
+            "Another ruling came first; look at the console and rule again if it is still needed.")
+    _target(data, "on", on, "The floor changed before your ruling arrived; rule again on the answer shown now.")
     _rule(out, team, verdict, now, by="moderator", heard=heard)
 
 

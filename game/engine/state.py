@@ -34,6 +34,7 @@ class QuestionState:
     chat: dict = field(default_factory=dict)  # team -> [{seat, name, text}]
     bot_guesses: dict = field(default_factory=dict)  # seat -> latest guess
     refused: list[str] = field(default_factory=list)  # seats whose losing buzz is recorded for this buzz
+    buzz_log: list[dict] = field(default_factory=list)  # every buzz on this question, won or lost, for audit
     snippets: list = field(default_factory=list)  # search snippets shown in a phase that allows them
     checkpoint: "QuestionState | None" = None  # state before the last ruling, for undo
 

@@ -34,8 +34,8 @@ function addScores(into, changes) {
 export function emptyView(audience) {
   return {
     audience, seq: 0, t: 0, status: "none", paused: false, rules: null, teams: [], seats: {}, scores: {},
-    number: 0, winner: null, history: [], rulings: {}, question: null, questions: null,
-    buzzes: [], feed: [], notices: [], suggestions: [],
+    scores_seq: 0, number: 0, winner: null, history: [], rulings: {}, question: null, questions: null,
+    buzzes: [], lost: [], feed: [], notices: [], suggestions: [],
   };
 }
 
@@ -43,9 +43,9 @@ function newQuestion(view, d) {
   const q = {
     number: d.number, index: d.index, tiebreaker: d.tiebreaker, priority: d.priority, category: d.category,
     kind: d.question_kind, revealed: 0, words: [], phase: 1, mode: "buzz", points: null, locked: [], passed: [],
-    possession: null, floor: null, deadline: null, next_word_at: null, closed: false, result: null,
+    possession: null, floor: null, deadline: null, next_word_at: null, closed: false, answer_shown: false, result: null,
     score_changes: {}, answer: null, power_index: null, submissions: {}, chat: {}, bot_guesses: {}, can_undo: false,
-    snippets: [],
+    last_ruling: null, snippets: [],
   };
   const full = view.questions && view.questions[d.index];
   if (full) {  // the moderator knows the whole question from the start
@@ -62,7 +62,8 @@ export function applySnapshot(view, snap) {
   const fresh = emptyView(view.audience);
   Object.assign(fresh, {
     seq: snap.seq || 0, t: snap.t || 0, status: snap.status, paused: !!snap.paused, rules: snap.rules || null,
-    teams: snap.teams || [], scores: { ...(snap.scores || {}) }, number: snap.number || 0, winner: snap.winner || null,
+    teams: snap.teams || [], scores: { ...(snap.scores || {}) }, scores_seq: snap.scores_seq || 0,
+    number: snap.number || 0, winner: snap.winner || null,
     history: snap.history || [], questions: snap.questions || null,
   });
   for (const seat of snap.seats || []) fresh.seats[seat.id] = seat;
@@ -72,6 +73,7 @@ export function applySnapshot(view, snap) {
     fresh.question = { ...q, words: [...q.words], points: null, snippets: q.snippets || [] };
     if (fresh.rules) fresh.question.points = fresh.rules.phases[q.phase - 1]?.points ?? null;
     if (q.possession) fresh.buzzes.push({ seat: q.possession.seat, team: q.possession.team, word: q.possession.word, text: q.possession.answer, verdict: null });
+    fresh.lost = (q.buzz_log || []).filter((b) => b.outcome !== "won");
   }
   fresh.feed = view.feed;  // what happened stays on screen across a resync
   Object.assign(view, fresh);
@@ -101,6 +103,7 @@ const FOLD = {
     view.question = newQuestion(view, d);
     view.number = d.number;
     view.buzzes = [];
+    view.lost = [];
     view.suggestions = [];
   },
   phase_started(view, d) {
@@ -156,6 +159,7 @@ const FOLD = {
     const q = view.question;
     view.rulings[d.id] = { ...d };
     q.can_undo = true;
+    q.last_ruling = d.id;
     addScores(q.score_changes, d.score_changes);
     if (d.verdict === "accept") {
       q.result = { team: d.team, seat: d.seat, points: d.points, phase: d.phase };
@@ -199,7 +203,7 @@ const FOLD = {
   question_closed(view, d, frame) {
     const q = view.question;
     const split = splitWords(d.text);
-    Object.assign(q, { closed: true, next_word_at: null, deadline: null, possession: null, words: split.words,
+    Object.assign(q, { closed: true, answer_shown: true, next_word_at: null, deadline: null, possession: null, words: split.words,
       revealed: split.words.length, power_index: split.power, answer: d.answer, result: d.result });
     view.history.push({ number: d.number, result: d.result, answer: d.answer, text: d.text, thrown_out: false,
       rulings: Object.values(view.rulings).filter((r) => r.number === d.number).map((r) => r.id),
@@ -253,6 +257,7 @@ const FOLD = {
     if (view.notices.length > 20) view.notices.shift();
   },
   judge_suggested(view, d, frame) { view.suggestions.push({ ...d, seq: frame.seq }); },
+  buzz_refused(view, d) { view.lost.push({ ...d, outcome: d.code }); },
   snippets_shown(view, d) { if (view.question) view.question.snippets = d.snippets || []; },
   hidden() {},
 };
@@ -268,6 +273,7 @@ export function applyFrame(view, frame, client = null) {
   const data = frame.data || {};
   if (handler && (view.question || !QUESTION_EVENTS.has(frame.type))) handler(view, data, frame, client);
   addScores(view.scores, data.score_changes);
+  if (data.score_changes && Object.keys(data.score_changes).length) view.scores_seq = frame.seq;
   if (frame.type === "match_ended" && data.scores) view.scores = { ...data.scores };
   view.seq = frame.seq;
   view.t = Math.max(view.t, frame.t || 0);
@@ -275,19 +281,39 @@ export function applyFrame(view, frame, client = null) {
 }
 
 const QUESTION_EVENTS = new Set(["phase_started", "word_revealed", "buzz", "answer", "submission", "pass", "chat",
-  "ruling", "timeout", "question_closed"]);
+  "ruling", "timeout", "question_closed", "buzz_refused"]);
+
+/** A fresh id for a command: the server answers a repeat of it with its first answer. */
+export function newCommandId() {
+  if (globalThis.crypto?.randomUUID) return globalThis.crypto.randomUUID();
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// A command with no answer is sent again (same id) after these waits, then given up with a message.
+export const RETRY_AFTER_MS = [2000, 3000, 5000, 8000, 8000, 8000, 8000];
+export const GIVE_UP_AFTER_MS = 40000;
+// Refusals that mean "not now" rather than "no": the command is sent again, with the same id.
+const TRY_AGAIN = new Set(["busy", "slow_down", "unavailable"]);
 
 /**
  * One websocket to the match, kept open: hello with our last seq, ordered frames, resync on a gap,
  * reconnect with backoff, and commands answered through promises.
+ *
+ * Every command carries an id and stays pending until its ack or error arrives: across a dropped
+ * connection it is sent again on reconnect, and with no answer it is sent again after a while, each
+ * time with the same id, so the server applies it once whatever happens. A command that gets no
+ * answer for GIVE_UP_AFTER_MS is settled with an error saying so, never left waiting.
  */
 export class MatchClient {
-  constructor({ path, audience, onChange = () => {}, onStatus = () => {}, onWelcome = () => {} }) {
+  constructor({ path, audience, onChange = () => {}, onStatus = () => {}, onWelcome = () => {}, clock = () => Date.now() }) {
     this.path = path;
     this.view = emptyView(audience);
     this.onChange = onChange;
     this.onStatus = onStatus;
     this.onWelcome = onWelcome;
+    this.clock = clock;
     this.clockOffset = 0;
     this.pending = new Map();
     this.nextRef = 1;
@@ -298,7 +324,7 @@ export class MatchClient {
   }
 
   /** Server time now, in ms, corrected by the offset the welcome and heartbeats told us. */
-  now() { return Date.now() + this.clockOffset; }
+  now() { return this.clock() + this.clockOffset; }
 
   connect() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
@@ -316,9 +342,8 @@ export class MatchClient {
     };
     ws.onclose = () => {
       if (this.ws !== ws) return;
-      this.failPending("The connection dropped; try again once it is back.");
       this.onStatus("offline");
-      if (this.closed) return;
+      if (this.closed) { this.failPending("The page was closed before the server answered."); return; }
       const delay = Math.min(10000, 500 * 2 ** this.attempt) * (0.75 + Math.random() * 0.5);
       this.attempt += 1;
       setTimeout(() => this.connect(), delay);
@@ -338,7 +363,7 @@ export class MatchClient {
     this.raw({ type: "resync" });
   }
 
-  setClock(serverTime) { if (typeof serverTime === "number") this.clockOffset = serverTime - Date.now(); }
+  setClock(serverTime) { if (typeof serverTime === "number") this.clockOffset = serverTime - this.clock(); }
 
   receive(frame) {
     switch (frame.type) {
@@ -348,6 +373,7 @@ export class MatchClient {
         this.welcome = frame.data;
         this.onWelcome(frame.data);
         this.onStatus("live");
+        for (const entry of this.pending.values()) this.transmit(entry);  // the same ids: applied once
         return;
       case "snapshot":
         this.resyncing = false;
@@ -372,30 +398,63 @@ export class MatchClient {
   }
 
   settle(ref, ok, data) {
-    const waiting = this.pending.get(ref);
-    if (!ref || !waiting) {
+    const entry = this.pending.get(ref);
+    if (!ref || !entry) {
       if (!ok) this.onStatus("error", data?.message);
       return;
     }
-    this.pending.delete(ref);
-    if (ok) waiting.resolve(data);
-    else waiting.reject(Object.assign(new Error(data?.message || "The server refused that."), { code: data?.code }));
+    if (!ok && TRY_AGAIN.has(data?.code) && this.clock() - entry.started < GIVE_UP_AFTER_MS) {
+      this.onStatus("retrying", data?.message);
+      return;  // its timer sends it again
+    }
+    this.finish(entry);
+    if (entry.attempts > 1 && this.ws?.readyState === WebSocket.OPEN) this.onStatus("live");
+    if (ok) entry.resolve(data);
+    else entry.reject(Object.assign(new Error(data?.message || "The server refused that."), { code: data?.code }));
   }
 
-  failPending(message) {
-    for (const { reject } of this.pending.values()) reject(Object.assign(new Error(message), { code: "offline" }));
-    this.pending.clear();
+  finish(entry) {
+    clearTimeout(entry.timer);
+    this.pending.delete(entry.ref);
   }
 
-  /** Send a command; resolves with the ack's data, rejects with an Error whose message is readable. */
+  failPending(message, code = "offline") {
+    for (const entry of [...this.pending.values()]) {
+      this.finish(entry);
+      entry.reject(Object.assign(new Error(message), { code }));
+    }
+  }
+
+  transmit(entry) {
+    clearTimeout(entry.timer);
+    const wait = RETRY_AFTER_MS[Math.min(entry.attempts, RETRY_AFTER_MS.length - 1)];
+    entry.attempts += 1;
+    this.raw({ type: entry.type, data: entry.data, ref: entry.ref, id: entry.id });
+    entry.timer = setTimeout(() => this.unanswered(entry), wait);
+  }
+
+  unanswered(entry) {
+    if (!this.pending.has(entry.ref)) return;
+    if (this.clock() - entry.started >= GIVE_UP_AFTER_MS) {
+      this.finish(entry);
+      entry.reject(Object.assign(new Error(
+        "The game server has not answered for a while; check the connection, then try again."), { code: "timeout" }));
+      return;
+    }
+    this.onStatus("retrying", entry.attempts === 1 ? "Waiting for the game server…" : null);
+    this.transmit(entry);
+  }
+
+  /**
+   * Send a command; resolves with the ack's data, rejects with an Error whose message is readable.
+   * It is sent again with the same id until it is answered, so it applies exactly once.
+   */
   send(type, data = {}) {
-    const ref = `c${this.nextRef++}`;
     return new Promise((resolve, reject) => {
-      if (!this.raw({ type, data, ref })) {
-        reject(Object.assign(new Error("Not connected; wait a moment and try again."), { code: "offline" }));
-        return;
-      }
-      this.pending.set(ref, { resolve, reject });
+      const entry = { type, data, ref: `c${this.nextRef++}`, id: newCommandId(), resolve, reject,
+        started: this.clock(), attempts: 0, timer: null };
+      this.pending.set(entry.ref, entry);
+      this.transmit(entry);
     });
   }
 }

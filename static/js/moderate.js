@@ -25,10 +25,14 @@ function canNext(view) {
   return view.status === "setup" || (view.status === "live" && !view.paused && (!view.question || view.question.closed));
 }
 
+// Every command names what it was pressed for (the answer ruled on, the ruling undone, the question
+// thrown out, the scores adjusted): a double press or a late retry is then refused, never applied twice.
 function rule(verdict) {
-  if (!canRule(client.view)) return;
+  const view = client.view;
+  if (!canRule(view)) return;
+  const q = view.question;
   const heard = $("heard").value.trim();
-  const data = { verdict };
+  const data = { verdict, after: q.last_ruling || 0, on: q.mode === "buzz" ? q.possession.seat : q.floor };
   if (heard) data.heard = heard;
   command("rule", data).then(() => { $("heard").value = ""; }).catch(() => {});
 }
@@ -50,8 +54,11 @@ const KEYS = {
   p: () => rule("prompt"),
   r: () => rule("reject"),
   n: next,
-  " ": () => { if (canReveal(client.view)) command("reveal").catch(() => {}); },
-  u: () => { if (client.view.question?.can_undo && client.view.status === "live") command("undo").catch(() => {}); },
+  " ": () => { if (canReveal(client.view)) command("reveal", { word: client.view.question.revealed }).catch(() => {}); },
+  u: () => {
+    const q = client.view.question;
+    if (q?.can_undo && q.last_ruling && client.view.status === "live") command("undo", { ruling: q.last_ruling }).catch(() => {});
+  },
   h: togglePause,
 };
 
@@ -82,13 +89,15 @@ $("adjust-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const form = e.target;
   const points = Number.parseInt(form.points.value, 10);
-  command("adjust", { team: form.team.value, points, reason: form.reason.value.trim() })
+  command("adjust", { team: form.team.value, points, reason: form.reason.value.trim(), scores_seq: client.view.scores_seq })
     .then(() => form.reset()).catch(() => {});
 });
 $("throw-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const form = e.target;
-  command("throw_out", { reason: form.reason.value.trim() }).then(() => form.reset()).catch(() => {});
+  const q = client.view.question;
+  if (!q) return;
+  command("throw_out", { reason: form.reason.value.trim(), question: q.index }).then(() => form.reset()).catch(() => {});
 });
 
 // -- drawing ----------------------------------------------------------------------------------
@@ -147,6 +156,12 @@ function renderFloor(view) {
         el("p", { class: "who" }, el("strong", { text: team.name }), ` · ${state}`, q.floor === team.id ? el("span", { class: "pill", text: "floor" }) : null),
         sub ? el("p", { class: "typed", text: sub.text }) : null));
     }
+  }
+  if (view.lost.length) {
+    box.append(el("ul", { class: "lost-buzzes muted small" }, view.lost.map((b) => el("li", {},
+      el("strong", { text: seatName(view, b.seat) }), ` (${teamName(view, b.team)}) also buzzed at word ${b.word}`,
+      b.seen != null ? `, saw ${b.seen}` : "", b.holder_received != null ? `, ${b.received - b.holder_received} ms after ${seatName(view, b.holder)}` : "",
+      ` — ${b.outcome === "locked_out" ? "locked out" : "too late"}`))));
   }
   const hints = view.suggestions.slice(-2);
   for (const s of hints) {
@@ -213,7 +228,7 @@ function renderControls(view) {
   $("btn-next").firstChild.textContent = view.status === "setup" ? "Start match " : "Next question ";
   $("btn-reveal").hidden = view.rules?.reveal !== "moderator";
   $("btn-reveal").disabled = !canReveal(view);
-  $("btn-undo").disabled = !view.question?.can_undo || view.status !== "live";
+  $("btn-undo").disabled = !view.question?.can_undo || !view.question?.last_ruling || view.status !== "live";
   $("btn-pause").disabled = view.status !== "live";
   $("btn-pause").firstChild.textContent = view.paused ? "Resume " : "Pause ";
   $("btn-end").disabled = view.status !== "live" || (view.question && !view.question.closed);

@@ -22,7 +22,8 @@ function buzz() {
   const view = client.view;
   if (!canBuzz(view)) return;
   $("buzz").classList.add("pressed");
-  send("buzz", { seen: view.question.revealed }).catch(() => {}).finally(() => $("buzz").classList.remove("pressed"));
+  const q = view.question;
+  send("buzz", { seen: q.revealed, question: q.index, phase: q.phase }).catch(() => {}).finally(() => $("buzz").classList.remove("pressed"));
 }
 
 $("buzz").addEventListener("click", buzz);
@@ -37,13 +38,19 @@ function textForm(formId, inputId, type) {
     const input = $(inputId);
     const text = input.value.trim();
     if (!text) return;
-    send(type, { text }).then(() => { input.value = ""; }).catch(() => {});
+    const q = client.view.question;
+    // Name the question (and phase) this was typed for, so a late retry never lands on the next one.
+    const meantFor = type === "chat" || !q ? {} : type === "answer" ? { question: q.index } : { question: q.index, phase: q.phase };
+    send(type, { text, ...meantFor }).then(() => { input.value = ""; }).catch(() => {});
   });
 }
 textForm("answer-form", "answer-input", "answer");
 textForm("chat-form", "chat-input", "chat");
 textForm("submit-form", "submit-input", "submit");
-$("btn-pass").addEventListener("click", () => send("pass", {}).catch(() => {}));
+$("btn-pass").addEventListener("click", () => {
+  const q = client.view.question;
+  if (q) send("pass", { question: q.index, phase: q.phase }).catch(() => {});
+});
 
 // -- drawing ----------------------------------------------------------------------------------
 

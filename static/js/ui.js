@@ -196,7 +196,8 @@ export function renderSnippets(box, view) {
 }
 
 export function statusText(status) {
-  return { connecting: "connecting…", live: "connected", offline: "reconnecting…" }[status] || status;
+  return { connecting: "connecting…", live: "connected", offline: "reconnecting…", retrying: "waiting for the server…",
+    error: "connected" }[status] || status;
 }
 
 /**

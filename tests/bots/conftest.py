@@ -184,7 +184,7 @@ def broker(settings):
     purge_broker_keys()
     settings.REDIS_URL = REDIS_URL
     settings.CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
+        "default": {"BACKEND": "exhibition.redis_layer.ResilientRedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
     }
     saved = {key: celery_app.conf[key] for key in ("broker_url", "task_always_eager", "broker_transport_options")}
     celery_app.conf.update(

@@ -50,7 +50,7 @@ def setup(kind: str) -> tuple[Match, dict]:
         m.start(0)
         return m, {"word": m.q.revealed}
     if kind == "rule":
-        return buzzed(quizbowl()), {"verdict": "reject"}
+        return buzzed(quizbowl()), {"verdict": "prompt", "after": 0, "on": "h0"}
     if kind == "undo":
         m = buzzed(quizbowl(), "reject")
         return m, {"ruling": m.q.ruling_ids[-1]}
@@ -104,3 +104,27 @@ def test_the_command_list_is_every_moderator_command():
 def test_a_command_pressed_for_something_that_has_moved_on_is_refused(kind, data, code):
     m = buzzed(quizbowl(), "reject")
     assert m.refuse(kind, MOD, data).code == code
+
+
+def test_a_late_ruling_never_lands_on_another_answer():
+    """The console names the answer it rules on; a retry that arrives after the floor moved is refused."""
+    m = buzzed(quizbowl())
+    pressed_for = {"verdict": "accept", "after": 0, "on": "h0"}
+    m.rule("reject")  # the moderator rejected Ann meanwhile (say, from a second console)
+    m.reveal_until(4, step=1)
+    m.buzz("bot")
+    m.answer("bot", "Quvexo Pilandre")
+    assert m.refuse("rule", MOD, pressed_for).code == "stale"
+    rid = m.q.ruling_ids[-1]
+    assert m.refuse("rule", MOD, {"verdict": "accept", "after": rid, "on": "h0"}).code == "stale"
+    m.send("rule", MOD, {"verdict": "accept", "after": rid, "on": "bot"})
+    assert m.scores == {"t0": -5, "t1": 10}
+
+
+def test_a_players_command_meant_for_an_earlier_question_is_refused():
+    m = buzzed(quizbowl(), "accept")
+    meant_for = m.q.index
+    m.send("next", MOD, at=m.now + 1000)
+    m.reveal_until(2, step=1)
+    assert m.refuse("buzz", "h1", {"question": meant_for, "phase": 1}).code == "stale"
+    assert m.send("buzz", "h1", {"question": m.q.index, "phase": 1})

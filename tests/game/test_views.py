@@ -194,7 +194,7 @@ def test_a_seat_token_for_another_match_opens_no_seat_here(client, match, packet
 
 def test_a_blank_name_is_refused(client, match):
     response = join(client, match, "   ", 0)
-    assert response.status_code == 200 and not Seat.objects.exists()
+    assert response.status_code == 400 and not Seat.objects.exists()
 
 
 # -- escaping -----------------------------------------------------------------------------------
@@ -233,3 +233,40 @@ def test_home_lists_live_matches_with_watch_and_join_links_and_finished_ones_apa
 def test_the_spectator_screen_is_public_and_names_its_socket(client, match):
     text = client.get(f"/m/{match.code}/watch").content.decode()
     assert f"/ws/m/{match.code}/watch" in text and match.code in text
+
+
+# -- join limits --------------------------------------------------------------------------------
+
+def test_a_name_taken_in_the_match_is_refused_with_a_clear_message(match):
+    assert join(Client(), match, "Ada", 0).status_code == 302
+    response = join(Client(), match, "  ada ", 1)
+    assert response.status_code == 400
+    assert "already called ada" in response.content.decode()
+    assert Seat.objects.filter(kind="human").count() == 1
+
+
+def test_joins_from_one_address_are_limited_per_minute(match, settings):
+    settings.EXHIBITION_JOINS_PER_MINUTE = 3
+    from django.core.cache import cache
+
+    cache.clear()
+    codes = [join(Client(), match, f"Player {i}", 0).status_code for i in range(5)]
+    assert codes == [302, 302, 302, 429, 429]
+    assert Seat.objects.filter(kind="human").count() == 3
+    other = Client(REMOTE_ADDR="10.0.0.9")
+    assert join(other, match, "From elsewhere", 1).status_code == 302, "another device is not held back"
+
+
+def test_a_full_match_takes_no_more_players(match, settings):
+    settings.EXHIBITION_MAX_PLAYERS = 2
+    from django.core.cache import cache
+
+    cache.clear()
+    assert [join(Client(REMOTE_ADDR=f"10.0.0.{i}"), match, f"P{i}", 0).status_code for i in range(3)] == [302, 302, 400]
+    assert "This match is full" in join(Client(REMOTE_ADDR="10.0.1.1"), match, "Late", 1).content.decode()
+
+
+def test_a_join_sends_one_message_and_no_reload(match):
+    conductor_messages()
+    join(Client(), match, "Ada", 0)
+    assert [m["type"] for m in conductor_messages()] == ["command"]
