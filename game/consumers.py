@@ -8,7 +8,7 @@ two; frames the client already has are dropped by seq. Every frame is in docs/wi
 
 Nothing a client sends can close its socket with an internal error: a frame that cannot be parsed,
 or any failure while handling one, is answered with an error frame carrying its ref. A socket whose
-channel layer fails is closed with 1013 (try again later) after leaving its groups, so it never
+channel layer fails is closed with 4503 (try again later) after leaving its groups, so it never
 stays behind as a dead group member; the heartbeat also renews the socket's group membership, so
 a group survives a Redis restart and dead members age out within GROUP_EXPIRY_S.
 """
@@ -34,7 +34,7 @@ from .store import load_events, load_state, now_ms
 CATCH_UP_LIMIT = 300  # further behind than this, a snapshot is cheaper than replaying events
 CLOSE_FORBIDDEN = 4403
 CLOSE_NO_MATCH = 4404
-CLOSE_TRY_AGAIN = 1013
+CLOSE_TRY_AGAIN = 4503  # "try again later": Daphne (Autobahn) lets an application close only with 1000 or 3000-4999
 log = logging.getLogger(__name__)
 
 
@@ -107,8 +107,8 @@ class MatchSocket(AsyncJsonWebsocketConsumer):
         except Exception:
             # The channel layer failed under us (Redis restarting, say). Leave cleanly and let the
             # browser reconnect, rather than dying with 1011 and leaving a dead group member behind.
-            log.warning("A %s socket of match %s failed; closing it with 1013", self.audience,
-                        getattr(self, "code", "?"), exc_info=True)
+            log.warning("A %s socket of match %s failed; closing it with %s", self.audience,
+                        getattr(self, "code", "?"), CLOSE_TRY_AGAIN, exc_info=True)
             await self._leave()
             try:
                 await self.close(code=CLOSE_TRY_AGAIN)

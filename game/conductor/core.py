@@ -71,6 +71,7 @@ class Conductor:
         log.info("Conductor %s serving the channel %r and its own %r", self.id, self.channel, self.own_channel)
         tasks = []
         try:
+            await self.probe_layer()
             await self.recover()
             loop = asyncio.get_running_loop()
             tasks = [loop.create_task(self._serve(self.channel), name="conductor-shared"),
@@ -125,20 +126,24 @@ class Conductor:
         for host in self.hosts.values():
             host.put({"type": "layer.up"})
 
-    async def _check_redis_restart(self) -> None:
-        """A Redis restart loses group members and queued messages: treat it as a failure of the layer."""
+    async def probe_layer(self) -> None:
+        """Ask Redis who it is, every RENEW_S: an error is a failed layer; an answer after a failure
+        means it is back; a new run id means it restarted and lost group members and queued
+        messages, which a match cannot play through unnoticed."""
         connection = getattr(self.layer, "connection", None)
         if connection is None:
             return  # the in-memory layer of the embedded default
         try:
             run_id = (await connection(0).info("server")).get("run_id")
+        except asyncio.CancelledError:
+            raise
         except Exception as exc:
             await self.layer_failed(exc)
             return
         if self._redis_run_id is not None and run_id != self._redis_run_id:
             await self.layer_failed(RuntimeError("Redis restarted and lost what it held"))
-            self._layer_back()  # it answers again: flush what the matches could not send
         self._redis_run_id = run_id
+        self._layer_back()
 
     # -- leases -----------------------------------------------------------------------------------
 
@@ -167,7 +172,7 @@ class Conductor:
                 raise
             except Exception:
                 log.warning("Renewing leases failed; the matches stop at their next write if it lasts", exc_info=True)
-            await self._check_redis_restart()
+            await self.probe_layer()
 
     async def _renew(self) -> None:
         ids = {host.match_id: code for code, host in self.hosts.items()}
