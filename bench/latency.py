@@ -191,7 +191,8 @@ class Sock:
         future = asyncio.get_running_loop().create_future()
         self.replies[ref] = future
         sent = now_ms()
-        await self.ws.send(json.dumps({"type": kind, "data": data or {}, "ref": ref}))
+        # Every command carries an id (the wire protocol's exactly-once key); the ref is unique enough.
+        await self.ws.send(json.dumps({"type": kind, "data": data or {}, "ref": ref, "id": f"bench-{ref}-{os.getpid()}"}))
         frame, received = await asyncio.wait_for(future, STEP_TIMEOUT)
         return frame, sent, received
 

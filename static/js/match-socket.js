@@ -130,7 +130,7 @@ const FOLD = {
     q.next_word_at = null;
     q.deadline = d.deadline_at ? { kind: "answer", at: d.deadline_at } : null;
     if (d.replaces) view.buzzes = view.buzzes.filter((b) => !(b.seat === d.replaces && b.verdict === null));
-    view.buzzes.push({ seat: d.seat, team: d.team, word: d.word, text: null, verdict: null });
+    view.buzzes.push({ seat: d.seat, team: d.team, word: d.word, text: null, verdict: null, received: d.received, seen: d.seen });
     note(view, frame, "buzz", `${seatName(view, d.seat)} buzzed at word ${d.word}`, { team: d.team });
   },
   answer(view, d, frame) {
@@ -207,7 +207,7 @@ const FOLD = {
       revealed: split.words.length, power_index: split.power, answer: d.answer, result: d.result });
     view.history.push({ number: d.number, result: d.result, answer: d.answer, text: d.text, thrown_out: false,
       rulings: Object.values(view.rulings).filter((r) => r.number === d.number).map((r) => r.id),
-      score_changes: { ...q.score_changes } });
+      score_changes: { ...q.score_changes }, buzzes: buzzAudit(view) });
     note(view, frame, "closed", d.answer, { result: d.result });
   },
   question_thrown_out(view, d, frame) {
@@ -261,6 +261,12 @@ const FOLD = {
   snippets_shown(view, d) { if (view.question) view.question.snippets = d.snippets || []; },
   hidden() {},
 };
+
+/** Every buzz on the current question, won or lost, in the order the server got them (for the audit). */
+function buzzAudit(view) {
+  const won = view.buzzes.map((b) => ({ seat: b.seat, team: b.team, word: b.word, seen: b.seen, received: b.received, outcome: "won" }));
+  return [...won, ...view.lost].sort((a, b) => (a.received ?? 0) - (b.received ?? 0));
+}
 
 function lastOpenBuzz(view, seat) {
   for (let i = view.buzzes.length - 1; i >= 0; i--) if (view.buzzes[i].seat === seat && view.buzzes[i].verdict === null) return view.buzzes[i];

@@ -206,8 +206,17 @@ function renderHistory(view) {
     const result = h.current ? "in play" : h.thrown_out ? `thrown out${h.reason ? `: ${h.reason}` : ""}` : h.result ? `${teamName(view, h.result.team)} +${h.result.points}` : "dead";
     return el("li", { class: "history-item" },
       el("p", {}, el("strong", { text: `Q${h.number}` }), " ", el("span", { class: "muted", text: h.answer || "" }), " · ", result),
-      rulings.length ? el("ul", { class: "rulings" }, rulings.map((r) => rulingRow(view, r, h.number !== open))) : null);
+      rulings.length ? el("ul", { class: "rulings" }, rulings.map((r) => rulingRow(view, r, h.number !== open))) : null,
+      h.buzzes?.length > 1 ? buzzAuditLine(view, h.buzzes) : null);
   }));
+}
+
+/** The buzzes of a question in the order the server got them: word revealed, word on screen, gap. */
+function buzzAuditLine(view, buzzes) {
+  const first = buzzes[0].received;
+  return el("p", { class: "buzz-audit muted small" }, "Buzzes: ", buzzes.map((b, i) => [i ? " · " : "",
+    el("strong", { text: seatName(view, b.seat) }), ` w${b.word}`, b.seen != null ? ` (saw ${b.seen})` : "",
+    i ? ` +${b.received - first} ms` : "", b.outcome === "won" ? "" : b.outcome === "locked_out" ? " locked out" : " too late"]));
 }
 
 function rulingRow(view, r, overridable) {

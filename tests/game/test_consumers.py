@@ -226,3 +226,38 @@ async def test_a_full_conductor_queue_is_reported_not_fatal(conductor, live_matc
     assert refused["data"] == {"code": "busy", "message": "The game server is busy; try again in a moment."}
     monkeypatch.setattr(channel_layer, "send", real_send)
     assert (await mod.command("start"))["type"] == "ack"
+
+
+# -- malformed frames never close a socket ----------------------------------------------------------
+
+REVIEW_FRAMES = [
+    '{"type": [1], "ref": "a"}',
+    "[" * 2000 + "]" * 2000,
+    '{"type": "answer", "ref": "s", "id": "cmd-surrogate", "data": {"text": "\\ud800"}}',
+    '{"type": "answer", "ref": "n", "id": "cmd-nul-byte1", "data": {"text": "Newton\\u0000"}}',
+    '{"type": "buzz", "ref": "big", "id": "cmd-bignumber", "data": {"seen": ' + "9" * 5000 + "}}",
+    '{"type": "buzz", "ref": "noid"}',
+    "   ",
+    "null",
+]
+
+
+async def test_malformed_frames_get_an_error_and_the_socket_stays_open(conductor, live_match, connect):
+    match = await sync_to_async(live_match)()
+    ann = await play(connect, match, "Ann")
+    for text in REVIEW_FRAMES:
+        await ann.io.send_to(text_data=text)
+        reply = await ann.until(lambda f: f["type"] == "error")
+        assert reply["data"]["message"].endswith("."), reply
+    await ann.io.send_to(bytes_data=b"\x00\xff\xfe")
+    assert (await ann.until(lambda f: f["type"] == "error"))["data"]["code"] == "bad_frame"
+    assert (await ann.command("ping"))["type"] == "pong", "the socket is still open and answering"
+    assert [e["seq"] for e in await stored(match)] == [1], "nothing reached the match"
+
+
+async def test_a_typed_nul_is_refused_as_bad_input_with_a_clear_message(conductor, live_match, connect, staff_cookie):
+    match, mod, ann = await started(connect, live_match, staff_cookie, reveals=2)
+    assert (await ann.command("buzz", {"seen": 2}))["type"] == "ack"
+    refused = await ann.command("answer", {"text": "Isaac\u0000Newton"})
+    assert refused["data"]["code"] == "bad_text" and "type it again" in refused["data"]["message"]
+    assert (await ann.command("answer", {"text": "Isaac Newton"}))["type"] == "ack", "the retyped answer goes through"

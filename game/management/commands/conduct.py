@@ -1,9 +1,13 @@
-"""`manage.py conduct`: run the conductor as its own process, for deployments with Redis.
+"""`manage.py conduct`: run a conductor as its own process, for deployments with Redis.
 
-Web processes and bot workers reach it through the shared channel layer on the channel
-"conductor". Run exactly one: it is the single writer of every live match.
+Web processes and bot workers reach the conductors through the shared channel layer on the channel
+"conductor". Each live match is written by exactly one conductor, the one holding its lease, so
+starting a second one by mistake (or on purpose, for more matches) breaks nothing: it serves the
+matches nobody holds and hands everything else to their owners. On SIGTERM or Ctrl-C it stops
+cleanly and gives its leases back, so another conductor takes its matches over at once.
 """
 import asyncio
+import signal
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
@@ -12,7 +16,7 @@ from game.conductor.core import Conductor
 
 
 class Command(BaseCommand):
-    help = "Run the conductor: the clock, rules and event log of every live match (needs REDIS_URL)."
+    help = "Run a conductor: the clock, rules and event log of the live matches it holds (needs REDIS_URL)."
 
     def handle(self, *args, **options):
         if not settings.REDIS_URL:
@@ -22,7 +26,15 @@ class Command(BaseCommand):
             )
         self.stdout.write("Conductor listening on the channel 'conductor'.")
         self.stdout.flush()
+        asyncio.run(self._run())
+        self.stdout.write("Conductor stopped; its matches are free for another conductor.")
+
+    async def _run(self):
+        task = asyncio.current_task()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, task.cancel)
         try:
-            asyncio.run(Conductor().run())
-        except KeyboardInterrupt:
-            self.stdout.write("Conductor stopped.")
+            await Conductor().run()
+        except asyncio.CancelledError:
+            pass
