@@ -68,6 +68,22 @@ async def clients(stack: Stack, info: dict, match: int = 0) -> tuple[Client, Cli
     return mod, ann, watch
 
 
+async def running(stack: Stack, spec: dict, *conductors: str) -> tuple[dict, list]:
+    """Set the stack's database up with `spec`'s matches, then start Daphne and the named conductors."""
+    info = stack.setup(setup_script(spec))
+    stack.start_daphne()
+    procs = [stack.start_conductor(name) for name in conductors]
+    await stack.ready()
+    return info, procs
+
+
+async def play_out(mod: Client, ann: Client):
+    """Ann wins both questions of the quizbowl match; the moderator moves on after each."""
+    for _ in range(2):
+        await win_question(mod, ann)
+        await ack(mod, "next")
+
+
 def stored(stack: Stack, match_id: int) -> list[tuple[int, str, dict]]:
     out = stack.manage("shell", "-c", (
         "import json; from game.models import MatchEvent; "
@@ -124,10 +140,7 @@ def stacks(tmp_path):
 @pytest.mark.postgres
 async def test_the_real_stack_stays_up_through_a_long_silence_and_plays_on(shared_redis, stacks):
     stack = stacks(shared_redis, db="postgres")
-    info = stack.setup(setup_script(QUIZBOWL))
-    stack.start_daphne()
-    conductor = stack.start_conductor("conductor")
-    await stack.ready()
+    info, (conductor,) = await running(stack, QUIZBOWL, "conductor")
     mod, ann, watch = await clients(stack, info)
 
     await asyncio.sleep(IDLE_S)  # nobody sends anything
@@ -137,10 +150,7 @@ async def test_the_real_stack_stays_up_through_a_long_silence_and_plays_on(share
         assert sum(f["type"] == "heartbeat" for f in c.other) >= 2, "heartbeats kept coming"
 
     await ack(mod, "start")
-    await win_question(mod, ann)
-    await ack(mod, "next")
-    await win_question(mod, ann)
-    await ack(mod, "next")
+    await play_out(mod, ann)
     ended = await watch.event("match_ended")
     assert ended["data"]["winner"] == "t0"
     events = stored(stack, info["matches"][0]["id"])
@@ -157,10 +167,7 @@ async def test_a_match_pauses_when_redis_restarts_and_plays_on_after_the_moderat
     try:
         await wait_for_port(redis.port, "redis-server")
         stack = stacks(redis.url, db="postgres")
-        info = stack.setup(setup_script(QUIZBOWL))
-        stack.start_daphne()
-        conductor = stack.start_conductor("conductor")
-        await stack.ready()
+        info, (conductor,) = await running(stack, QUIZBOWL, "conductor")
         mod, ann, watch = await clients(stack, info)
         await ack(mod, "start")
         await ann.wait(lambda: any(f["type"] == "word_revealed" and f["data"]["index"] >= 2 for f in ann.frames))
@@ -174,10 +181,7 @@ async def test_a_match_pauses_when_redis_restarts_and_plays_on_after_the_moderat
         assert paused["data"]["reason"] == LAYER_REASON
         assert conductor.poll() is None, "the conductor outlived the restart"
         await ack(mod, "resume")
-        await win_question(mod, ann)
-        await ack(mod, "next")
-        await win_question(mod, ann)
-        await ack(mod, "next")
+        await play_out(mod, ann)
         ended = await watch.event("match_ended", timeout=90)
         events = stored(stack, info["matches"][0]["id"])
         assert_whole(events)
@@ -190,10 +194,7 @@ async def test_a_match_pauses_when_redis_restarts_and_plays_on_after_the_moderat
 
 async def test_commands_in_flight_when_the_conductor_dies_are_each_applied_once(shared_redis, stacks):
     stack = stacks(shared_redis)
-    info = stack.setup(setup_script(TEAM_PHASE))
-    stack.start_daphne()
-    first = stack.start_conductor("conductor-1")
-    await stack.ready()
+    info, (first,) = await running(stack, TEAM_PHASE, "conductor-1")
     mod, ann, watch = await clients(stack, info)
     await ack(mod, "start")
     await ann.event("phase_started")
@@ -221,10 +222,7 @@ async def test_commands_in_flight_when_the_conductor_dies_are_each_applied_once(
 
 async def test_two_conductors_share_matches_with_one_writer_each_and_take_over_a_dead_one(shared_redis, stacks):
     stack = stacks(shared_redis)
-    info = stack.setup(setup_script({**TEAM_PHASE, "matches": 2}))
-    stack.start_daphne()
-    conductors = [stack.start_conductor("conductor-1"), stack.start_conductor("conductor-2")]
-    await stack.ready()
+    info, conductors = await running(stack, {**TEAM_PHASE, "matches": 2}, "conductor-1", "conductor-2")
     pairs = [await clients(stack, info, n) for n in range(2)]
     for mod, ann, _ in pairs:
         await ack(mod, "start")
