@@ -57,6 +57,7 @@ class Conductor:
         self.own_channel: str | None = None  # this conductor's own; set when it runs
         self.hosts: dict[str, MatchHost] = {}
         self.layer_ok = True
+        self._failed_since_probe = False
         self.forwarded = 0  # messages handed to the conductor that holds their match
         self._redis_run_id = None
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="conductor-db")
@@ -115,6 +116,7 @@ class Conductor:
             log.warning("The channel layer failed (%s: %s); pausing the live matches until it is back",
                         exc.__class__.__name__, exc)
         self.layer_ok = False
+        self._failed_since_probe = True
         for host in self.hosts.values():
             host.put({"type": "layer.down"})
 
@@ -140,9 +142,11 @@ class Conductor:
         except Exception as exc:
             await self.layer_failed(exc)
             return
-        if self._redis_run_id is not None and run_id != self._redis_run_id:
+        if self._redis_run_id is not None and run_id != self._redis_run_id and not self._failed_since_probe:
+            # A restart that no call of ours noticed (the client's retries covered it): still a gap.
             await self.layer_failed(RuntimeError("Redis restarted and lost what it held"))
         self._redis_run_id = run_id
+        self._failed_since_probe = False
         self._layer_back()
 
     # -- leases -----------------------------------------------------------------------------------
