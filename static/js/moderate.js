@@ -214,7 +214,7 @@ function renderHistory(view) {
 /** The buzzes of a question in the order the server got them: word revealed, word on screen, gap. */
 function buzzAuditLine(view, buzzes) {
   const first = buzzes[0].received;
-  return el("p", { class: "buzz-audit muted small" }, "Buzzes: ", buzzes.map((b, i) => [i ? " · " : "",
+  return el("p", { class: "buzz-audit muted small" }, "Buzzes: ", buzzes.flatMap((b, i) => [i ? " · " : "",
     el("strong", { text: seatName(view, b.seat) }), ` w${b.word}`, b.seen != null ? ` (saw ${b.seen})` : "",
     i ? ` +${b.received - first} ms` : "", b.outcome === "won" ? "" : b.outcome === "locked_out" ? " locked out" : " too late"]));
 }
