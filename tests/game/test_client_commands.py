@@ -1,0 +1,50 @@
+"""The browser's command handling (static/js/match-socket.js MatchClient), run under Node with a
+fake socket and a fake clock: every command is sent with an id, sent again with the same id when
+it is not answered or the connection drops, and always settled (answered, refused, or given up
+with a message), never left waiting."""
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from tests.conftest import need_service
+from tests.servers import ROOT
+
+HARNESS = ROOT / "tests" / "js" / "client_commands.mjs"
+
+
+def run(scenario: str) -> dict:
+    node = shutil.which("node")
+    need_service(node is not None, "Node.js is not installed (it runs the browser's client code in tests)")
+    done = subprocess.run([node, str(HARNESS), str(ROOT), scenario], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_an_unanswered_command_is_sent_again_with_the_same_id_until_answered():
+    out = run("retry_until_answered")
+    sent = out["commands"]
+    assert len(sent) == 3 and len({c["id"] for c in sent}) == 1, "three sends, one id"
+    assert [s["name"] for s in out["settled"]] == ["adjust"] and out["settled"][0]["ok"]
+
+
+def test_a_command_is_sent_again_after_a_reconnect_with_the_same_id():
+    out = run("resent_after_reconnect")
+    buzzes = [c for c in out["commands"] if c["type"] == "buzz"]
+    assert len(buzzes) == 2 and buzzes[0]["id"] == buzzes[1]["id"]
+    assert out["settled"] == [{"name": "buzz", "ok": True, "data": {"seqs": [9]}, "at": out["settled"][0]["at"]}]
+
+
+def test_try_again_errors_are_retried_and_a_real_refusal_settles_the_command():
+    out = run("try_again_errors")
+    assert len(out["commands"]) == 2 and len({c["id"] for c in out["commands"]}) == 1
+    assert out["settled"][0]["ok"] is False and out["settled"][0]["code"] == "stale"
+
+
+def test_a_command_nobody_answers_is_given_up_with_a_message():
+    out = run("gives_up")
+    [settled] = out["settled"]
+    assert settled["ok"] is False and settled["code"] == "timeout"
+    assert "has not answered" in settled["message"]
+    assert len({c["id"] for c in out["commands"]}) == 1 and len(out["commands"]) >= 5

@@ -1,0 +1,79 @@
+// Runs static/js/match-socket.js's MatchClient under Node with a fake WebSocket and a fake clock,
+// and prints what happened to each command as JSON lines for tests/game/test_client_commands.py.
+import { pathToFileURL } from "node:url";
+
+const root = process.argv[2];
+const scenario = process.argv[3];
+
+// -- a fake clock and timers --------------------------------------------------------------------
+let now = 1_000_000;
+let timers = [];
+let nextTimer = 1;
+globalThis.setTimeout = (fn, ms) => { const id = nextTimer++; timers.push({ id, at: now + ms, fn }); return id; };
+globalThis.clearTimeout = (id) => { timers = timers.filter((t) => t.id !== id); };
+function advance(ms) {
+  const end = now + ms;
+  for (;;) {
+    timers.sort((a, b) => a.at - b.at);
+    const due = timers[0];
+    if (!due || due.at > end) break;
+    timers.shift();
+    now = due.at;
+    due.fn();
+  }
+  now = end;
+}
+
+// -- a fake socket ------------------------------------------------------------------------------
+const sockets = [];
+class FakeSocket {
+  static OPEN = 1;
+  constructor(url) { this.url = url; this.readyState = 0; this.sent = []; sockets.push(this); }
+  send(text) { this.sent.push(JSON.parse(text)); }
+  open() { this.readyState = 1; this.onopen?.(); }
+  deliver(frame) { this.onmessage?.({ data: JSON.stringify(frame) }); }
+  drop() { this.readyState = 3; this.onclose?.(); }
+  close() { this.drop(); }
+}
+globalThis.WebSocket = FakeSocket;
+globalThis.location = { protocol: "http:", host: "hall.local" };
+
+const { MatchClient } = await import(pathToFileURL(`${root}/static/js/match-socket.js`).href);
+const client = new MatchClient({ path: "/ws/m/ABC/moderate", audience: "moderator", clock: () => now });
+const settled = [];
+const track = (name, promise) => promise.then(
+  (data) => settled.push({ name, ok: true, data, at: now }),
+  (err) => settled.push({ name, ok: false, code: err.code, message: err.message, at: now }));
+const commands = () => sockets.flatMap((s) => s.sent).filter((f) => !["hello", "resync", "ping"].includes(f.type));
+const welcome = (s) => { s.open(); s.deliver({ type: "welcome", data: { server_time: now } }); };
+
+client.connect();
+welcome(sockets[0]);
+
+if (scenario === "retry_until_answered") {
+  track("adjust", client.send("adjust", { team: "t0", points: 5, reason: "x", scores_seq: 0 }));
+  advance(2500);  // no answer: sent again
+  advance(3500);
+  const last = commands().at(-1);
+  sockets[0].deliver({ type: "ack", ref: last.ref, data: { seqs: [7] } });
+  advance(20000);
+} else if (scenario === "resent_after_reconnect") {
+  track("buzz", client.send("buzz", { seen: 3, question: 0, phase: 1 }));
+  sockets[0].drop();  // the connection drops before the answer
+  advance(2000);  // the client reconnects by itself
+  welcome(sockets[1]);
+  const again = sockets[1].sent.find((f) => f.type === "buzz");
+  sockets[1].deliver({ type: "ack", ref: again.ref, data: { seqs: [9] } });
+} else if (scenario === "try_again_errors") {
+  track("reveal", client.send("reveal", { word: 4 }));
+  const first = commands()[0];
+  sockets[0].deliver({ type: "error", ref: first.ref, data: { code: "slow_down", message: "Slow down." } });
+  advance(2500);
+  const second = commands().at(-1);
+  sockets[0].deliver({ type: "error", ref: second.ref, data: { code: "stale", message: "That word is already shown." } });
+} else if (scenario === "gives_up") {
+  track("pause", client.send("pause", { reason: "tea" }));
+  advance(60000);
+}
+await new Promise((resolve) => setImmediate(resolve));  // let the promises settle
+console.log(JSON.stringify({ settled, commands: commands() }));
