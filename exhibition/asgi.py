@@ -19,7 +19,24 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from game.conductor.embedded import ConductorStarter, embedded_enabled  # noqa: E402
 from game.routing import websocket_urlpatterns  # noqa: E402
 
-websocket_application = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+
+
+class KeepServerSend:
+    """Outermost: keep the server's own `send` in the scope (scope["exhibition.send"]), before the
+    session and auth middleware wrap it, so the fan-out can write prepared frames straight to
+    Daphne's websocket protocol (game/fanout.py)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "websocket":
+            scope = dict(scope, **{"exhibition.send": send})
+        return await self.app(scope, receive, send)
+
+
+websocket_application = KeepServerSend(
+    AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))))
 
 application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocket_application})
 if embedded_enabled():

@@ -118,7 +118,8 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # In memory, shared by the web loop and the embedded conductor's own thread (exhibition/local_layer.py).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "exhibition.local_layer.LocalChannelLayer", "CONFIG": {"capacity": 1500}}}
 
 # The cache keeps join rate limits; with Redis every web process shares it.
 if REDIS_URL:

@@ -2,44 +2,40 @@
 
 They never change a match. A command goes to the conductor with the actor taken from the socket
 (never from the frame) and the time it arrived; the conductor's reply comes back as an ack or an
-error, and the match's events come from the audience's group as match.frame. Catch-up after
-(re)connect reads the event log directly, after joining the group, so nothing falls between the
-two; frames the client already has are dropped by seq. Every frame is in docs/wire-protocol.md.
+error on the socket's own channel. The match's events come through this process's fan-out hub
+(game/fanout.py), which holds one subscription per audience for all local sockets: a socket joins
+it before it reads the event log, so nothing falls between catch-up and live frames, and frames
+that arrive while it catches up wait until it has. Spectators only listen, so they get no channel
+of their own. Every frame is in docs/wire-protocol.md.
 
 Nothing a client sends can close its socket with an internal error: a frame that cannot be parsed,
 or any failure while handling one, is answered with an error frame carrying its ref. A socket whose
-channel layer fails is closed with 4503 (try again later) after leaving its groups, so it never
-stays behind as a dead group member; the heartbeat also renews the socket's group membership, so
-a group survives a Redis restart and dead members age out within GROUP_EXPIRY_S.
+channel layer fails is closed with 4503 (try again later), so the browser reconnects.
 """
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.exceptions import ChannelFull
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.conf import settings
-from django.db.models import Max
+from channels.generic.websocket import AsyncWebsocketConsumer
 
-from .conductor.groups import CONDUCTOR_CHANNEL, groups_for
-from .engine.api import project, snapshot
-from .models import Match, MatchEvent, Seat
+from .catchup import catch_up
+from .conductor.groups import CONDUCTOR_CHANNEL, audience_key
+from .fanout import CLOSE_TOO_SLOW, TOO_SLOW, DaphneWriter, QueuedWriter, daphne_protocol, hub
+from .models import Match, Seat
 from .protocol import MODERATOR, PLAYER, FrameError, TokenBucket, error_frame, parse, peek_ref
 from .seat_tokens import read_seat_token
-from .store import load_events, load_state, now_ms
+from .store import now_ms
 
-CATCH_UP_LIMIT = 300  # further behind than this, a snapshot is cheaper than replaying events
 CLOSE_FORBIDDEN = 4403
 CLOSE_NO_MATCH = 4404
 CLOSE_TRY_AGAIN = 4503  # "try again later": Daphne (Autobahn) lets an application close only with 1000 or 3000-4999
+NO_CHANNEL = "exhibition.no-channel"  # an alias no layer is configured under: the consumer gets no channel
 log = logging.getLogger(__name__)
-
-
-def _heartbeat_seconds() -> float:
-    return float(getattr(settings, "EXHIBITION_HEARTBEAT_SECONDS", 15))
 
 
 @database_sync_to_async
@@ -53,23 +49,7 @@ def _seat_keys(match_id: int, seat_pk: int) -> tuple[str, str] | None:
     return (seat.key, seat.team.key) if seat else None
 
 
-@database_sync_to_async
-def _last_seq(match_id: int) -> int:
-    return MatchEvent.objects.filter(match_id=match_id).aggregate(last=Max("seq"))["last"] or 0
-
-
-@database_sync_to_async
-def _catch_up(match_id: int, last_seq: int, audience: str, team: str | None, force_snapshot: bool):
-    """The frames that bring a client from last_seq to now, and the seq they end at."""
-    match = Match.objects.get(pk=match_id)
-    latest = MatchEvent.objects.filter(match=match).aggregate(last=Max("seq"))["last"] or 0
-    if force_snapshot or last_seq <= 0 or last_seq > latest or latest - last_seq > CATCH_UP_LIMIT:
-        view = snapshot(load_state(match), audience, team)
-        return [{"type": "snapshot", "data": view}], view["seq"]
-    return [project(event, audience, team) for event in load_events(match, after=last_seq)], latest
-
-
-class MatchSocket(AsyncJsonWebsocketConsumer):
+class MatchSocket(AsyncWebsocketConsumer):
     """One browser's connection to one match, for one audience (a subclass each)."""
 
     audience = "spectator"
@@ -84,13 +64,27 @@ class MatchSocket(AsyncJsonWebsocketConsumer):
     def actor(self) -> dict:
         raise NotImplementedError
 
+    async def __call__(self, scope, receive, send):
+        self.key = self.writer = None
+        try:
+            await super().__call__(scope, receive, send)
+        except Exception:
+            # The channel layer failed under us (Redis restarting, say). Leave cleanly and let the
+            # browser reconnect, rather than dying with 1011.
+            log.warning("A %s socket of match %s failed; closing it with %s", self.audience,
+                        getattr(self, "code", "?"), CLOSE_TRY_AGAIN, exc_info=True)
+            self._leave()
+            try:
+                await self.close(code=CLOSE_TRY_AGAIN)
+            except Exception:
+                pass
+
     async def connect(self):
         self.code = self.scope["url_route"]["kwargs"]["code"]
         self.seat = self.team = None
         self.last_sent = None  # the highest seq this client has; None until its hello
-        self.groups_joined: list[str] = []
+        self.holding = None  # live frames that arrived while the socket catches up
         self.bucket = TokenBucket(*self.rate)
-        self.heartbeat_task = None
         self.open = False  # stays False for a socket that is closed for lack of a match or a right
         await self.accept()  # accept first, so the browser sees why in the close code
         self.match = await _match_info(self.code)
@@ -101,33 +95,19 @@ class MatchSocket(AsyncJsonWebsocketConsumer):
         else:
             self.open = True
 
-    async def __call__(self, scope, receive, send):
-        try:
-            await super().__call__(scope, receive, send)
-        except Exception:
-            # The channel layer failed under us (Redis restarting, say). Leave cleanly and let the
-            # browser reconnect, rather than dying with 1011 and leaving a dead group member behind.
-            log.warning("A %s socket of match %s failed; closing it with %s", self.audience,
-                        getattr(self, "code", "?"), CLOSE_TRY_AGAIN, exc_info=True)
-            await self._leave()
-            try:
-                await self.close(code=CLOSE_TRY_AGAIN)
-            except Exception:
-                pass
-
     async def disconnect(self, code):
-        await self._leave()
+        self._leave()
 
-    async def _leave(self):
-        if getattr(self, "heartbeat_task", None) is not None:
-            self.heartbeat_task.cancel()
-            self.heartbeat_task = None
-        groups, self.groups_joined = getattr(self, "groups_joined", []), []
-        for group in groups:
-            try:
-                await asyncio.wait_for(self.channel_layer.group_discard(group, self.channel_name), 5)
-            except Exception:
-                log.info("Could not leave group %s; the membership expires by itself", group)
+    def _leave(self):
+        if self.key is not None:
+            hub().leave(self, self.code, self.key)
+            self.key = None
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+
+    async def send_json(self, content):
+        await self.send(text_data=json.dumps(content))
 
     async def receive(self, text_data=None, bytes_data=None):
         if not self.open:
@@ -161,22 +141,69 @@ class MatchSocket(AsyncJsonWebsocketConsumer):
             await self.send_json(error_frame("forbidden", self.refusal, frame.ref))
 
     async def hello(self, last_seq: int):
-        for group in groups_for(self.code, self.audience, self.team):
-            if group not in self.groups_joined:
-                await self.channel_layer.group_add(group, self.channel_name)  # before reading the log
-                self.groups_joined.append(group)
+        if self.key is None:
+            self.writer = self._writer()
+            self.key = audience_key(self.audience, self.team)
+            await hub().join(self, self.code, self.match["id"], self.key)  # before reading the log
         await self.send_json({"type": "welcome", "data": {
             "audience": self.audience, "seat": self.seat, "team": self.team, "server_time": now_ms(),
             "match": {"code": self.code, "title": self.match["title"]}}})
         await self.catch_up(last_seq)
-        if self.heartbeat_task is None:
-            self.heartbeat_task = asyncio.get_running_loop().create_task(self.beat())
+
+    def _writer(self):
+        protocol = daphne_protocol(self.scope.get("exhibition.send"))
+        if protocol is not None:
+            return DaphneWriter(protocol, self._too_slow)
+        return QueuedWriter(lambda text: self.send(text_data=text), self._too_slow)
+
+    def _too_slow(self):
+        log.info("Match %s: a %s socket fell too far behind; closing it", self.code, self.audience)
+        self._leave()
+        asyncio.get_running_loop().create_task(self._close_too_slow())
+
+    async def _close_too_slow(self):
+        protocol = daphne_protocol(self.scope.get("exhibition.send"))
+        if protocol is not None:
+            protocol.sendClose(code=CLOSE_TOO_SLOW, reason=TOO_SLOW)
+        else:
+            await self.close(code=CLOSE_TOO_SLOW)
 
     async def catch_up(self, last_seq: int, force_snapshot: bool = False):
-        frames, seq = await _catch_up(self.match["id"], last_seq, self.audience, self.team, force_snapshot)
-        for frame in frames:
-            await self.send_json(frame)
-        self.last_sent = seq
+        self.holding = [] if self.holding is None else self.holding
+        try:
+            texts, seq = await catch_up(self.match["id"], last_seq, self.audience, self.team, force_snapshot)
+            for text in texts:
+                await self.send(text_data=text)
+            self.last_sent = seq
+        finally:
+            held, self.holding = self.holding, None
+            if held and self.last_sent is not None:
+                self.push(held, {})
+
+    # -- from the hub -------------------------------------------------------------------------------
+
+    def push(self, frames: list, prepared: dict) -> int:
+        """Frames of this socket's audience ([seq, text] in order); those it has are skipped. Returns the count sent."""
+        if self.holding is not None:
+            self.holding.extend(frames)
+            return 0
+        if self.last_sent is None or self.writer is None:
+            return 0
+        sent = 0
+        for seq, text in frames:
+            if seq <= self.last_sent:
+                continue
+            self.last_sent = seq
+            self.writer.write(seq, text, prepared)
+            sent += 1
+        return sent
+
+    def send_now(self, text: str) -> None:
+        """A frame outside the event sequence (a heartbeat)."""
+        if self.writer is not None and self.last_sent is not None:
+            self.writer.write_text(text)
+
+    # -- commands ---------------------------------------------------------------------------------
 
     async def forward(self, frame):
         command = {"type": frame.type, "data": frame.data, "actor": self.actor(), "received": now_ms()}
@@ -191,29 +218,6 @@ class MatchSocket(AsyncJsonWebsocketConsumer):
             await self.send_json(error_frame("unavailable", "The game server cannot be reached just now; "
                                                             "your command is retried by itself.", frame.ref))
 
-    async def beat(self):
-        while True:
-            await asyncio.sleep(_heartbeat_seconds())
-            try:
-                for group in self.groups_joined:  # renew: survives a Redis restart, and dead members age out
-                    await self.channel_layer.group_add(group, self.channel_name)
-                seq = await _last_seq(self.match["id"])
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.info("Match %s: a heartbeat could not be sent; trying at the next one", self.code, exc_info=True)
-                continue
-            await self.send_json({"type": "heartbeat", "data": {"server_time": now_ms(), "seq": seq}})
-
-    # -- messages from the channel layer ----------------------------------------------------------
-
-    async def match_frame(self, message):
-        frame = message["frame"]
-        if self.last_sent is None or frame["seq"] <= self.last_sent:
-            return  # before hello, or already sent during catch-up
-        self.last_sent = frame["seq"]
-        await self.send_json(frame)
-
     async def conductor_reply(self, message):
         if message.get("ok"):
             await self.send_json({"type": "ack", "ref": message.get("ref"), "data": {"seqs": message.get("seqs", [])}})
@@ -224,7 +228,9 @@ class MatchSocket(AsyncJsonWebsocketConsumer):
 
 
 class SpectatorSocket(MatchSocket):
-    """ws/m/<code>/watch: anyone, read-only."""
+    """ws/m/<code>/watch: anyone, read-only; no channel of its own (it sends no commands)."""
+
+    channel_layer_alias = NO_CHANNEL
 
 
 class ModeratorSocket(MatchSocket):

@@ -124,6 +124,7 @@ class LiveSocket:
         self.frames: list[dict] = []  # event frames applied, in order (seq <= last seq dropped)
         self.other: list[dict] = []  # everything else (welcome, snapshot, ack, error, ...)
         self.last_seq = 0
+        self.looked = 0  # frames before this index were already returned by event() or passed over
         self.refs = 0
 
     async def receive(self) -> dict:
@@ -147,7 +148,15 @@ class LiveSocket:
         raise AssertionError(f"no matching frame in {limit} frames")
 
     async def event(self, kind: str) -> dict:
-        return await self.until(lambda f: f.get("type") == kind and "seq" in f)
+        """The next event frame of `kind` this test has not looked at yet: it may have arrived while
+        the test waited for an ack (frames and acks travel separately and may pass each other)."""
+        for index in range(self.looked, len(self.frames)):
+            if self.frames[index]["type"] == kind:
+                self.looked = index + 1
+                return self.frames[index]
+        frame = await self.until(lambda f: f.get("type") == kind and "seq" in f)
+        self.looked = len(self.frames)
+        return frame
 
     async def send(self, kind: str, data: dict | None = None, **extra) -> str:
         """Send a frame with a fresh ref; a command also gets a fresh id unless one is given (a retry)."""
@@ -199,18 +208,24 @@ async def connect():
 
 
 class GroupListener:
-    """A channel in one audience group of a match: what the conductor broadcast there, in order."""
+    """A channel in one audience group of a match, as a web process's hub is: the frames the
+    conductor broadcast there, decoded, in order."""
 
     def __init__(self, layer, channel: str):
         self.layer, self.channel = layer, channel
         self.frames: list[dict] = []
+        self._waiting: list[dict] = []
 
     async def next(self, kind: str | None = None, limit: int = 200) -> dict:
         import asyncio
+        import json
 
         for _ in range(limit):
-            message = await asyncio.wait_for(self.layer.receive(self.channel), 20)
-            frame = message["frame"]
+            while not self._waiting:
+                message = await asyncio.wait_for(self.layer.receive(self.channel), 20)
+                assert message["type"] == "hub.frames"
+                self._waiting.extend(json.loads(text) for _, text in message["frames"])
+            frame = self._waiting.pop(0)
             self.frames.append(frame)
             if kind is None or frame["type"] == kind:
                 return frame

@@ -4,6 +4,7 @@ is killed mid-match: its bot misses its act, the moderator is told, and the matc
 Every query any bot was sent is checked against the reveal log: no bot ever saw an unread word.
 """
 import asyncio
+import json
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -61,9 +62,15 @@ class Moderator:
                                                                            "data": data or {}}})
         return await asyncio.wait_for(self.layer.receive(inbox), 30)
 
-    async def play(self, channel: str, on_frame) -> None:
+    async def frames_from(self, channel: str):
+        """Frames as a web process's hub receives them: a message per command, its frames encoded."""
         while True:
-            frame = (await self.layer.receive(channel))["frame"]
+            message = await self.layer.receive(channel)
+            for _, text in message["frames"]:
+                yield json.loads(text)
+
+    async def play(self, channel: str, on_frame) -> None:
+        async for frame in self.frames_from(channel):
             self.frames.append(frame)
             if frame["type"] == "judge_suggested":
                 self.suggested = frame["data"]["verdict"]

@@ -1,0 +1,141 @@
+"""The channel layer of the embedded default: in memory, shared by the threads of one process.
+
+Channels' InMemoryChannelLayer belongs to one event loop. The embedded conductor runs on an event
+loop of its own, in its own thread (game/conductor/embedded.py), so that a busy web loop (a
+thousand sockets to write to) can never delay the game clock; the web loop and the conductor loop
+talk through this layer. A message is handed straight to a waiting receiver on that receiver's
+loop (call_soon_threadsafe), or queued until one comes. It also fixes two costs of the in-memory
+layer that grew with the number of sockets: expiry is checked per channel touched (not over every
+channel on every call), and one channel may have several readers.
+"""
+from __future__ import annotations
+
+import asyncio
+import collections
+import random
+import string
+import threading
+import time
+from copy import deepcopy
+
+from channels.exceptions import ChannelFull
+from channels.layers import BaseChannelLayer
+
+
+class LocalChannelLayer(BaseChannelLayer):
+    extensions = ["groups", "flush"]
+
+    def __init__(self, expiry=60, group_expiry=86400, capacity=100, channel_capacity=None, **kwargs):
+        super().__init__(expiry=expiry, capacity=capacity, channel_capacity=channel_capacity, **kwargs)
+        self.group_expiry = group_expiry
+        self._lock = threading.Lock()
+        self._queues: dict[str, collections.deque] = {}  # channel -> deque of (expires, message)
+        self._waiters: dict[str, collections.deque] = {}  # channel -> deque of futures (each on its own loop)
+        self._groups: dict[str, dict[str, float]] = {}  # group -> {channel: joined at}
+
+    # -- channels ---------------------------------------------------------------------------------
+
+    async def send(self, channel, message):
+        assert isinstance(message, dict), "message is not a dict"
+        self.require_valid_channel_name(channel)
+        self._deliver(channel, deepcopy(message), raise_full=True)
+
+    def _deliver(self, channel: str, message: dict, raise_full: bool, first: bool = False) -> None:
+        with self._lock:
+            waiters = self._waiters.get(channel)
+            while waiters:
+                waiter = waiters.popleft()
+                if not waiter.done() and not waiter.get_loop().is_closed():
+                    waiter.get_loop().call_soon_threadsafe(_resolve, waiter, message, self, channel)
+                    return
+            queue = self._queues.setdefault(channel, collections.deque())
+            self._drop_expired(queue)
+            if len(queue) >= self.get_capacity(channel) and not first:
+                if raise_full:
+                    raise ChannelFull(channel)
+                return
+            item = (time.time() + self.expiry, message)
+            queue.appendleft(item) if first else queue.append(item)
+
+    async def receive(self, channel):
+        self.require_valid_channel_name(channel)
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            queue = self._queues.get(channel)
+            if queue:
+                self._drop_expired(queue)
+                if queue:
+                    message = queue.popleft()[1]
+                    if not queue:
+                        del self._queues[channel]
+                    return message
+            waiter = loop.create_future()
+            self._waiters.setdefault(channel, collections.deque()).append(waiter)
+        try:
+            return await waiter
+        except asyncio.CancelledError:
+            with self._lock:
+                waiting = self._waiters.get(channel)
+                if waiting and waiter in waiting:
+                    waiting.remove(waiter)
+            raise
+
+    def _requeue(self, channel: str, message: dict) -> None:
+        """A receiver was cancelled just as a message reached it: the message goes back, first in line."""
+        self._deliver(channel, message, raise_full=False, first=True)
+
+    @staticmethod
+    def _drop_expired(queue: collections.deque) -> None:
+        now = time.time()
+        while queue and queue[0][0] < now:
+            queue.popleft()
+
+    async def new_channel(self, prefix="specific."):
+        return "%s.local!%s" % (prefix, "".join(random.choice(string.ascii_letters) for _ in range(12)))
+
+    # -- groups -----------------------------------------------------------------------------------
+
+    async def group_add(self, group, channel):
+        self.require_valid_group_name(group)
+        self.require_valid_channel_name(channel)
+        with self._lock:
+            self._groups.setdefault(group, {})[channel] = time.time()
+
+    async def group_discard(self, group, channel):
+        self.require_valid_group_name(group)
+        self.require_valid_channel_name(channel)
+        with self._lock:
+            members = self._groups.get(group)
+            if members:
+                members.pop(channel, None)
+                if not members:
+                    del self._groups[group]
+
+    async def group_send(self, group, message):
+        assert isinstance(message, dict), "message is not a dict"
+        self.require_valid_group_name(group)
+        oldest = time.time() - self.group_expiry
+        with self._lock:
+            members = self._groups.get(group, {})
+            for name in [n for n, joined in members.items() if joined < oldest]:
+                del members[name]
+            channels = list(members)
+        for channel in channels:
+            self._deliver(channel, deepcopy(message), raise_full=False)  # a full member misses it, as on Redis
+
+    # -- flush extension --------------------------------------------------------------------------
+
+    async def flush(self):
+        with self._lock:
+            self._queues.clear()
+            self._groups.clear()
+
+    async def close(self):
+        pass
+
+
+def _resolve(waiter: asyncio.Future, message: dict, layer: LocalChannelLayer, channel: str) -> None:
+    if waiter.done():  # cancelled meanwhile: keep the message for the next receiver
+        layer._requeue(channel, message)
+    else:
+        waiter.set_result(message)

@@ -1,0 +1,96 @@
+"""What a socket that (re)connects is sent: the events it missed, or a snapshot of the match.
+
+A snapshot is the fold of the whole event log. A thousand watchers opening the big-screen link at
+once would fold it a thousand times, so each web process keeps the latest folded state of each
+match it serves and folds only the events added since (StateCache), and encodes each audience's
+snapshot of a given seq once.
+"""
+from __future__ import annotations
+
+import asyncio
+import collections
+import json
+
+from channels.db import database_sync_to_async
+from django.db.models import Max
+
+from .engine.api import apply, project, snapshot
+from .models import MatchEvent
+
+CATCH_UP_LIMIT = 300  # further behind than this, a snapshot is cheaper than replaying events
+MATCHES_KEPT = 64
+
+
+def encode(frame: dict) -> str:
+    return json.dumps(frame, separators=(",", ":"), ensure_ascii=False)
+
+
+@database_sync_to_async
+def last_seq(match_id: int) -> int:
+    return MatchEvent.objects.filter(match_id=match_id).aggregate(last=Max("seq"))["last"] or 0
+
+
+@database_sync_to_async
+def _events_after(match_id: int, after: int) -> list[dict]:
+    return [e.as_engine_event() for e in MatchEvent.objects.filter(match_id=match_id, seq__gt=after).order_by("seq")]
+
+
+@database_sync_to_async
+def _fold_onto(state, match_id: int):
+    after = state.seq if state is not None else 0
+    for event in MatchEvent.objects.filter(match_id=match_id, seq__gt=after).order_by("seq"):
+        state = apply(state, event.as_engine_event())
+    return state
+
+
+class StateCache:
+    """The latest folded state of each match this process serves; brought up to date incrementally."""
+
+    def __init__(self):
+        self.states: collections.OrderedDict = collections.OrderedDict()
+        self.snapshots: dict = {}  # (match_id, audience, team) -> (seq, text)
+        self.locks: dict[int, asyncio.Lock] = {}
+
+    async def state(self, match_id: int):
+        lock = self.locks.setdefault(match_id, asyncio.Lock())
+        async with lock:
+            state = await _fold_onto(self.states.get(match_id), match_id)  # apply() never changes what it is given
+            self.states[match_id] = state
+            self.states.move_to_end(match_id)
+            while len(self.states) > MATCHES_KEPT:
+                old, _ = self.states.popitem(last=False)
+                self.locks.pop(old, None)
+                self.snapshots = {k: v for k, v in self.snapshots.items() if k[0] != old}
+            return state
+
+    async def snapshot_text(self, match_id: int, audience: str, team: str | None) -> tuple[str, int]:
+        state = await self.state(match_id)
+        seq = state.seq if state is not None else 0
+        cached = self.snapshots.get((match_id, audience, team))
+        if cached is None or cached[0] != seq:
+            cached = (seq, encode({"type": "snapshot", "data": snapshot(state, audience, team)}))
+            self.snapshots[(match_id, audience, team)] = cached
+        return cached[1], seq
+
+
+_caches: dict = {}
+
+
+def cache() -> StateCache:
+    loop = asyncio.get_running_loop()
+    found = _caches.get(loop)
+    if found is None:
+        for stale in [l for l in _caches if l.is_closed()]:
+            del _caches[stale]
+        found = _caches[loop] = StateCache()
+    return found
+
+
+async def catch_up(match_id: int, after: int, audience: str, team: str | None, force_snapshot: bool = False):
+    """The frame texts that bring a client from seq `after` to now, and the seq they end at."""
+    latest = await last_seq(match_id)
+    if force_snapshot or after <= 0 or after > latest or latest - after > CATCH_UP_LIMIT:
+        text, seq = await cache().snapshot_text(match_id, audience, team)
+        return [text], seq
+    events = await _events_after(match_id, after)
+    return [encode(project(e, audience, team)) for e in events], (events[-1]["seq"] if events else after)

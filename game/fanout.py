@@ -1,0 +1,265 @@
+"""Fan-out in each web process: one subscription per audience per match, written to local sockets here.
+
+The conductor projects and encodes each event once per audience (conductor/groups.py) and sends
+the frames to that audience's group. The members of the group are web processes (each process's
+Hub channel), not sockets, so a process receives each frame once however many of its sockets
+watch, and writes it to them itself (review found the per-socket path, a channel-layer message,
+a thread hop and a JSON encoding per socket per frame, took 12-18 s to reach 1,000 watchers).
+
+On Daphne the frame is also framed once: autobahn's prepareMessage builds the websocket frame
+bytes, and each socket's protocol writes the same bytes (sendPreparedMessage). A socket that cannot
+keep up (its unsent bytes pass SLOW_SOCKET_BYTES, or on other servers SLOW_SOCKET_FRAMES queued
+frames) is closed with 4008 and a reason; reconnecting brings it up to date from the event log.
+It never slows the other sockets: nothing waits for it.
+
+The hub also renews its group memberships (they survive a Redis restart; members of a dead
+process age out) and sends every local socket a heartbeat with its match's last seq.
+"""
+from __future__ import annotations
+
+import asyncio
+import collections
+import json
+import logging
+import time
+
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db.models import Max
+
+from .conductor.groups import group_for
+from .models import MatchEvent
+
+log = logging.getLogger(__name__)
+
+SLOW_SOCKET_BYTES = 1 << 20  # unsent bytes a socket may hold before it is closed as too slow
+SLOW_SOCKET_FRAMES = 2000  # the same bound where frames are queued by us (servers other than Daphne)
+CLOSE_TOO_SLOW = 4008
+TOO_SLOW = "Your connection fell too far behind; reconnecting brings you up to date."
+PROBE_S = 2.0  # how often the hub asks Redis whether it restarted (and lost the hub's groups)
+RECEIVE_BACKOFF_S = (0.1, 5.0)
+
+
+def heartbeat_seconds() -> float:
+    return float(getattr(settings, "EXHIBITION_HEARTBEAT_SECONDS", 15))
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def daphne_protocol(send):
+    """The autobahn protocol behind Daphne's ASGI `send` (Daphne passes partial(handle_reply, protocol))."""
+    protocol = (getattr(send, "args", None) or (None,))[0]
+    return protocol if hasattr(protocol, "sendPreparedMessage") and hasattr(protocol, "factory") else None
+
+
+def unsent_bytes(transport) -> int:
+    """Bytes Twisted holds for a socket that the peer has not taken yet (its send buffer in user space)."""
+    try:
+        return len(transport.dataBuffer) - transport.offset + transport._tempDataLen
+    except AttributeError:
+        return 0
+
+
+class DaphneWriter:
+    """Writes prepared frames straight to a Daphne websocket; closes it if it falls too far behind."""
+
+    def __init__(self, protocol, on_slow):
+        self.protocol = protocol
+        self.on_slow = on_slow
+
+    def write(self, seq: int, text: str, prepared: dict) -> None:
+        protocol = self.protocol
+        if protocol.state != protocol.STATE_OPEN:
+            return
+        if unsent_bytes(protocol.transport) > SLOW_SOCKET_BYTES:
+            self.on_slow()
+            return
+        message = prepared.get(seq)
+        if message is None:
+            message = prepared[seq] = protocol.factory.prepareMessage(text.encode("utf-8"), False)
+        protocol.sendPreparedMessage(message)
+
+    def write_text(self, text: str) -> None:
+        protocol = self.protocol
+        if protocol.state == protocol.STATE_OPEN and unsent_bytes(protocol.transport) <= SLOW_SOCKET_BYTES:
+            protocol.sendMessage(text.encode("utf-8"), False)
+
+    def close(self):
+        pass
+
+
+class QueuedWriter:
+    """A bounded queue of frames per socket, sent in order by one task (any ASGI server)."""
+
+    def __init__(self, send_text, on_slow, limit: int = SLOW_SOCKET_FRAMES):
+        self.send_text = send_text
+        self.on_slow = on_slow
+        self.limit = limit
+        self.queue: collections.deque = collections.deque()
+        self.ready = asyncio.Event()
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    def write(self, seq: int, text: str, prepared: dict) -> None:
+        if len(self.queue) >= self.limit:
+            self.queue.clear()
+            self.on_slow()
+            return
+        self.queue.append(text)
+        self.ready.set()
+
+    def write_text(self, text: str) -> None:
+        self.write(0, text, {})
+
+    async def _run(self):
+        while True:
+            await self.ready.wait()
+            self.ready.clear()
+            while self.queue:
+                await self.send_text(self.queue.popleft())
+
+    def close(self):
+        self.task.cancel()
+
+
+class Hub:
+    """This process's subscriptions: (match, audience key) -> the local sockets watching it."""
+
+    def __init__(self, layer):
+        self.layer = layer
+        self.channel: str | None = None
+        self.rooms: dict[tuple[str, str], set] = {}
+        self.match_ids: dict[str, int] = {}
+        self._tasks: list[asyncio.Task] = []
+        self._starting: asyncio.Lock = asyncio.Lock()
+        self._redis_run_id = None
+        self.frames_in = 0  # frames received from the layer (once per audience per event)
+        self.writes = 0  # frames written to sockets
+
+    async def _start(self):
+        async with self._starting:
+            if self.channel is None:
+                self.channel = await self.layer.new_channel("hub.")
+                loop = asyncio.get_running_loop()
+                self._tasks = [loop.create_task(self._receive(), name="hub-receive"),
+                               loop.create_task(self._keep(), name="hub-keep")]
+
+    async def join(self, socket, code: str, match_id: int, key: str) -> None:
+        """Add a socket to (match, audience); the process joins the audience's group on its first socket.
+        Returns once the process is in the group, so a log read afterwards misses no frame."""
+        if self.channel is None:
+            await self._start()
+        room = self.rooms.get((code, key))
+        if room is None:
+            room = self.rooms[(code, key)] = set()
+            self.match_ids[code] = match_id
+            await self.layer.group_add(group_for(code, key), self.channel)
+        room.add(socket)
+
+    def leave(self, socket, code: str, key: str) -> None:
+        room = self.rooms.get((code, key))
+        if room is None:
+            return
+        room.discard(socket)
+        if not room:
+            del self.rooms[(code, key)]
+            if not any(c == code for c, _ in self.rooms):
+                self.match_ids.pop(code, None)
+            asyncio.get_running_loop().create_task(self._discard(group_for(code, key)))
+
+    async def _discard(self, group: str):
+        try:
+            await self.layer.group_discard(group, self.channel)
+        except Exception:
+            log.info("Could not leave %s; the membership expires by itself", group)
+
+    def deliver(self, code: str, key: str, frames: list) -> None:
+        """Write frames ([seq, text], in seq order) to every local socket of (match, audience)."""
+        self.frames_in += len(frames)
+        room = self.rooms.get((code, key))
+        if not room:
+            return
+        prepared: dict = {}  # seq -> the websocket frame, built once for every Daphne socket here
+        for socket in list(room):
+            self.writes += socket.push(frames, prepared)
+
+    async def _receive(self):
+        wait = RECEIVE_BACKOFF_S[0]
+        while True:
+            try:
+                message = await self.layer.receive(self.channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("The fan-out could not receive; trying again in %.1f s", wait, exc_info=True)
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, RECEIVE_BACKOFF_S[1])
+                continue
+            wait = RECEIVE_BACKOFF_S[0]
+            if message.get("type") == "hub.frames":
+                try:
+                    self.deliver(message["match"], message["key"], message["frames"])
+                except Exception:
+                    log.exception("The fan-out could not deliver frames of match %s", message.get("match"))
+
+    async def _keep(self):
+        """Renew group memberships and send heartbeats every heartbeat; re-join at once after a Redis restart."""
+        beat = heartbeat_seconds()
+        next_beat = asyncio.get_running_loop().time() + beat
+        while True:
+            await asyncio.sleep(min(PROBE_S, beat))
+            try:
+                restarted = await self._redis_restarted()
+                loop_now = asyncio.get_running_loop().time()
+                if restarted or loop_now >= next_beat:
+                    for code, key in list(self.rooms):
+                        await self.layer.group_add(group_for(code, key), self.channel)
+                if loop_now >= next_beat:
+                    next_beat = loop_now + beat
+                    await self._heartbeat()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.info("The fan-out could not renew its groups or send heartbeats; trying again", exc_info=True)
+
+    async def _redis_restarted(self) -> bool:
+        connection = getattr(self.layer, "connection", None)
+        if connection is None:
+            return False
+        run_id = (await connection(0).info("server")).get("run_id")
+        restarted = self._redis_run_id is not None and run_id != self._redis_run_id
+        self._redis_run_id = run_id
+        return restarted
+
+    async def _heartbeat(self):
+        codes = list(self.match_ids.items())
+        last = await _last_seqs([match_id for _, match_id in codes])
+        at = now_ms()
+        for code, match_id in codes:
+            text = json.dumps({"type": "heartbeat", "data": {"server_time": at, "seq": last.get(match_id, 0)}})
+            for (room_code, _), sockets in list(self.rooms.items()):
+                if room_code == code:
+                    for socket in list(sockets):
+                        socket.send_now(text)
+
+
+@database_sync_to_async
+def _last_seqs(match_ids: list[int]) -> dict[int, int]:
+    rows = MatchEvent.objects.filter(match_id__in=match_ids).values("match_id").annotate(last=Max("seq"))
+    return {row["match_id"]: row["last"] for row in rows}
+
+
+_hubs: dict = {}
+
+
+def hub() -> Hub:
+    """This event loop's hub (one per process in production: Daphne runs one loop)."""
+    loop = asyncio.get_running_loop()
+    found = _hubs.get(loop)
+    if found is None or found.layer is not get_channel_layer():
+        for stale in [l for l in _hubs if l.is_closed()]:
+            del _hubs[stale]
+        found = _hubs[loop] = Hub(get_channel_layer())
+    return found
