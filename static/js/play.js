@@ -3,7 +3,7 @@
 // captain submits or passes.
 
 import { seatName, teamName } from "./match-socket.js";
-import { el, openScreen, phaseText, renderFeed, renderQuestion, renderScores, renderSnippets } from "./ui.js";
+import { el, openScreen, phaseText, renderFeed, renderFinal, renderQuestion, renderScores, renderSnippets } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const { config, client, command: send } = openScreen({ audience: "player", render });
@@ -58,6 +58,7 @@ function render(view) {
   renderTeamPhase(view);
   renderSnippets($("snippets"), view);
   renderResult(view);
+  renderFinal($("final"), view, { links: [[`/m/${config.code}/replay`, "Watch the replay"], [`/m/${config.code}/boxscore`, "Box score"]] });
   renderFeed($("feed"), view, { limit: 4 });
   const buzzable = canBuzz(view);
   $("buzz").disabled = !buzzable;
