@@ -114,11 +114,11 @@ function chartFor(seat) {
   const box = el("figure", { class: `chart ${teamClass(view, view.seats[seat]?.team)}`, "data-seat": seat },
     el("figcaption", { text: botLabel(view.seats[seat]) }));
   $("charts").append(box);
-  const width = Math.max(280, Math.min(560, $("charts").clientWidth - 24));
+  const width = Math.max(260, Math.min(760, $("charts").clientWidth - 24));
   const plot = new uPlot({
-    width, height: 200,
+    width, height: 170,
     scales: { x: { time: false }, y: { range: [0, 1] } },
-    axes: [{ label: "words read", stroke: "#555" }, { label: "confidence", stroke: "#555", values: (u, ticks) => ticks.map((v) => `${Math.round(v * 100)}%`) }],
+    axes: [{ label: "words read", stroke: "#555", incrs: [1, 2, 5, 10, 20, 50, 100] }, { label: "confidence", stroke: "#555", values: (u, ticks) => ticks.map((v) => `${Math.round(v * 100)}%`) }],
     legend: { show: true },
     series: [
       { label: "word" },

@@ -234,7 +234,7 @@ export function renderFinal(box, view, { links = [] } = {}) {
     el("p", { class: "final-winner", text: view.winner ? `${teamName(view, view.winner)} win!` : "A tie!" }),
     el("p", { class: "final-score", text: view.teams.map((t) => `${t.name} ${view.scores[t.id] ?? 0}`).join(" — ") }),
     el("table", { class: "final-table" }, el("thead", {}, head), el("tbody", {}, body)),
-    links.length ? el("p", { class: "final-links" }, links.map(([href, text]) => [el("a", { href, text }), " "])) : null,
+    links.length ? el("p", { class: "final-links" }, links.flatMap(([href, text]) => [el("a", { href, text }), " "])) : null,
   );
 }
 
