@@ -19,6 +19,12 @@ class Recorded(Match):
         self.live[self.state.seq] = pickle.dumps(self.state)
         return events
 
+    def attempt(self, seat: str, text: str, verdict: str, lag: int = 100):
+        """A buzz `lag` ms from now, the answer, and the moderator's ruling."""
+        self.buzz(seat, at=self.now + lag)
+        self.answer(seat, text)
+        return self.rule(verdict, at=self.now + 300)
+
     def guess(self, seat: str, confidence: float, buzz: bool = False, guess: str = "Isaac Newton"):
         return self.send("bot_guess", seat, {"guess": guess, "confidence": confidence, "buzz": buzz,
                                              "alternatives": [[guess, confidence], ["the moon", confidence / 2]],
@@ -33,14 +39,10 @@ def played_quizbowl() -> Recorded:
     m.guess("bot", 0.2)
     m.reveal_until(3)
     m.guess("bot", 0.35)
-    m.buzz("h0", at=m.now + 100)
-    m.answer("h0", "the moon")
-    m.rule("reject", at=m.now + 500)
+    m.attempt("h0", "the moon", "reject")
     m.reveal_until(6)
     m.guess("bot", 0.7, buzz=True)
-    m.buzz("bot", at=m.now + 10)
-    m.answer("bot", "Isaac Newton")
-    m.rule("accept", at=m.now + 300)
+    m.attempt("bot", "Isaac Newton", "accept", lag=10)
     m.send("next", MOD, at=m.now + 2000)
     # Q2: Cho is prompted, then ruled right; the moderator undoes it and rules it wrong; dead.
     m.reveal_until(4)
@@ -57,9 +59,7 @@ def played_quizbowl() -> Recorded:
     m.reveal_until(2)
     m.send("throw_out", MOD, {"reason": "misread"}, at=m.now + 100)
     m.reveal_until(5)
-    m.buzz("h1", at=m.now + 50)
-    m.answer("h1", "tesla coil")
-    m.rule("accept", at=m.now + 300)
+    m.attempt("h1", "tesla coil", "accept", lag=50)
     m.send("next", MOD, at=m.now + 2000)
     assert m.state.status == "finished"
     # After the whistle: Ann's neg is overridden to correct, and a protest adds points.
@@ -74,14 +74,10 @@ def played_efficientqa() -> Recorded:
     # Q1: both sides miss in phase 1; in phase 2 the humans chat, submit wrong, the 6 GiB bot is right.
     m.reveal_until(3)
     m.guess("b500", 0.3)
-    m.buzz("h0", at=m.now + 100)
-    m.answer("h0", "the moon")
-    m.rule("reject", at=m.now + 300)
+    m.attempt("h0", "the moon", "reject")
     m.reveal_until(5)
     m.guess("b500", 0.6, buzz=True)
-    m.buzz("b500", at=m.now + 10)
-    m.answer("b500", "Isaac Newton")
-    m.rule("reject", at=m.now + 300)
+    m.attempt("b500", "Isaac Newton", "reject", lag=10)
     assert m.q.mode == "team"
     m.send("chat", "h1", {"text": "surely gravity"}, at=m.now + 1000)
     m.guess("b6", 0.8)
