@@ -13,7 +13,7 @@ import json
 
 from django.db import connection
 
-from .engine.api import project, snapshot, split_words
+from .engine.api import EVENT_TYPES, project, snapshot, split_words
 from .engine.fold import apply_in_place
 from .engine.state import MatchState
 from .models import Match, MatchEvent
@@ -31,6 +31,16 @@ def load_log(match: Match) -> list[dict]:
         rows = cursor.fetchall()
     return [{"seq": seq, "t": t, "type": kind, "data": data if isinstance(data, dict) else json.loads(data)}
             for seq, t, kind, data in rows]
+
+
+def fold_one(state: MatchState | None, event: dict) -> MatchState | None:
+    """apply_in_place, except that an event type this engine does not know (a log from a newer
+    installation) changes nothing but the count and the clock, so every later seq still lines up."""
+    if event["type"] in EVENT_TYPES or state is None:
+        return apply_in_place(state, event)
+    state.seq += 1
+    state.t = max(state.t, event.get("t", 0))
+    return state
 
 
 class Replay:
@@ -52,7 +62,7 @@ class Replay:
         if self._final is None and self.events:
             state = None
             for event in self.events:
-                state = apply_in_place(state, event)
+                state = fold_one(state, event)
             self._final = state
         return self._final
 
@@ -61,7 +71,7 @@ class Replay:
         if self._checkpoints is None:
             self._checkpoints, state = [], None
             for i, event in enumerate(self.events, 1):
-                state = apply_in_place(state, event)
+                state = fold_one(state, event)
                 if i % self.every == 0:
                     self._checkpoints.append(state.clone())
             self._final = self._final or state
@@ -78,7 +88,7 @@ class Replay:
         else:
             state, start = None, 0
         for event in self.events[start:seq]:
-            state = apply_in_place(state, event)
+            state = fold_one(state, event)
         return state
 
     def snapshot_at(self, seq: int, audience: str, team: str | None = None) -> dict:
@@ -93,7 +103,7 @@ class Replay:
         One pass over the log: no copy of the state but the snapshots themselves."""
         frames, resync, state = [], {}, None
         for event in self.events:
-            state = apply_in_place(state, event)
+            state = fold_one(state, event)
             frames.append(project(event, audience, team))
             if event["type"] == "undo":
                 resync[event["seq"]] = copy.deepcopy(snapshot(state, audience, team))

@@ -12,6 +12,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from .boxscore import box_score
@@ -87,7 +88,9 @@ def toggle_hidden(request, code):
     match = get_object_or_404(Match, code=code)
     match.hidden = not match.hidden
     match.save(update_fields=["hidden"])
-    return redirect(request.POST.get("next") or reverse("archive"))
+    back = request.POST.get("next", "")
+    safe = url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure())
+    return redirect(back if back and safe else reverse("archive"))
 
 
 def replay_page(request, code):

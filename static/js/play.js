@@ -120,10 +120,8 @@ function renderResult(view) {
   const box = $("result");
   box.replaceChildren();
   if (view.status === "finished") {
-    const mine = view.scores[MY_TEAM] ?? 0;
-    const theirs = Math.max(...view.teams.filter((t) => t.id !== MY_TEAM).map((t) => view.scores[t.id] ?? 0));
-    box.append(el("p", { class: "final", text: view.winner === MY_TEAM ? "Your team won!" : view.winner ? `${teamName(view, view.winner)} won.` : "It's a tie." }),
-      el("p", { class: "muted", text: `${mine} – ${theirs}` }));
+    // The score and the summary are in the closing panel (#final) below.
+    box.append(el("p", { class: "final", text: view.winner === MY_TEAM ? "Your team won!" : view.winner ? `${teamName(view, view.winner)} won.` : "It's a tie." }));
     box.hidden = false;
     return;
   }

@@ -216,6 +216,8 @@ export function phaseSummary(view) {
   return { rows, other, hasOther: Object.values(other).some((v) => v !== 0) };
 }
 
+function winsText(name) { return /s$/i.test(name) ? `${name} win!` : `${name} wins!`; }
+
 /** The closing moment: winner, final score, the per-phase summary and where to look back at it all. */
 export function renderFinal(box, view, { links = [] } = {}) {
   box.hidden = view.status !== "finished";
@@ -231,7 +233,7 @@ export function renderFinal(box, view, { links = [] } = {}) {
   if (summary.hasOther) body.push(line("Penalties & adjustments", (id) => `${summary.other[id] > 0 ? "+" : ""}${summary.other[id]}`));
   body.push(line("Final", (id) => String(view.scores[id] ?? 0)));
   box.replaceChildren(
-    el("p", { class: "final-winner", text: view.winner ? `${teamName(view, view.winner)} win!` : "A tie!" }),
+    el("p", { class: "final-winner", text: view.winner ? winsText(teamName(view, view.winner)) : "A tie!" }),
     el("p", { class: "final-score", text: view.teams.map((t) => `${t.name} ${view.scores[t.id] ?? 0}`).join(" — ") }),
     el("table", { class: "final-table" }, el("thead", {}, head), el("tbody", {}, body)),
     links.length ? el("p", { class: "final-links" }, links.flatMap(([href, text]) => [el("a", { href, text }), " "])) : null,

@@ -1,7 +1,7 @@
 """Two matches played through the engine the way the conductor plays them, with everything a replay
-must get right: a neg, a prompt, an undo after the answer was shown, a throw-out and its replacement,
-a team phase with chat and a pass, bot guesses word by word, an override and an adjustment after the
-final whistle. `live` keeps a pickle of the live state after every command, by seq."""
+must get right: a neg, a prompt, an undo after the answer was shown, a throw-out and its replacement
+(in both formats), a team phase with chat and a pass, bot guesses word by word, an override and an
+adjustment after the final whistle. `live` keeps a pickle of the live state after every command, by seq."""
 from __future__ import annotations
 
 import pickle
@@ -69,7 +69,7 @@ def played_quizbowl() -> Recorded:
 
 
 def played_efficientqa() -> Recorded:
-    m = Recorded("efficientqa", {"questions": 2, "tiebreakers": 0}, reserve=2, length=9, power_after=None)
+    m = Recorded("efficientqa", {"questions": 2, "tiebreakers": 0}, reserve=3, length=9, power_after=None)
     m.start(0)
     # Q1: both sides miss in phase 1; in phase 2 the humans chat, submit wrong, the 6 GiB bot is right.
     m.reveal_until(3)
@@ -88,7 +88,11 @@ def played_efficientqa() -> Recorded:
     m.rule("reject", at=m.now + 500)
     m.rule("accept", at=m.now + 500)
     m.send("next", MOD, at=m.now + 2000)
-    # Q2 (computer priority): nobody buzzes; phase 2 both pass; phase 3 the big bot passes, the humans
+    # Q2 is thrown out two words in; its replacement keeps the number.
+    m.reveal_until(2)
+    m.send("throw_out", MOD, {"reason": "two answers"}, at=m.now + 200)
+    assert m.q.number == 2 and m.state.history[-1]["thrown_out"]
+    # The new Q2 (computer priority): nobody buzzes; phase 2 both pass; phase 3 the big bot passes, the humans
     # are ruled right, and that is overridden to wrong.
     while m.q.phase == 0:
         m.tick(m.now + 500)

@@ -32,7 +32,8 @@ def test_the_in_place_fold_equals_the_copying_fold_at_every_seq(name):
         state = apply_in_place(state, event)
         assert pickle.dumps(state) == pickle.dumps(old), f"the folds differ after seq {old.seq} ({event['type']})"
     assert fold(m.events) == expected[-1]
-    assert {e["type"] for e in m.events} >= {"undo", "override", "score_adjusted", "ruling", "bot_guess"}
+    assert {e["type"] for e in m.events} >= {"undo", "override", "score_adjusted", "ruling", "bot_guess",
+                                             "question_thrown_out"}
 
 
 @pytest.mark.parametrize("name", sorted(PLAYED))

@@ -68,8 +68,11 @@ def test_a_host_hides_a_match_from_the_public_list_and_only_staff_can(client, st
     code = played["quizbowl"].code
     assert client.post(f"/host/m/{code}/hide").status_code == 302  # to the login page
     assert not Match.objects.get(code=code).hidden
-    staff.post(f"/host/m/{code}/hide", {"next": "/archive/"})
+    staff.post(f"/host/m/{code}/hide", {"next": "/archive/?team=Humans"})
     assert Match.objects.get(code=code).hidden
+    back = staff.post(f"/host/m/{code}/hide", {"next": "https://elsewhere.example/"})
+    assert back["Location"] == "/archive/" and not Match.objects.get(code=code).hidden  # never sent off-site
+    staff.post(f"/host/m/{code}/hide")
     assert code not in client.get("/archive/").content.decode()
     assert code in staff.get("/archive/").content.decode()
     assert client.get(f"/m/{code}/replay").status_code == 200  # hidden from the list, not deleted

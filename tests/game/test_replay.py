@@ -7,7 +7,7 @@ import pickle
 
 import pytest
 
-from game.engine.api import AUDIENCES, project, snapshot
+from game.engine.api import AUDIENCES, fold, project, snapshot
 from game.replay import Replay, timeline
 from tests.engine.played import PLAYED
 
@@ -62,7 +62,8 @@ def test_the_public_replay_is_the_spectator_projection_and_nothing_more(played):
             assert not [w for w in _words(q["text"]) if w in text.lower()], q["text"]
     for e in events:  # a question thrown out before it was read to the end: its unread words stay unread
         if e["type"] == "question_thrown_out":
-            read = max(x["data"]["index"] for x in events[: e["seq"]] if x["type"] == "word_revealed")
+            started = max(x["seq"] for x in events[: e["seq"]] if x["type"] == "question_started")
+            read = max(x["data"]["index"] for x in events[started: e["seq"]] if x["type"] == "word_revealed")
             unread = _words(created["questions"][e["data"]["index"]]["text"])[read + 1:]
             assert unread and not [w for w in unread if w in text.lower()]
     for kind in ("chat", "submission", "judge_suggested", "bot_missed"):
@@ -118,3 +119,17 @@ def test_event_types_the_replay_does_not_know_are_carried_and_ignored():
     q1 = timeline(frames[: start + 1] + [refused, odd] + frames[start + 1:])[0]
     assert q1["refused"][0]["name"] == "Cho" and q1["refused"][0]["reason"] == "Ann buzzed first."
     assert len(q1["buzzes"]) == 2
+
+
+def test_a_log_with_an_event_type_this_engine_does_not_know_still_replays():
+    m = PLAYED["quizbowl"]()
+    at = next(i for i, e in enumerate(m.events) if e["type"] == "buzz")
+    events = m.events[:at] + [{"type": "from_a_newer_version", "t": m.events[at]["t"], "data": {"x": 1}}] + m.events[at:]
+    replay = Replay(stored(events), every=7)
+    final = replay.final
+    assert (final.scores, final.winner, final.history) == (m.state.scores, m.state.winner, m.state.history)
+    assert final.seq == len(events)
+    assert replay.state_at(at + 1).scores == fold(m.events[:at]).scores
+    bundle = replay.bundle("spectator")
+    assert [q["number"] for q in bundle["questions"]] == [q["number"] for q in timeline(
+        [project(e, "spectator") for e in stored(m.events)])]
