@@ -1,28 +1,18 @@
 """After the match on PostgreSQL, the production database: the log read with one plain query, the
 archive's scores summed from the JSON of the log, and an archive exported and imported again."""
 import io
-import os
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
 
 from game.engine.api import fold
 from game.models import Match
 from game.replay import Replay, load_log
 from game.store import load_events
 from game.views_archive import final_scores
-from tests.conftest import need_service
+from tests.game.test_postgres_store import on_postgres  # noqa: F401  (autouse: the same check, PostgreSQL or skip)
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
-
-
-@pytest.fixture(autouse=True)
-def on_postgres():
-    url = os.environ.get("DATABASE_URL", "")
-    need_service(url.startswith(("postgres://", "postgresql://")),
-                 "these tests need DATABASE_URL=postgres://postgres@127.0.0.1:5432/exhibition (make test sets it)")
-    assert connection.vendor == "postgresql"
 
 
 def test_a_finished_match_replays_lists_and_travels_on_postgres(tmp_path):
