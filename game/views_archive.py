@@ -24,6 +24,7 @@ from .replay import Replay, load_log
 from .views_host import staff_required
 
 PER_PAGE = 20
+REPLAY_MODULES = ("js/replay.js", "js/match-socket.js", "js/screen.js", "js/ui.js", "vendor/uplot/uPlot.esm.js")
 
 
 def is_staff(request) -> bool:
@@ -100,7 +101,7 @@ def replay_page(request, code):
     config = {"code": code, "title": match.title, "audience": audience, "data": data_url,
               "boxscore": reverse("boxscore", args=[code])}
     return render(request, "replay.html", {"match": match, "config": config, "staff_view": audience == "moderator",
-                                           "staff": is_staff(request)})
+                                           "staff": is_staff(request), "modules": REPLAY_MODULES})
 
 
 def replay_data(request, code):
