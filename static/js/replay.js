@@ -16,9 +16,15 @@ const config = JSON.parse($("page-config").textContent);
 const SPEEDS = [0.5, 1, 2, 4, 8];
 const STEP_MS = 5000;
 
-const response = await fetch(config.data, { credentials: "same-origin" });
-if (!response.ok) throw new Error(`The replay could not be loaded (${response.status}).`);
-const data = await response.json();
+async function load() {
+  try {
+    const response = await fetch(config.data, { credentials: "same-origin" });
+    if (response.ok) return await response.json();
+  } catch { /* shown below */ }
+  $("phase").textContent = "The replay could not be loaded; reload the page to try again.";
+  throw new Error("The replay could not be loaded.");
+}
+const data = await load();
 const frames = data.frames;
 const questions = data.questions;
 
