@@ -1,43 +1,183 @@
-"""The box score of a match: per question the phase it ended in, who answered what, the rulings
-and the points, then the final score. Derived from the folded event log, never stored."""
+"""The box score of a match: per question the phase it ended in, who answered what at which word, the
+rulings and the points, then the final score; and the statistics people ask for afterwards: per player
+and per bot (buzzes, correct, wrong, negs, prompts, mean buzz position), the EfficientQA margin per
+question and phase, and the quizbowl power/ten/neg line.
+
+Derived from the folded event log, never stored. Statistics read only frames the spectator screen
+received (buzzes and rulings), so a public box score holds nothing the hall did not see.
+"""
 from __future__ import annotations
 
 from .engine.state import MatchState
 
 
-def box_score(state: MatchState) -> dict:
+def box_score(state: MatchState, frames: list[dict] | None = None) -> dict:
+    """The box score; with `frames` (the spectator's frames of the log) also the word of each answer
+    and the statistics."""
     seats = state.seats
+    words_at = _ruling_words(frames or [])
     rows = []
     for entry in state.history:
         rulings = [state.rulings[rid] for rid in entry["rulings"] if rid in state.rulings]
+        length = len(state.questions[entry["index"]].words)
         rows.append({
             "number": entry["number"],
+            "qid": entry["qid"],
             "tiebreaker": entry["tiebreaker"],
             "thrown_out": entry["thrown_out"],
+            "reason": entry.get("reason", ""),
             "phase": entry["phase"],
             "answer": state.questions[entry["index"]].answer,
             "result": entry["result"],
+            "words": length,
             "answers": [
                 {
                     "team": state.team_name(r["team"]),
                     "who": seats.get(r["seat"], {}).get("name") or state.team_name(r["team"]),
+                    "kind": seats.get(r["seat"], {}).get("kind", "team"),
                     "simulated": bool(seats.get(r["seat"], {}).get("simulated")),
                     "text": r["text"],
                     "verdict": r["verdict"],
+                    "overridden": bool(r.get("overridden")),
                     "by": r["by"],
                     "phase": r["phase"],
                     "points": r["points"],
+                    "word": words_at.get(r["id"]),
+                    "fraction": _fraction(words_at.get(r["id"]), length),
                 }
                 for r in rulings
             ],
             "points": {state.team_name(t): p for t, p in entry["score_changes"].items() if p},
+            "phase_points": _phase_points(state, rulings) if not entry["thrown_out"] else {},
         })
-    return {
+    box = {
         "teams": [t["name"] for t in state.teams],
+        "phases": len(state.rules["phases"]),
         "rows": rows,
         "scores": {state.team_name(t): p for t, p in state.scores.items()},
         "winner": state.team_name(state.winner) if state.winner else None,
+        "adjustments": _adjustments(state, rows),
     }
+    if frames is not None:
+        box["players"] = player_stats(state, frames, rows)
+        box["margins"] = margins(box)
+        box["quizbowl"] = powers_tens_negs(state, rows) if state.rules.get("question_kind") == "tossup" else None
+    return box
+
+
+def _ruling_words(frames: list[dict]) -> dict:
+    return {f["data"]["id"]: f["data"].get("word") for f in frames if f["type"] == "ruling"}
+
+
+def _fraction(word, length: int):
+    return round(word / length, 3) if word is not None and length else None
+
+
+def _phase_points(state: MatchState, rulings: list[dict]) -> dict:
+    """phase -> team name -> points earned in that phase of this question."""
+    out: dict = {}
+    for r in rulings:
+        if r["points"]:
+            per = out.setdefault(r["phase"], {})
+            per[state.team_name(r["team"])] = per.get(state.team_name(r["team"]), 0) + r["points"]
+    return out
+
+
+def _adjustments(state: MatchState, rows: list[dict]) -> dict:
+    """Points from outside the questions (score adjustments): the final score minus the questions."""
+    from_questions = {name: 0 for name in (t["name"] for t in state.teams)}
+    for row in rows:
+        for name, points in row["points"].items():
+            from_questions[name] = from_questions.get(name, 0) + points
+    scores = {state.team_name(t): p for t, p in state.scores.items()}
+    return {name: scores.get(name, 0) - pts for name, pts in from_questions.items() if scores.get(name, 0) != pts}
+
+
+def player_stats(state: MatchState, frames: list[dict], rows: list[dict]) -> list[dict]:
+    """Per player and per bot: buzzes, correct, wrong, negs, prompts, points and the mean buzz position
+    (the fraction of the question read when they buzzed). Thrown-out questions do not count."""
+    stats = {sid: {"seat": sid, "name": s.get("name", sid), "team": state.team_name(s.get("team")),
+                   "kind": s.get("kind", "human"), "simulated": bool(s.get("simulated")), "buzzes": 0, "correct": 0,
+                   "wrong": 0, "negs": 0, "prompts": 0, "points": 0, "positions": []}
+             for sid, s in state.seats.items()}
+    played, current = [], None  # one entry per question put in play, replacements included
+    for frame in frames:
+        d = frame.get("data") or {}
+        if frame["type"] == "question_started":
+            current = {"length": len(state.questions[d["index"]].words), "buzzes": [], "void": False}
+            played.append(current)
+        elif frame["type"] == "question_thrown_out" and current is not None:
+            current["void"] = True
+        elif frame["type"] == "buzz" and current is not None:
+            current["buzzes"].append((d["seat"], d["word"]))
+    for question in played:
+        for seat, word in [] if question["void"] else question["buzzes"]:
+            if seat in stats:
+                stats[seat]["buzzes"] += 1
+                stats[seat]["positions"].append(word / question["length"] if question["length"] else 0)
+    void_rulings = {rid for h in state.history if h["thrown_out"] for rid in h["rulings"]}
+    for r in state.rulings.values():
+        if r["seat"] not in stats or r["id"] in void_rulings:
+            continue
+        s = stats[r["seat"]]
+        s["points"] += r["points"]
+        if r["verdict"] == "accept":
+            s["correct"] += 1
+        elif r["verdict"] == "prompt":
+            s["prompts"] += 1
+        else:
+            s["wrong"] += 1
+            s["negs"] += 1 if r["points"] < 0 else 0
+    out = []
+    for s in stats.values():
+        positions = s.pop("positions")
+        s["mean_position"] = round(sum(positions) / len(positions), 3) if positions else None
+        out.append(s)
+    return out
+
+
+def margins(box: dict) -> list[dict]:
+    """The EfficientQA organisers' table: for each question, the first team's points minus the second
+    team's in each phase, and the running margin after the question. Only for two-team matches."""
+    if len(box["teams"]) != 2:
+        return []
+    first, second = box["teams"]
+    running, out = 0, []
+    for row in box["rows"]:
+        if row["thrown_out"]:
+            continue
+        by_phase = {}
+        for phase in range(1, box["phases"] + 1):
+            pts = row["phase_points"].get(phase, {})
+            by_phase[phase] = pts.get(first, 0) - pts.get(second, 0)
+        running += row["points"].get(first, 0) - row["points"].get(second, 0)
+        out.append({"number": row["number"], "tiebreaker": row["tiebreaker"], "phase": row["phase"],
+                    "by_phase": by_phase, "running": running})
+    return out
+
+
+def powers_tens_negs(state: MatchState, rows: list[dict]) -> dict:
+    """The quizbowl line: powers, tens and negs per player and team, with tossups heard."""
+    rules = state.rules["phases"][0]
+    power = rules.get("power_points")
+    heard = sum(1 for row in rows if not row["thrown_out"])
+    void_rulings = {rid for h in state.history if h["thrown_out"] for rid in h["rulings"]}
+    lines: dict = {}
+    for r in state.rulings.values():
+        if r["id"] in void_rulings or r["verdict"] == "prompt":
+            continue
+        seat = state.seats.get(r["seat"], {})
+        for key in (("player", r["seat"], seat.get("name", r["seat"]), state.team_name(r["team"])),
+                    ("team", r["team"], state.team_name(r["team"]), state.team_name(r["team"]))):
+            line = lines.setdefault(key[:2], {"kind": key[0], "name": key[2], "team": key[3], "powers": 0,
+                                              "tens": 0, "negs": 0, "points": 0})
+            line["points"] += r["points"]
+            if r["verdict"] == "accept":
+                line["powers" if power is not None and r["points"] >= power else "tens"] += 1
+            elif r["points"] < 0:
+                line["negs"] += 1
+    ordered = sorted(lines.values(), key=lambda x: (x["kind"] != "team", x["team"], x["name"]))
+    return {"heard": heard, "power": power, "ten": rules["points"], "neg": rules.get("neg_points"), "lines": ordered}
 
 
 def format_box_score(box: dict) -> str:
@@ -46,7 +186,7 @@ def format_box_score(box: dict) -> str:
     for row in box["rows"]:
         label = f"Q{row['number']}" + (" (tiebreaker)" if row["tiebreaker"] else "")
         if row["thrown_out"]:
-            lines.append(f"{label}: thrown out")
+            lines.append(f"{label}: thrown out" + (f" ({row['reason']})" if row.get("reason") else ""))
             continue
         ended = f"phase {row['phase']}" if row["result"] else f"dead after phase {row['phase']}"
         lines.append(f"{label}: {ended} — answer: {row['answer']}")
@@ -54,10 +194,33 @@ def format_box_score(box: dict) -> str:
             who = a["who"] + (" (simulated)" if a["simulated"] else "")
             said = f'"{a["text"]}"' if a["text"] else "(no answer)"
             how = "" if a["by"] == "moderator" else f" [{a['by']}]"
-            lines.append(f"    p{a['phase']} {who} [{a['team']}]: {said} → {a['verdict']}{how} {a['points']:+d}")
+            at = f" at word {a['word']}/{row['words']}" if a.get("word") is not None else ""
+            verdict = a["verdict"] + (" (overridden)" if a.get("overridden") else "")
+            lines.append(f"    p{a['phase']} {who} [{a['team']}]{at}: {said} → {verdict}{how} {a['points']:+d}")
         if row["points"]:
             lines.append("    points: " + ", ".join(f"{t} {p:+d}" for t, p in row["points"].items()))
+    if box.get("adjustments"):
+        lines.append("Adjustments: " + ", ".join(f"{t} {p:+d}" for t, p in box["adjustments"].items()))
     lines.append("")
     lines.append("Final score: " + " — ".join(f"{t} {p}" for t, p in box["scores"].items()))
     lines.append(f"Winner: {box['winner']}" if box["winner"] else "Result: a tie")
+    if box.get("players"):
+        lines += ["", "Players: buzzes, correct, wrong (negs), prompts, points, mean buzz position"]
+        for p in box["players"]:
+            where = f"{p['mean_position']:.0%}" if p["mean_position"] is not None else "—"
+            lines.append(f"    {p['name']} [{p['team']}, {p['kind']}]: {p['buzzes']} buzzes, {p['correct']} correct, "
+                         f"{p['wrong']} wrong ({p['negs']} negs), {p['prompts']} prompts, {p['points']:+d} points, "
+                         f"buzzed at {where} of the question")
+    if box.get("margins") and box["phases"] > 1:
+        first, second = box["teams"]
+        lines += ["", f"Margin ({first} minus {second}) per question, by phase, and running:"]
+        for m in box["margins"]:
+            phases = "  ".join(f"p{p} {v:+d}" for p, v in m["by_phase"].items())
+            lines.append(f"    Q{m['number']}: {phases}  running {m['running']:+d}")
+    if box.get("quizbowl"):
+        qb = box["quizbowl"]
+        lines += ["", f"Powers/tens/negs ({qb['heard']} tossups heard):"]
+        for line in qb["lines"]:
+            lines.append(f"    {line['name']}{' (team)' if line['kind'] == 'team' else ''}: "
+                         f"{line['powers']}/{line['tens']}/{line['negs']}, {line['points']} points")
     return "\n".join(lines)

@@ -141,7 +141,9 @@ class Hub:
     async def _start(self):
         async with self._starting:
             if self.channel is None:
-                self.channel = await self.layer.new_channel("hub.")
+                # The default prefix: channels-redis reads every process-local channel of one prefix from
+                # one Redis list, so a prefix of its own would wait behind the sockets' blocking reads.
+                self.channel = await self.layer.new_channel()
                 loop = asyncio.get_running_loop()
                 self._tasks = [loop.create_task(self._receive(), name="hub-receive"),
                                loop.create_task(self._keep(), name="hub-keep")]

@@ -78,6 +78,7 @@ class Match(models.Model):
     seed = models.BigIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)
+    hidden = models.BooleanField(default=False, help_text="Left out of the public archive (links still work).")
 
     class Meta:
         verbose_name_plural = "matches"

@@ -19,6 +19,7 @@ from .store import MatchRunner
 MODERATOR = {"role": "moderator"}
 SYSTEM = {"role": "system"}
 WRONG_GUESSES = ("Napoleon", "Jupiter", "1848", "Paris", "Photosynthesis", "Hamlet", "Kant", "Pelé")
+BOT_THRESHOLD = 0.6  # simulated bots report their confidence against this buzz threshold
 
 
 @dataclass
@@ -74,6 +75,7 @@ class VirtualMatch:
         self._queue: list = []
         self._order = itertools.count()
         self._plans: dict = {}
+        self._guess_plans: dict = {}  # seat -> (word it will buzz at or None, right) for its reported guesses
         self._suggested: dict = {}  # (question number, team) -> the judge's suggested verdict
         self.rejections = 0
 
@@ -118,6 +120,7 @@ class VirtualMatch:
         if kind == "phase_started":
             self._plan_phase(state, data)
         elif kind == "word_revealed":
+            self._report_guesses(state)
             self._maybe_buzz(state)
         elif kind == "buzz":
             self._answer_after_buzz(state, data)
@@ -138,13 +141,18 @@ class VirtualMatch:
         if data["mode"] == "buzz":
             for c in playing:
                 self._plans[c.seat] = c.plan_buzz(self.rng, words)
+            self._guess_plans = {seat: plan for seat, plan in self._plans.items()}
             return
+        self._guess_plans = {}
         for c in playing:
             if c.role == "player" and not state.seats[c.seat].get("captain"):
                 continue
             right = c.team_answer(self.rng, data["phase"])
             text = correct_answer(state) if right else wrong_answer(self.rng, state)
             self._plans[c.seat] = (None, right)
+            if c.role == "bot":
+                self._guess_plans[c.seat] = (words, right)
+                self._report_guess(state, c, words)
             self.later(self.rng.randint(4000, 25000), {"type": "submit", "actor": c.actor(), "data": {"text": text}},
                        then=lambda s, n=state.q.number, p=data["phase"]: _same_phase(s, n, p))
 
@@ -162,6 +170,27 @@ class VirtualMatch:
                 self._plans[c.seat] = (None, self._plans[c.seat][1])
                 reaction = self.rng.randint(150, 600) if c.role == "player" else state.rules.get("bot_reaction_ms", 0)
                 self.later(reaction, {"type": "buzz", "actor": c.actor(), "data": {"seen": q.revealed}})
+
+    def _report_guesses(self, state: MatchState):
+        for c in self.competitors:
+            if c.role == "bot" and c.seat in self._guess_plans and c.team not in state.q.locked:
+                self._report_guess(state, c, state.q.revealed)
+
+    def _report_guess(self, state: MatchState, c: SimulatedCompetitor, revealed: int):
+        """What a bot tells the hall as words come: its guess, a confidence that reaches the threshold
+        at the word it plans to buzz at (or stays low when it will not), and one alternative."""
+        word, right = self._guess_plans[c.seat]
+        words = len(state.question.words)
+        if word is None:
+            confidence = 0.35 * revealed / words
+        else:
+            confidence = min(0.99, BOT_THRESHOLD * revealed / max(1, word))
+        guess = correct_answer(state) if right else WRONG_GUESSES[(state.q.number + len(c.seat)) % len(WRONG_GUESSES)]
+        other = WRONG_GUESSES[(state.q.number + revealed) % len(WRONG_GUESSES)]
+        self.later(0, {"type": "bot_guess", "actor": c.actor(), "data": {
+            "guess": guess, "confidence": round(confidence, 3), "buzz": confidence >= BOT_THRESHOLD,
+            "alternatives": [[guess, round(confidence, 3)], [other, round(confidence / 3, 3)]],
+            "threshold": BOT_THRESHOLD}})
 
     def _answer_after_buzz(self, state: MatchState, data: dict):
         c = self._competitor(data["seat"])

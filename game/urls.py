@@ -1,7 +1,7 @@
 """Page routes."""
 from django.urls import path
 
-from . import views, views_host, views_import, views_match
+from . import views, views_archive, views_host, views_import, views_match
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -13,4 +13,10 @@ urlpatterns = [
     path("m/<str:code>/play", views_match.play, name="play"),
     path("m/<str:code>/moderate", views_match.moderate, name="moderate"),
     path("m/<str:code>/watch", views_match.watch, name="watch"),
+    path("archive/", views_archive.archive, name="archive"),
+    path("host/m/<str:code>/hide", views_archive.toggle_hidden, name="toggle_hidden"),
+    path("m/<str:code>/replay", views_archive.replay_page, name="replay"),
+    path("m/<str:code>/replay.json", views_archive.replay_data, name="replay_data"),
+    path("m/<str:code>/boxscore", views_archive.boxscore_page, name="boxscore"),
+    path("m/<str:code>/export/<str:name>", views_archive.export, name="export"),
 ]

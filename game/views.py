@@ -30,5 +30,8 @@ def wake_conductor(code: str) -> None:
 
 def home(request):
     live = Match.objects.exclude(status=Match.Status.FINISHED).order_by("-created")[:50]
-    finished = Match.objects.filter(status=Match.Status.FINISHED).order_by("-finished")[:50]
+    finished = Match.objects.filter(status=Match.Status.FINISHED)
+    if not request.user.is_staff:
+        finished = finished.filter(hidden=False)  # the host hid it from the public lists
+    finished = finished.order_by("-finished")[:50]
     return render(request, "home.html", {"live": live, "finished": finished})

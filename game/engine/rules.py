@@ -15,7 +15,7 @@ import math
 
 from .clock import word_ms
 from .errors import Rejected
-from .fold import apply
+from .fold import apply, apply_in_place
 from .state import MatchState
 
 MAX_TEXT = 200
@@ -24,7 +24,11 @@ MAX_CHAT = 500
 
 
 class _Emitter:
-    """Collects events and keeps a folded copy of the state current with them."""
+    """Collects events and keeps a folded copy of the state current with them.
+
+    The state it was given is copied once, at the first event, and the copy is folded in place from
+    then on: the caller's state never changes, even when the command is refused halfway.
+    """
 
     def __init__(self, state: MatchState | None):
         self.state = state
@@ -33,7 +37,8 @@ class _Emitter:
     def emit(self, event_type: str, t: int, **data) -> dict:
         t = max(t, self.state.t) if self.state is not None else t
         event = {"type": event_type, "t": t, "data": data}
-        self.state = apply(self.state, event)
+        owned = bool(self.events) or self.state is None
+        self.state = apply_in_place(self.state, event) if owned else apply(self.state, event)
         self.events.append(event)
         return event
 

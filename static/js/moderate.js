@@ -3,10 +3,10 @@
 // H pause/resume. Keys never fire while the moderator is typing in a field.
 
 import { seatName, teamName } from "./match-socket.js";
-import { el, openScreen, phaseText, renderBots, renderQuestion, renderScores, renderSnippets, teamClass } from "./ui.js";
+import { el, openScreen, phaseText, renderBots, renderFinal, renderQuestion, renderScores, renderSnippets, teamClass } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
-const { client, command } = openScreen({ audience: "moderator", render });
+const { config, client, command } = openScreen({ audience: "moderator", render });
 
 // -- state of the controls --------------------------------------------------------------------
 
@@ -118,6 +118,8 @@ function render(view) {
   renderHistory(view);
   renderControls(view);
   renderTeams(view);
+  renderFinal($("final"), view, { links: [[`/m/${config.code}/replay?staff=1`, "Replay (staff view)"],
+    [`/m/${config.code}/boxscore`, "Box score"], ["/archive/", "Archive"]] });
 }
 
 function renderAnswerLine(view) {

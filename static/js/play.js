@@ -3,7 +3,7 @@
 // captain submits or passes.
 
 import { seatName, teamName } from "./match-socket.js";
-import { el, openScreen, phaseText, renderFeed, renderQuestion, renderScores, renderSnippets } from "./ui.js";
+import { el, openScreen, phaseText, renderFeed, renderFinal, renderQuestion, renderScores, renderSnippets } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const { config, client, command: send } = openScreen({ audience: "player", render });
@@ -65,6 +65,7 @@ function render(view) {
   renderTeamPhase(view);
   renderSnippets($("snippets"), view);
   renderResult(view);
+  renderFinal($("final"), view, { links: [[`/m/${config.code}/replay`, "Watch the replay"], [`/m/${config.code}/boxscore`, "Box score"]] });
   renderFeed($("feed"), view, { limit: 4 });
   const buzzable = canBuzz(view);
   $("buzz").disabled = !buzzable;
@@ -126,10 +127,8 @@ function renderResult(view) {
   const box = $("result");
   box.replaceChildren();
   if (view.status === "finished") {
-    const mine = view.scores[MY_TEAM] ?? 0;
-    const theirs = Math.max(...view.teams.filter((t) => t.id !== MY_TEAM).map((t) => view.scores[t.id] ?? 0));
-    box.append(el("p", { class: "final", text: view.winner === MY_TEAM ? "Your team won!" : view.winner ? `${teamName(view, view.winner)} won.` : "It's a tie." }),
-      el("p", { class: "muted", text: `${mine} – ${theirs}` }));
+    // The score and the summary are in the closing panel (#final) below.
+    box.append(el("p", { class: "final", text: view.winner === MY_TEAM ? "Your team won!" : view.winner ? `${teamName(view, view.winner)} won.` : "It's a tie." }));
     box.hidden = false;
     return;
   }

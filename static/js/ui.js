@@ -159,7 +159,8 @@ export function renderBots(box, view) {
       const phases = view.rules?.phases || [];
       const own = phases.findIndex((ph) => ph.bot_tier === seat.tier);
       const later = q && !q.closed && own >= 0 && own + 1 !== q.phase;
-      card.append(el("p", { class: "muted", text: later ? `plays in phase ${own + 1}` : q ? "thinking…" : "waiting" }));
+      const done = view.status === "finished" || q?.closed;
+      card.append(el("p", { class: "muted", text: done ? "no guess on this question" : later ? `plays in phase ${own + 1}` : q ? "thinking…" : "waiting" }));
     } else {
       const rows = (g.alternatives && g.alternatives.length ? g.alternatives : [[g.guess, g.confidence]]).slice(0, 3);
       const threshold = typeof g.threshold === "number" ? g.threshold : null;
@@ -193,6 +194,50 @@ export function renderSnippets(box, view) {
   box.replaceChildren(...(found.length ? [el("h3", { text: "Search results" })] : []),
     ...found.map((s) => el("article", { class: "snippet" }, el("strong", { text: s.title }), el("p", {}, markedNodes(s.marked || s.text)))));
   box.hidden = !found.length;
+}
+
+/**
+ * Per phase, how many questions each team won and the points they took (from the closed questions'
+ * results), and what else moved the score (penalties, adjustments): the end-of-match summary.
+ */
+export function phaseSummary(view) {
+  const phases = view.rules?.phases?.length || 1;
+  const zero = () => Object.fromEntries(view.teams.map((t) => [t.id, { won: 0, points: 0 }]));
+  const rows = Array.from({ length: phases }, (_, i) => ({ phase: i + 1, teams: zero() }));
+  const fromQuestions = Object.fromEntries(view.teams.map((t) => [t.id, 0]));
+  for (const h of view.history) {
+    const r = h.result;
+    if (h.thrown_out || !r || !rows[r.phase - 1]?.teams[r.team]) continue;
+    rows[r.phase - 1].teams[r.team].won += 1;
+    rows[r.phase - 1].teams[r.team].points += r.points;
+    fromQuestions[r.team] += r.points;
+  }
+  const other = Object.fromEntries(view.teams.map((t) => [t.id, (view.scores[t.id] ?? 0) - fromQuestions[t.id]]));
+  return { rows, other, hasOther: Object.values(other).some((v) => v !== 0) };
+}
+
+function winsText(name) { return /s$/i.test(name) ? `${name} win!` : `${name} wins!`; }
+
+/** The closing moment: winner, final score, the per-phase summary and where to look back at it all. */
+export function renderFinal(box, view, { links = [] } = {}) {
+  box.hidden = view.status !== "finished";
+  if (box.hidden) { box.replaceChildren(); return; }
+  const summary = phaseSummary(view);
+  const head = el("tr", {}, el("th", { text: "" }), view.teams.map((t) => el("th", { class: teamClass(view, t.id), text: t.name })));
+  const line = (label, cell) => el("tr", {}, el("th", { scope: "row", text: label }), view.teams.map((t) => el("td", { text: cell(t.id) })));
+  const single = summary.rows.length === 1;
+  const body = summary.rows.map((r) => line(single ? "Questions won" : `Phase ${r.phase}`, (id) => {
+    const x = r.teams[id];
+    return `${x.won} won · ${x.points > 0 ? "+" : ""}${x.points}`;
+  }));
+  if (summary.hasOther) body.push(line("Penalties & adjustments", (id) => `${summary.other[id] > 0 ? "+" : ""}${summary.other[id]}`));
+  body.push(line("Final", (id) => String(view.scores[id] ?? 0)));
+  box.replaceChildren(
+    el("p", { class: "final-winner", text: view.winner ? winsText(teamName(view, view.winner)) : "A tie!" }),
+    el("p", { class: "final-score", text: view.teams.map((t) => `${t.name} ${view.scores[t.id] ?? 0}`).join(" — ") }),
+    el("table", { class: "final-table" }, el("thead", {}, head), el("tbody", {}, body)),
+    links.length ? el("p", { class: "final-links" }, links.flatMap(([href, text]) => [el("a", { href, text }), " "])) : null,
+  );
 }
 
 export function statusText(status) {

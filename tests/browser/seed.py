@@ -1,4 +1,5 @@
-"""Seed a fresh database for the browser tests: a staff user, a tiny packet and the matches.
+"""Seed a fresh database for the browser tests: a staff user, a tiny packet, the matches to play and
+two finished matches to replay.
 
 Run as a script with DATABASE_URL pointing at the test's SQLite file, before Daphne starts. Prints
 {"user", "password", "matches": {name: code}} as JSON on the last line.
@@ -48,6 +49,13 @@ def seed(bots: bool = False) -> dict:
         match = create_match_record(title=f"Browser {name}", packet=packet, format_name="efficientqa",
                                     overrides=overrides, teams=teams)
         codes[name] = match.code
+    # Finished matches to replay: simulated players and bots (bots report a guess on every word).
+    from game.demo import ensure_demo_packet
+    from game.management.commands.simulate import play_simulated_match
+
+    demo = ensure_demo_packet()
+    for fmt in ("quizbowl", "efficientqa"):
+        codes[f"finished_{fmt}"] = play_simulated_match(demo, fmt, seed=4, questions=4)[1].code
     if bots:
         sim = {"kind": "simulated", "simulated": True, "accuracy": 0.6}
         bot_teams = [TeamSpec("Humans"), TeamSpec("Computer", seats=[

@@ -164,6 +164,20 @@ def test_a_short_match_played_in_the_browser_ends_with_the_logged_scores_on_ever
         expect(page.locator("#phase")).to_contain_text("Final")
         assert shown_scores(page) == expected
     expect(bo.locator("#result .final")).to_have_text("Your team won!")
+    # The closing moment on every screen: winner, final score, the per-phase summary, the replay link.
+    for page in (moderator, ada, bo, screen):
+        expect(page.locator("#final .final-winner")).to_have_text("Machines win!")
+        expect(page.locator("#final .final-score")).to_have_text("Humans 2 — Machines 3")
+        expect(page.locator("#final .final-table")).to_contain_text("Phase 2")
+        expect(page.locator(f"#final a[href^='/m/{code}/replay']")).to_have_count(1)
+    summary = {row.locator("th").inner_text(): [c.inner_text() for c in row.locator("td").all()]
+               for row in screen.locator("#final .final-table tbody tr").all()}
+    assert summary["Phase 1"] == ["0 won · 0", "1 won · +3"] and summary["Phase 2"] == ["1 won · +2", "0 won · 0"]
+    assert summary["Final"] == ["2", "3"]
+    expect(screen.locator(".bot-card", has_text="thinking")).to_have_count(0)
+    screen.locator(f"#final a[href='/m/{code}/replay']").click()
+    expect(screen.locator("body")).to_have_attribute("data-ready", "1")
+    expect(screen.locator("#question-list li")).to_have_count(2)
 
 
 def test_typed_answers_and_names_are_shown_as_text_on_every_screen(exhibition_server, open_page):

@@ -25,6 +25,27 @@ def simulated_teams(format_name: str) -> list[TeamSpec]:
     return [humans, computer]
 
 
+def play_simulated_match(packet: Packet, format_name: str, seed: int = 1, questions: int | None = None):
+    """Play a whole match with simulated people and bots into the event log; (final state, Match)."""
+    overrides = {"questions": questions} if questions else {}
+    try:
+        match = create_match_record(
+            title=f"Simulated {format_name} match (seed {seed})", packet=packet,
+            format_name=format_name, overrides=overrides, teams=simulated_teams(format_name), seed=seed,
+        )
+    except (Rejected, RulesError) as exc:
+        raise CommandError(str(exc)) from exc
+    runner = MatchRunner(match)
+    competitors = [
+        SimulatedCompetitor(seat=s["id"], team=s["team"], role="bot" if s["kind"] == "bot" else "player",
+                            accuracy=BOT_ACCURACY.get(s["tier"] or "", 0.6))
+        for s in runner.state.seats.values()
+    ]
+    state = VirtualMatch(runner, competitors, seed=seed, start_ms=now_ms()).run()
+    match.refresh_from_db()
+    return state, match
+
+
 class Command(BaseCommand):
     help = "Play a whole match with simulated players and bots through the engine and event log."
 
@@ -40,22 +61,7 @@ class Command(BaseCommand):
         packet = Packet.objects.filter(slug=opts["packet"]).first()
         if packet is None:
             raise CommandError(f"There is no packet {opts['packet']!r}; import one with `manage.py import_questions`.")
-        overrides = {"questions": opts["questions"]} if opts["questions"] else {}
-        try:
-            match = create_match_record(
-                title=f"Simulated {opts['format']} match (seed {opts['seed']})", packet=packet,
-                format_name=opts["format"], overrides=overrides, teams=simulated_teams(opts["format"]),
-                seed=opts["seed"],
-            )
-        except (Rejected, RulesError) as exc:
-            raise CommandError(str(exc)) from exc
-        runner = MatchRunner(match)
-        competitors = [
-            SimulatedCompetitor(seat=s["id"], team=s["team"], role="bot" if s["kind"] == "bot" else "player",
-                                accuracy=BOT_ACCURACY.get(s["tier"] or "", 0.6))
-            for s in runner.state.seats.values()
-        ]
-        state = VirtualMatch(runner, competitors, seed=opts["seed"], start_ms=now_ms()).run()
+        state, match = play_simulated_match(packet, opts["format"], opts["seed"], opts["questions"])
         self.stdout.write(f"Match {match.code}: {match.title}")
         self.stdout.write(format_box_score(box_score(state)))
         self.stdout.write(f"{state.seq} events stored; the match is {match.get_status_display()}.")

@@ -1,0 +1,110 @@
+"""A finished match in the files other tools read: per bot, qb-tournament-runner's *.buzz.csv; a
+per-buzz gameplay CSV in the spirit of QANTA's gameplay logs; and the box score as CSV.
+
+Each is written from one audience's frames (game.replay.Replay.frames), so a public export holds
+what the hall saw and nothing else (the bot guesses the audience rule let through, the buzzes and
+the rulings), and a staff export everything. The full event log is game.match_archive's job.
+"""
+from __future__ import annotations
+
+import csv
+import io
+from datetime import datetime, timezone
+
+from .engine.state import MatchState
+from .replay import timeline
+
+BUZZ_CSV_COLUMNS = ("question_id", "token_position", "guess", "confidence", "buzz")  # bots/replay.py reads these
+GAMEPLAY_COLUMNS = ("date", "question_number", "question_id", "phase", "player", "team", "kind", "word_position",
+                    "question_words", "fraction", "guess", "ruling", "points")
+BOXSCORE_COLUMNS = ("question_number", "question_id", "tiebreaker", "thrown_out", "ended_in_phase", "result",
+                    "answer_line", "phase", "team", "who", "kind", "answer", "word_position", "fraction", "ruling",
+                    "overridden", "points")
+PLAYER_COLUMNS = ("player", "team", "kind", "buzzes", "correct", "wrong", "negs", "prompts", "points",
+                  "mean_buzz_position")
+
+
+def _csv(rows, header) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def _qids(state: MatchState, frames: list[dict]) -> dict:
+    """question_started seq -> the question's id (the id is public; its text is not until it closes)."""
+    return {f["seq"]: state.questions[f["data"]["index"]].qid for f in frames if f["type"] == "question_started"}
+
+
+def bot_seats(state: MatchState) -> list[dict]:
+    return [s for s in state.seats.values() if s.get("kind") == "bot"]
+
+
+def buzz_csv(state: MatchState, frames: list[dict], seat: str) -> str:
+    """One bot's guesses as qb-tournament-runner's *.buzz.csv: one row per guess it reported, with the
+    number of words it had seen (token_position), so bots/replay.py can play the run again."""
+    qids = _qids(state, frames)
+    rows = []
+    for q in timeline(frames):
+        if q["thrown_out"]:
+            continue
+        for g in q["guesses"].get(seat, []):
+            rows.append((qids[q["start_seq"]], g["word"], g["guess"], g["confidence"], "True" if g["buzz"] else "False"))
+    return _csv(rows, BUZZ_CSV_COLUMNS)
+
+
+def gameplay_csv(state: MatchState, frames: list[dict]) -> str:
+    """One row per buzz: when, who (human or bot), which question, at which word and fraction, what they
+    said, how it was ruled (as it finally stands) and the points."""
+    qids = _qids(state, frames)
+    rows = []
+    for q in timeline(frames):
+        length = q["words"] or len(state.questions[_index(frames, q["start_seq"])].words)
+        rulings = {r["id"]: r for r in q["rulings"]}
+        for b in q["buzzes"]:
+            r = rulings.get(b["ruling"]) or _last_ruling_of(q, b)
+            rows.append((_iso(b["t"]), q["number"], qids[q["start_seq"]], r["phase"] if r else "", b["name"],
+                         _team(state, b["team"]), b["kind"], b["word"], length,
+                         round(b["word"] / length, 3) if length else "", r["text"] if r else "",
+                         "thrown out" if q["thrown_out"] else (b["verdict"] or (r["verdict"] if r else "none")),
+                         0 if q["thrown_out"] or not r else r["points"]))
+    return _csv(rows, GAMEPLAY_COLUMNS)
+
+
+def _index(frames, seq) -> int:
+    return next(f["data"]["index"] for f in frames if f["seq"] == seq)
+
+
+def _last_ruling_of(q: dict, buzz: dict):
+    """The last ruling on this buzz's seat after the buzz (a prompt leaves the buzz open)."""
+    later = [r for r in q["rulings"] if r["seat"] == buzz["seat"] and r["seq"] > buzz["seq"] and r["mode"] == "buzz"]
+    return later[-1] if later else None
+
+
+def _team(state: MatchState, team: str) -> str:
+    return state.team_name(team)
+
+
+def _iso(t_ms: int) -> str:
+    return datetime.fromtimestamp(t_ms / 1000, tz=timezone.utc).isoformat(timespec="milliseconds")
+
+
+def boxscore_csv(box: dict) -> str:
+    """The box score as two tables: one row per answer ruled, then one row per player and bot."""
+    rows = []
+    for row in box["rows"]:
+        result = "thrown out" if row["thrown_out"] else (row["result"] and "scored") or "dead"
+        base = (row["number"], row["qid"], row["tiebreaker"], row["thrown_out"], row["phase"], result, row["answer"])
+        if not row["answers"]:
+            rows.append(base + ("",) * 10)
+        for a in row["answers"]:
+            rows.append(base + (a["phase"], a["team"], a["who"], a["kind"], a["text"] or "", _blank(a["word"]),
+                                _blank(a["fraction"]), a["verdict"], a["overridden"], a["points"]))
+    players = [(p["name"], p["team"], p["kind"], p["buzzes"], p["correct"], p["wrong"], p["negs"], p["prompts"],
+                p["points"], _blank(p["mean_position"])) for p in box.get("players", [])]
+    return _csv(rows, BOXSCORE_COLUMNS) + "\n" + _csv(players, PLAYER_COLUMNS)
+
+
+def _blank(value):
+    return "" if value is None else value

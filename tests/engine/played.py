@@ -1,0 +1,112 @@
+"""Two matches played through the engine the way the conductor plays them, with everything a replay
+must get right: a neg, a prompt, an undo after the answer was shown, a throw-out and its replacement
+(in both formats), a team phase with chat and a pass, bot guesses word by word, an override and an
+adjustment after the final whistle. `live` keeps a pickle of the live state after every command, by seq."""
+from __future__ import annotations
+
+import pickle
+
+from .support import MOD, SYS, Match
+
+
+class Recorded(Match):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.live = {self.state.seq: pickle.dumps(self.state)}
+
+    def send(self, *args, **kwargs):
+        events = super().send(*args, **kwargs)
+        self.live[self.state.seq] = pickle.dumps(self.state)
+        return events
+
+    def attempt(self, seat: str, text: str, verdict: str, lag: int = 100):
+        """A buzz `lag` ms from now, the answer, and the moderator's ruling."""
+        self.buzz(seat, at=self.now + lag)
+        self.answer(seat, text)
+        return self.rule(verdict, at=self.now + 300)
+
+    def guess(self, seat: str, confidence: float, buzz: bool = False, guess: str = "Isaac Newton"):
+        return self.send("bot_guess", seat, {"guess": guess, "confidence": confidence, "buzz": buzz,
+                                             "alternatives": [[guess, confidence], ["the moon", confidence / 2]],
+                                             "threshold": 0.5})
+
+
+def played_quizbowl() -> Recorded:
+    m = Recorded("quizbowl", {"questions": 3, "tiebreakers": 0}, reserve=3, length=12, power_after=5)
+    m.start(0)
+    # Q1: Ann negs early, the bot gets it.
+    m.reveal_until(2)
+    m.guess("bot", 0.2)
+    m.reveal_until(3)
+    m.guess("bot", 0.35)
+    m.attempt("h0", "the moon", "reject")
+    m.reveal_until(6)
+    m.guess("bot", 0.7, buzz=True)
+    m.attempt("bot", "Isaac Newton", "accept", lag=10)
+    m.send("next", MOD, at=m.now + 2000)
+    # Q2: Cho is prompted, then ruled right; the moderator undoes it and rules it wrong; dead.
+    m.reveal_until(4)
+    m.buzz("h2", at=m.now + 50)
+    m.answer("h2", "maybe gravity")
+    m.rule("prompt", at=m.now + 200)
+    m.answer("h2", "gravity")
+    m.rule("accept", at=m.now + 200)
+    m.send("undo", MOD, at=m.now + 1000)
+    m.rule("reject", at=m.now + 200)
+    m.play_to_close()
+    m.send("next", MOD, at=m.now + 2000)
+    # Q3: thrown out after a few words; the replacement is answered by Ben.
+    m.reveal_until(2)
+    m.send("throw_out", MOD, {"reason": "misread"}, at=m.now + 100)
+    m.reveal_until(5)
+    m.attempt("h1", "tesla coil", "accept", lag=50)
+    m.send("next", MOD, at=m.now + 2000)
+    assert m.state.status == "finished"
+    # After the whistle: Ann's neg is overridden to correct, and a protest adds points.
+    m.send("override", MOD, {"ruling": 1, "verdict": "accept"}, at=m.now + 5000)
+    m.send("adjust", MOD, {"team": "t1", "points": 5, "reason": "protest upheld"}, at=m.now + 1000)
+    return m
+
+
+def played_efficientqa() -> Recorded:
+    m = Recorded("efficientqa", {"questions": 2, "tiebreakers": 0}, reserve=3, length=9, power_after=None)
+    m.start(0)
+    # Q1: both sides miss in phase 1; in phase 2 the humans chat, submit wrong, the 6 GiB bot is right.
+    m.reveal_until(3)
+    m.guess("b500", 0.3)
+    m.attempt("h0", "the moon", "reject")
+    m.reveal_until(5)
+    m.guess("b500", 0.6, buzz=True)
+    m.attempt("b500", "Isaac Newton", "reject", lag=10)
+    assert m.q.mode == "team"
+    m.send("chat", "h1", {"text": "surely gravity"}, at=m.now + 1000)
+    m.guess("b6", 0.8)
+    m.submit("b6", "tesla coil", at=m.now + 500)
+    m.submit("h0", "gravity", at=m.now + 2000)
+    m.rule("accept", at=m.now + 500)
+    m.send("undo", MOD, at=m.now + 800)  # pressed by mistake: the humans' answer was wrong
+    m.rule("reject", at=m.now + 500)
+    m.rule("accept", at=m.now + 500)
+    m.send("next", MOD, at=m.now + 2000)
+    # Q2 is thrown out two words in; its replacement keeps the number.
+    m.reveal_until(2)
+    m.send("throw_out", MOD, {"reason": "two answers"}, at=m.now + 200)
+    assert m.q.number == 2 and m.state.history[-1]["thrown_out"]
+    # The new Q2 (computer priority): nobody buzzes; phase 2 both pass; phase 3 the big bot passes, the humans
+    # are ruled right, and that is overridden to wrong.
+    while m.q.phase == 0:
+        m.tick(m.now + 500)
+    m.send("pass", "h2", at=m.now + 1000)
+    m.send("pass", "h0", at=m.now + 1000)
+    assert m.q.phase == 2
+    m.submit("h0", "ok go", at=m.now + 3000)
+    m.send("pass", "bunl", at=m.now + 100)
+    m.rule("accept", at=m.now + 500)
+    m.send("override", MOD, {"ruling": m.state.next_ruling_id - 1, "verdict": "reject"}, at=m.now + 500)
+    m.send("next", MOD, at=m.now + 2000)
+    assert m.state.status == "finished"
+    m.send("adjust", MOD, {"team": "t0", "points": 1, "reason": "appeal"}, at=m.now + 1000)
+    return m
+
+
+PLAYED = {"quizbowl": played_quizbowl, "efficientqa": played_efficientqa}
