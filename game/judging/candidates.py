@@ -23,6 +23,7 @@ class Candidate:
     required: tuple[tuple[str, ...], ...] = ()  # canonical words of each required part
     required_source: str = "whole"  # how the required part is known (see AnswerLine.required_source)
     word_forms: bool = False  # words are derivational stems: the line accepts any form of them
+    names: bool = False  # a proper name (capitalised), whose spelling may vary by transliteration
 
     def describe(self) -> str:
         """Where this text came from, as a phrase for a reason sentence."""
@@ -41,17 +42,30 @@ def _words_of(parts) -> tuple[tuple[str, ...], ...]:
     return tuple(tokens(part) for part in parts if tokens(part))
 
 
-def _candidate(text: str, kind: str, origin: str, clause: Clause | None = None) -> Candidate:
-    parts, source = implied_required(text)
-    return Candidate(text, tokens(text), kind, origin, clause, _words_of(parts), source)
+_SMALL_WORDS = frozenset("of and the a an in on for to by at from with or as de la le du von van der des di da y et".split())
+
+
+def is_proper_name(text: str) -> bool:
+    """Every word capitalised but the small ones: "Ludmilla Savelyeva", not "spin angular momentum"."""
+    words = [w for w in text.replace("-", " ").split() if w.lower() not in _SMALL_WORDS and not w[:1].isdigit()]
+    return bool(words) and all(w[:1].isupper() for w in words) and not all(w.isupper() for w in words if len(w) > 1)
+
+
+def _candidate(text: str, kind: str, origin: str, clause: Clause | None = None, marked: tuple[str, ...] = ()) -> Candidate:
+    parts, source = (marked, "markup") if marked else implied_required(text)
+    return Candidate(text, tokens(text), kind, origin, clause, _words_of(parts), source, names=is_proper_name(text))
 
 
 def _from_line(line: AnswerLine) -> list[Candidate]:
     found: list[Candidate] = []
-    if tokens(line.main):
-        found.append(Candidate(line.main, tokens(line.main), ACCEPT, "main", None, _words_of(line.required), line.required_source))
+    for text, required, source in line.alternatives:
+        if tokens(text):
+            parts, source = (required, source) if source in ("braces", "markup", "caps") else implied_required(text)
+            found.append(Candidate(text, tokens(text), ACCEPT, "main", None, _words_of(parts), source, names=is_proper_name(text)))
     for clause in line.clauses:
-        found += [_candidate(text, clause.kind, "clause", clause) for text in clause.texts if tokens(text)]
+        marks = clause.required or ((),) * len(clause.texts)
+        found += [_candidate(text, clause.kind, "clause", clause, marked)
+                  for text, marked in zip(clause.texts, marks) if tokens(text)]
     if line.word_forms:  # each accepted text once more, in any form of its words
         found += [replace(c, words=deep_words(c.words), required=(), required_source="whole", word_forms=True)
                   for c in found if c.kind == ACCEPT]

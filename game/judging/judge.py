@@ -7,26 +7,35 @@ suggestion: the moderator overrules when trivia sense says otherwise.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
-from .answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine
+from . import lexicon
+from .answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine, parse_answer_line
 from .candidates import Candidate, candidates, deep_words
 from .judgement import RANK, Judgement
-from .match import FORM, INITIALS, TYPO, Comparison, compare
-from .normalize import squad_normalize, tokens
-from .partial import more_than_answer, overlapping_answer, part_of_answer
+from .match import FORM, INITIALS, SHORT, STRICT, TYPO, VARIANT, Comparison, compare
+from .normalize import articles, clean_text, squad_normalize, tokens
+from .numbers import is_number
+from .partial import conflicting_date, covers_marked_part, more_than_answer, overlapping_answer, part_of_answer, place_conflict
+from .qualifiers import Buzz, in_force
 
 _PARENTHETICAL = re.compile(r"\s*\([^)]*\)")
+SYNONYM = "synonym"
+_HOW = {
+    FORM: '"{said}" as a form of "{wanted}"',
+    TYPO: '"{said}" as a misspelling of "{wanted}"',
+    SHORT: '"{said}" as a short form of "{wanted}"',
+    VARIANT: '"{said}" as another spelling (transliteration) of "{wanted}"',
+}
 
 
 def _how(response: str, candidate: Candidate, comparison: Comparison) -> str:
     phrases = []
     for said, wanted, how in comparison.pairs:
-        if how == FORM:
-            phrases.append(f'"{said}" as a form of "{wanted}"')
-        elif how == TYPO:
-            phrases.append(f'"{said}" as a misspelling of "{wanted}"')
-        elif how == INITIALS:
+        if how == INITIALS:
             phrases.append(f'"{said}" as the initials of "{wanted}"' if len(said) < len(wanted) else f'"{said}" for the initials "{wanted}"')
+        elif how in _HOW:
+            phrases.append(_HOW[how].format(said=said, wanted=wanted))
     if phrases:
         return "reading " + ", ".join(phrases)
     if response.casefold() == candidate.text.casefold():
@@ -34,46 +43,99 @@ def _how(response: str, candidate: Candidate, comparison: Comparison) -> str:
     return "once case, accents, punctuation, articles and number forms are set aside"
 
 
-def _qualified(candidate: Candidate, confidence: float, reason: str) -> tuple[float, str]:
+def _timing(candidate: Candidate, buzz: Buzz | None) -> bool | None:
     clause = candidate.clause
-    if clause and clause.qualifier:
+    return in_force(clause.qualifier, clause.texts, buzz) if clause and clause.qualifier else None
+
+
+def _qualified(candidate: Candidate, confidence: float, reason: str, state: bool | None) -> tuple[float, str]:
+    clause = candidate.clause
+    if not clause or not clause.qualifier:
+        return confidence, reason
+    if state is None:
         return confidence * 0.85, f"{reason} The line allows this only {clause.qualifier}; check when the buzz came."
-    return confidence, reason
+    return confidence, f"{reason} The line allows this only {clause.qualifier}, as it was at the buzz."
 
 
-def _full_match(response: str, candidate: Candidate, comparison: Comparison) -> tuple[str, Judgement]:
-    how = _how(response, candidate, comparison)
-    score = comparison.score
+def _lapsed(response: str, candidate: Candidate, buzz: Buzz) -> tuple[str, Judgement]:
+    clause = candidate.clause
+    reason = (f'Reject: "{response}" matches {candidate.describe()}, but that holds only {clause.qualifier}, '
+              f"and the buzz came after {buzz.read} words, when it no longer held.")
+    return "lapsed clause", Judgement(REJECT, 0.85, reason, candidate.text)
+
+
+def _full_match(response: str, candidate: Candidate, comparison: Comparison, how: str | None, strict: bool,
+                buzz: Buzz | None) -> tuple[str, Judgement] | None:
+    how = how or _how(response, candidate, comparison)
+    score = comparison.score if comparison.pairs else 0.85
+    state = _timing(candidate, buzz)
+    if state is False:
+        return None if candidate.kind == REJECT else _lapsed(response, candidate, buzz)
     if candidate.kind == REJECT:
-        confidence, reason = _qualified(candidate, 0.95 * score, f'Reject: "{response}" is ruled out by {candidate.describe()} ({how}).')
-        return "reject clause", Judgement(REJECT, confidence, reason, candidate.text)
+        if strict and not articles_agree(response, candidate.text):
+            return None  # "do not accept The Invisible Man" does not reach "Invisible Man"
+        confidence, reason = _qualified(candidate, 0.95 * score, f'Reject: "{response}" is ruled out by {candidate.describe()} ({how}).', state)
+        return ("reject clause" if strict else "fuzzy reject clause"), Judgement(REJECT, confidence, reason, candidate.text)
     if candidate.kind == PROMPT:
         question = candidate.clause.prompt_question if candidate.clause else MORE_SPECIFIC
-        confidence, reason = _qualified(candidate, 0.9 * score, f'Prompt: "{response}" matches {candidate.describe()} ({how}); ask "{question}"')
-        return "prompt clause", Judgement(PROMPT, confidence, reason, candidate.text, question)
-    confidence, reason = _qualified(candidate, score, f'Accept: "{response}" matches {candidate.describe()}, {how}.')
-    return "accept", Judgement(ACCEPT, confidence, reason, candidate.text)
+        confidence, reason = _qualified(candidate, 0.9 * score, f'Prompt: "{response}" matches {candidate.describe()} ({how}); ask "{question}"', state)
+        return ("prompt clause" if strict else "fuzzy prompt clause"), Judgement(PROMPT, confidence, reason, candidate.text, question)
+    if candidate.clause and candidate.clause.anti_prompt:
+        reason = (f'Accept: "{response}" matches {candidate.describe()} ({how}): it is more specific than the answer, '
+                  f'which the line accepts; ask "{candidate.clause.prompt_question}" only if the rules want the general answer.')
+    else:
+        reason = f'Accept: "{response}" matches {candidate.describe()}, {how}.'
+    confidence, reason = _qualified(candidate, score, reason, state)
+    return ("accept" if strict else "fuzzy accept"), Judgement(ACCEPT, confidence, reason, candidate.text)
 
 
-def _rule(response, said, candidate, comparison, line, references, question_text):
+def articles_agree(response: str, text: str) -> bool:
+    """Every article the text spells is in the response too."""
+    wanted = Counter(articles(text))
+    return not wanted or not wanted - Counter(articles(response))
+
+
+def _synonym(said: tuple[str, ...], candidate: Candidate) -> bool:
+    if candidate.kind == REJECT or candidate.word_forms or any(is_number(w) for w in said + candidate.words):
+        return False
+    if candidate.names and set(said) & set(candidate.words):
+        return False  # part of a person's name: the name rules decide ("Adams" for "John Adams")
+    return said != candidate.words and lexicon.shared_sense("_".join(said), "_".join(candidate.words))
+
+
+def _rule(response, said, candidate, comparison, line, references, question_text, buzz):
+    strict = set(comparison.hows) <= STRICT
     if comparison.complete:
-        return _full_match(response, candidate, comparison)
-    if not comparison.pairs or candidate.kind != ACCEPT:
+        return _full_match(response, candidate, comparison, None, strict, buzz)
+    clause = candidate.clause
+    if comparison.pairs and not comparison.missing and clause and clause.contains:
+        how = f'it contains "{candidate.text}", and the line accepts any answer about that'
+        return _full_match(response, candidate, comparison, how, strict, buzz)
+    if _synonym(said, candidate):
+        how = f'"{response}" and "{candidate.text}" name the same thing in WordNet (synonyms)'
+        return _full_match(response, candidate, comparison, how, False, buzz)
+    if not comparison.pairs or _timing(candidate, buzz) is False:
+        return None
+    if candidate.kind == PROMPT and not comparison.extra and covers_marked_part(candidate, comparison):
+        how = f'it gives the underlined part of "{candidate.text}"'
+        return _full_match(response, candidate, comparison, how, strict, buzz)
+    if candidate.kind != ACCEPT:
         return None
     if not comparison.extra:
-        return part_of_answer(response, candidate, comparison, line, references, question_text)
+        return part_of_answer(response, said, candidate, comparison, line, references, question_text)
     if not comparison.missing:
         return more_than_answer(response, said, candidate, comparison, question_text)
-    return overlapping_answer(response, candidate, comparison, question_text)
+    return overlapping_answer(response, said, candidate, comparison, question_text)
 
 
-def _response_forms(response: str) -> set[tuple[str, ...]]:
-    """The response, and the response without a parenthesis or a short place after a comma."""
-    forms = {tokens(response), tokens(_PARENTHETICAL.sub("", response))}
+def _response_forms(response: str) -> dict[tuple[str, ...], str]:
+    """The response, and the response without a parenthesis or a short place after a comma (with that place)."""
+    forms = {tokens(response): "", tokens(_PARENTHETICAL.sub("", response)): ""}
     head, comma, tail = response.partition(",")
-    if comma and len(tail.split()) <= 4:
-        forms.add(tokens(head))
-    return forms - {()}
+    if comma and len(tail.split()) <= 4 and not any(char.isdigit() for char in tail):
+        forms.setdefault(tokens(head), tail.strip())
+    forms.pop((), None)
+    return forms
 
 
 def _squad_match(response: str, references: tuple[str, ...]) -> Judgement | None:
@@ -85,33 +147,51 @@ def _squad_match(response: str, references: tuple[str, ...]) -> Judgement | None
     return None
 
 
-def judge(response: str, answer_line: AnswerLine | str | None = None, references=None, question_text: str | None = None) -> Judgement:
+def _as_buzz(buzz) -> Buzz | None:
+    if buzz is None or isinstance(buzz, Buzz):
+        return buzz
+    read, words = buzz
+    return Buzz(int(read), tuple(words))
+
+
+def judge(response: str, answer_line: AnswerLine | str | None = None, references=None, question_text: str | None = None,
+          buzz: Buzz | tuple[int, tuple[str, ...]] | None = None) -> Judgement:
     """Suggest accept, prompt or reject for a response, with a confidence and the reason.
 
     `question_text` (what was read, or the whole question) helps with people's names: a surname
-    alone is prompted when another person of that name appears in it.
+    alone is prompted when another person of that name appears in it. `buzz` is where the player
+    buzzed, (words read, the question's words): it decides clauses such as "prompt on X before mention".
     """
-    response = (response or "").strip()
+    response = clean_text(response or "").strip()
     references = tuple(str(r) for r in references or ())
     if not tokens(response):
         return Judgement(REJECT, 1.0, "Reject: no answer was given.")
     if not answer_line and not references:
         return Judgement(REJECT, 0.0, "There is no answer line or reference answer to judge against; rule by hand.")
+    line = parse_answer_line(answer_line) if isinstance(answer_line, str) else answer_line
+    buzz = _as_buzz(buzz)
+    pool = candidates(line, references)
+    best: tuple[float, float, Judgement] | None = None
     exact = _squad_match(response, references)
-    pool = candidates(answer_line, references)
-    said_forms = _response_forms(response)
-    best: tuple[int, float, Judgement] | None = None
-    for said in said_forms:
+    if exact:
+        best = (RANK["accept"], exact.confidence, exact)
+    for said, place in _response_forms(response).items():
         for candidate in pool:
             words = deep_words(said) if candidate.word_forms else said
-            ruled = _rule(response, words, candidate, compare(words, candidate.words), answer_line, references, question_text)
+            comparison = compare(words, candidate.words, candidate.names)
+            ruled = _rule(response, words, candidate, comparison, line, references, question_text, buzz)
+            if ruled and place and ruled[1].verdict == ACCEPT:
+                ruled = place_conflict(response, place, candidate) or ruled
             if ruled:
                 rank, judgement = ruled
                 key = (RANK[rank], judgement.confidence, judgement)
                 if best is None or key[:2] > best[:2]:
                     best = key
-    if best and best[0] == RANK["reject clause"]:
-        return best[2]
-    if exact or best:
-        return exact or best[2]
-    return Judgement(REJECT, 0.95, f'Reject: "{response}" matches nothing in the answer line or the references.')
+    if best is None:
+        judgement = Judgement(REJECT, 0.95, f'Reject: "{response}" matches nothing in the answer line or the references.')
+    else:
+        judgement = conflicting_date(response, best[2], pool) or best[2]
+    if judgement.verdict != ACCEPT and lexicon.index() is None:
+        judgement = Judgement(judgement.verdict, judgement.confidence, f"{judgement.reason} ({lexicon.MISSING}.)",
+                              judgement.matched, judgement.prompt_question)
+    return judgement

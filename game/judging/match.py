@@ -9,11 +9,31 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from . import lexicon
+from .numbers import decade, is_number
+
 # Words that carry no identity of their own inside an answer ("Battle of Hastings").
 FUNCTION_WORDS = frozenset({"of", "and", "in", "on", "for", "to", "by", "at", "from", "with", "or", "as"})
 
-EXACT, FORM, TYPO, INITIALS = "exact", "word form", "typo", "initials"
-SCORES = {EXACT: 1.0, FORM: 0.95, INITIALS: 0.9, TYPO: 0.85}
+EXACT, FORM, TYPO, INITIALS, SHORT, VARIANT = "exact", "word form", "typo", "initials", "short form", "spelling variant"
+SCORES = {EXACT: 1.0, FORM: 0.95, SHORT: 0.9, INITIALS: 0.9, TYPO: 0.85, VARIANT: 0.85}
+# Matches that read the words as written; the others guess (see judge: exact beats fuzzy).
+STRICT = frozenset({EXACT, FORM})
+
+# Short forms of titles and place words that WordNet does not list ("St." for "Saint", "Mt.").
+# Units ("cm", "mi", "kg") and "Dr."/"Mr." come from WordNet itself (lexicon.any_shared_sense).
+ABBREVIATIONS = {
+    "st": ("saint", "street"), "mt": ("mount", "mountain"), "ft": ("fort",), "pt": ("point", "port"),
+    "jr": ("junior",), "sr": ("senior",), "gen": ("general",), "gov": ("governor",), "sen": ("senator",),
+    "rep": ("representative",), "pres": ("president",), "prof": ("professor",), "capt": ("captain",),
+    "col": ("colonel",), "lt": ("lieutenant",), "sgt": ("sergeant",), "adm": ("admiral",), "rev": ("reverend",),
+    "hon": ("honorable",), "bros": ("brothers",), "co": ("company",), "corp": ("corporation",),
+    "inc": ("incorporated",), "univ": ("university",), "dept": ("department",), "natl": ("national",),
+    "intl": ("international",), "govt": ("government",), "assn": ("association",), "ave": ("avenue",),
+    "rd": ("road",), "blvd": ("boulevard",), "vs": ("versus",), "no": ("number",), "vol": ("volume",),
+    "ch": ("chapter",), "dr": ("doctor", "drive"), "mr": ("mister",), "sq": ("square",), "yd": ("yard",),
+    "oz": ("ounce",),
+}
 
 # Plurals that no suffix rule reaches.
 _IRREGULAR = {
@@ -33,8 +53,8 @@ def stem(word: str) -> str:
     Derived words ("convexity"/"convex") are left apart on purpose: answer lines say when they count.
     """
     word = _IRREGULAR.get(word, word)
-    if word.isdigit() or len(word) <= 3:
-        return word
+    if len(word) <= 3 or is_number(word):
+        return word  # "1980s" is a decade, not the plural of 1980
     if word.endswith("ies") and len(word) > 4:
         word = word[:-3] + "y"
     elif word.endswith("es") and word[:-2].endswith(("s", "x", "z", "ch", "sh")):
@@ -103,19 +123,75 @@ def edit_distance(a: str, b: str, limit: int) -> int:
     return previous[-1]
 
 
+def _is_subsequence(short: str, long: str) -> bool:
+    letters = iter(long)
+    return all(char in letters for char in short)
+
+
 @lru_cache(maxsize=65536)
-def word_match(said: str, wanted: str) -> str | None:
-    """How one response word meets one answer word, or None."""
+def abbreviates(short: str, long: str) -> bool:
+    """ "cm" for "centimeter", "st" for "saint": a short form spelt from the word's own letters."""
+    if not (short and long and len(short) < len(long) and short[0] == long[0] and _is_subsequence(short, long)):
+        return False
+    if long in ABBREVIATIONS.get(short, ()) or stem(long) in ABBREVIATIONS.get(short, ()):
+        return True
+    return len(short) <= 4 and any(
+        lexicon.any_shared_sense(form, base) for form in (short, short + ".") for base in {long, stem(long) + "e", stem(long)}
+    ) if lexicon.index() is not None else False
+
+
+def _decade_short(said: str, wanted: str) -> bool:
+    """ "80s" for "1980s" (and back): the decade without its century."""
+    a, b = decade(said), decade(wanted)
+    return bool(a and b and a[1] != b[1] and a[0] % 100 == b[0] % 100)
+
+
+_DIGRAPHS = (("tch", "c"), ("sch", "s"), ("ph", "f"), ("kh", "h"), ("ch", "c"), ("sh", "s"), ("zh", "z"), ("ts", "z"),
+             ("tz", "z"), ("dh", "d"), ("th", "t"), ("gh", "g"), ("ck", "c"), ("k", "c"), ("q", "c"), ("w", "v"),
+             ("j", "y"), ("y", "i"))
+
+
+@lru_cache(maxsize=65536)
+def skeleton(word: str) -> str:
+    """The consonants of a name as transliterations keep them: "muhammad"/"mohamad" -> "mhmd"."""
+    for pair in _DIGRAPHS:
+        word = word.replace(*pair)
+    out = word[:1]
+    for char in word[1:]:
+        if char not in "aeiou" and char != out[-1]:
+            out += char
+    return out
+
+
+def is_variant(said: str, wanted: str) -> bool:
+    """Transliterations of one name (Mohamad/Muhammad, Ludmilla/Lyudmila, Sabbatai/Shabtai).
+
+    The consonants must agree, and the letters may differ more the longer the name.
+    """
+    shorter = min(len(said), len(wanted))
+    if shorter < 4 or not said.isalpha() or not wanted.isalpha() or skeleton(said) != skeleton(wanted):
+        return False
+    limit = max(2, shorter // 3)
+    return edit_distance(said, wanted, limit) <= limit
+
+
+@lru_cache(maxsize=65536)
+def word_match(said: str, wanted: str, names: bool = False) -> str | None:
+    """How one response word meets one answer word, or None; `names` allows transliterations."""
     if said == wanted:
         return EXACT
-    if said.isdigit() or wanted.isdigit():
-        return None  # 1812 is not 1813
+    if is_number(said) or is_number(wanted):
+        return SHORT if _decade_short(said, wanted) else None  # 1812 is not 1813
     if stem(said) == stem(wanted):
         return FORM
     for a, b in ((said, wanted), (stem(said), stem(wanted))):
         limit = typo_allowance(min(len(a), len(b)))
         if limit and edit_distance(a, b, limit) <= limit:
             return TYPO
+    if abbreviates(said, wanted) or abbreviates(wanted, said):
+        return SHORT
+    if names and is_variant(said, wanted):
+        return VARIANT
     return None
 
 
@@ -168,21 +244,44 @@ def _initials_pairs(said: list[str], wanted: list[str], pairs: list) -> None:
                 break
 
 
+def _compound_pairs(said: tuple[str, ...], left_said: list[str], left_wanted: list[str], pairs: list, flip: bool) -> None:
+    """Two neighbouring words written as one: "space walk" and "spacewalks"."""
+    for first, second in zip(said, said[1:]):
+        if first not in left_said or second not in left_said:
+            continue
+        joined = stem(first + second)
+        for target in left_wanted:
+            if stem(target) == joined:
+                left_said.remove(first)
+                left_said.remove(second)
+                left_wanted.remove(target)
+                pair = (f"{first} {second}", target, FORM)
+                pairs.append((pair[1], pair[0], FORM) if flip else pair)
+                break
+
+
 @lru_cache(maxsize=32768)
-def compare(said: tuple[str, ...], wanted: tuple[str, ...]) -> Comparison:
-    """Pair the response's words with the answer's, best matches first, order free."""
+def compare(said: tuple[str, ...], wanted: tuple[str, ...], names: bool = False) -> Comparison:
+    """Pair the response's words with the answer's, best matches first, order free.
+
+    `names` says the answer is a proper name, whose spelling may vary by transliteration.
+    """
     left_said = list(said)
     left_wanted = list(wanted)
     pairs: list[tuple[str, str, str]] = []
-    for kind in (EXACT, FORM, TYPO):
+    for kind in (EXACT, FORM, SHORT, TYPO, VARIANT):
         for word in list(left_said):
             for target in left_wanted:
-                if word_match(word, target) == kind:
+                if word_match(word, target, names) == kind:
                     pairs.append((word, target, kind))
                     left_said.remove(word)
                     left_wanted.remove(target)
                     break
     if left_said and left_wanted:
+        _compound_pairs(said, left_said, left_wanted, pairs, flip=False)
+        _compound_pairs(wanted, left_wanted, left_said, pairs, flip=True)
+    # A lone letter is never the initials of a longer answer ("H" for "Heinrich Böll").
+    if left_said and left_wanted and not (len(said) == 1 and len(said[0]) == 1):
         _initials_pairs(left_said, left_wanted, pairs)
     if left_said and left_wanted and "".join(said) == "".join(wanted):
         # Compounds written apart or together: "space time" and "spacetime".

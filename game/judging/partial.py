@@ -9,10 +9,10 @@ from __future__ import annotations
 from .answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine, parse_answer_line
 from .candidates import Candidate, candidates
 from .judgement import Judgement
-from .match import FUNCTION_WORDS, Comparison
+from .match import FUNCTION_WORDS, Comparison, stem
 from .names import PARTICLES, SUFFIXES, TITLES, given_names, looks_like_person, others_with_surname, speaks_of_person, surname
 from .normalize import tokens
-from .numbers import MONTHS
+from .numbers import MONTHS, date_parts, is_number
 
 # Words whose absence or presence does not change which thing is meant ("Republic of Poland").
 GENERIC = frozenset(
@@ -23,6 +23,22 @@ GENERIC = frozenset(
     "emirate caliphate federation confederation territory dom comte period era epoch civilization university "
     "party system desert plateau basin valley peninsula law theory reaction gas dollars dollar percent "
     "il la le les los las el lo der die das".split()
+)
+# Words that may be added to an answer without naming something else: a title before a person's name,
+# or the kind of thing the question asks for ("Battle of Hastings" when it asks for "this battle").
+# Others ("state", "university", "city") make another thing of it: "Indiana State University" is not "Indiana".
+ADDED_TITLES = frozenset(
+    "saint st sir lord lady dr doctor mr mrs ms king queen emperor empress president pope prince princess "
+    "general tsar czar sultan pharaoh".split()
+)
+ADDED_KINDS = frozenset(
+    "battle siege mount mountain mountains lake river ocean sea desert island islands peninsula dynasty "
+    "people peoples language period era epoch theory law reaction effect war".split()
+)
+# Words that hedge a number ("around 1.8 billion") without changing it.
+HEDGES = frozenset(
+    "about around approximately approx roughly nearly almost some circa c ca estimated est over under "
+    "more less than just exactly only up to".split()
 )
 # Words that make a different place or thing of a one-word answer ("North Korea", "New England").
 _CHANGING_WORDS = frozenset("north south east west northern southern eastern western new old upper lower great little greater lesser".split())
@@ -98,9 +114,12 @@ def _required_ruling(response, candidate, comparison, parsed, matched):
     """Rule by the required part when the line marks one (or a place or subtitle is left out)."""
     if not candidate.required or candidate.required_source == "whole":
         return None
-    covered = [part for part in candidate.required if _covers(part, matched)]
     either = bool(parsed and parsed.accept_either and candidate.origin == "main")
-    if covered and (either or len(covered) == len(candidate.required)):
+    parts = candidate.required
+    if either and len(parts) == 1 and len(parts[0]) > 1:  # "<u>Paul Bäumer</u> [accept either name]"
+        parts = tuple((word,) for word in parts[0] if word not in FUNCTION_WORDS)
+    covered = [part for part in parts if _covers(part, matched)]
+    if covered and (either or len(covered) == len(parts)):
         reason = f'Accept: "{response}" gives the required part "{" ".join(covered[0])}" of {candidate.describe()}.'
         return "partial accept", Judgement(ACCEPT, 0.9 * comparison.score, reason, candidate.text)
     if candidate.required_source not in MARKED:
@@ -126,12 +145,40 @@ _PARTIAL_ACCEPTS = (
 )
 
 
-def part_of_answer(response, candidate, comparison, line, references, question_text):
+def covers_marked_part(candidate: Candidate, comparison: Comparison) -> bool:
+    """Whether the response gives every part the line underlines in this text."""
+    if candidate.required_source not in ("braces", "markup") or not candidate.required:
+        return False
+    matched = matched_words(comparison)
+    return all(_covers(part, matched) for part in candidate.required)
+
+
+def _number_ruling(response, said, candidate, comparison):
+    """A response of numbers only must be the answer's number: "14" is not "14 December 1972"."""
+    if not said or not all(is_number(word) for word in said):
+        return None
+    numbers = [word for word in candidate.words if is_number(word)]
+    others = [word for word in candidate.words if not is_number(word) and word not in FUNCTION_WORDS]
+    date = date_parts(candidate.words)
+    if date and date[1] and date[0] and set(said) == {date[0]}:
+        reason = f'Prompt: "{response}" gives only the year of the date {candidate.describe()}; ask for the full date.'
+        return "partial prompt", Judgement(PROMPT, 0.7, reason, candidate.text, "Can you give the full date?")
+    if set(said) == set(numbers):
+        if others and not date and not candidate.names and candidate.words.index(numbers[0]) < candidate.words.index(others[0]):
+            reason = f'Accept: "{response}" is the number of {candidate.describe()}, without its unit "{" ".join(others)}".'
+            return "partial accept", Judgement(ACCEPT, 0.8 * comparison.score, reason, candidate.text)
+        return None  # the number of a name ("1812" for "1812 Overture"): the other rules decide
+    reason = f'Reject: "{response}" is a different number from {candidate.describe()}, though it appears in it.'
+    return "firm reject", Judgement(REJECT, 0.85, reason, candidate.text)
+
+
+def part_of_answer(response, said, candidate, comparison, line, references, question_text):
     """The response gives some of the answer's words and nothing else."""
     matched = matched_words(comparison)
     missing = " ".join(comparison.missing)
     parsed = line if isinstance(line, AnswerLine) else parse_answer_line(line) if line else None
-    ruled = _required_ruling(response, candidate, comparison, parsed, matched) or _name_ruling(
+    ruled = _number_ruling(response, said, candidate, comparison) or _required_ruling(
+        response, candidate, comparison, parsed, matched) or _name_ruling(
         response, candidate, comparison, line, references, question_text
     )
     if ruled:
@@ -168,15 +215,34 @@ def _belongs_to(said: tuple[str, ...], comparison: Comparison) -> bool:
     return set(comparison.extra) == set(said[cut + 1:]) - FUNCTION_WORDS and bool(comparison.extra)
 
 
+def _asks_for(word: str, question_text: str | None) -> bool:
+    """Whether the question asks for this kind of thing ("this battle"); with no question, assume so."""
+    if question_text is None:
+        return True
+    return stem(word) in {stem(w) for w in tokens(question_text)}
+
+
+def _middle_names(said: tuple[str, ...], candidate: Candidate, comparison: Comparison, question_text) -> bool:
+    """ "Alexander Stirling Calder" for "Alexander Calder": names added between the given name and the surname."""
+    family = surname(candidate.text)
+    if len(candidate.words) < 2 or not family or not looks_like_person(candidate.text, question_text):
+        return False
+    inner = said[1: len(said) - len(family)]
+    return said[0] == candidate.words[0] and said[-len(family):] == family and set(comparison.extra) <= set(inner)
+
+
 def more_than_answer(response, said, candidate, comparison, question_text):
     """The response gives all of the answer and more words besides."""
     extra = " ".join(comparison.extra)
-    if all(word in GENERIC for word in comparison.extra):
-        reason = f'Accept: "{response}" matches {candidate.describe()} and adds only the general word(s) "{extra}".'
+    extras = comparison.extra
+    if any(is_number(word) for word in extras) or all(is_number(w) or w in FUNCTION_WORDS for w in candidate.words):
+        return _more_than_number(response, said, candidate, comparison)
+    if all(word in ADDED_TITLES for word in extras) or (len(extras) == 1 and extras[0] in ADDED_KINDS and _asks_for(extras[0], question_text)):
+        reason = f'Accept: "{response}" matches {candidate.describe()} and adds only "{extra}", which names the same thing.'
         return "partial accept", Judgement(ACCEPT, 0.85 * comparison.score, reason, candidate.text)
-    if all(word.isdigit() for word in comparison.extra) and any(w in MONTHS.values() for w in candidate.words):
-        reason = f'Accept: "{response}" gives the date {candidate.describe()} more precisely ("{extra}").'
-        return "partial accept", Judgement(ACCEPT, 0.8 * comparison.score, reason, candidate.text)
+    if _middle_names(said, candidate, comparison, question_text):
+        reason = f'Accept: "{response}" is {candidate.describe()} with the middle name(s) "{extra}"; check they belong to the same person.'
+        return "partial accept", Judgement(ACCEPT, 0.75 * comparison.score, reason, candidate.text)
     if _belongs_to(said, comparison):
         reason = f'Accept: "{response}" is {candidate.describe()} with what it belongs to ("of {extra}").'
         return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)
@@ -192,8 +258,66 @@ def more_than_answer(response, said, candidate, comparison, question_text):
     return "weak reject", Judgement(REJECT, 0.6, reason, candidate.text)
 
 
-def overlapping_answer(response, candidate, comparison, question_text):
+def _more_than_number(response, said, candidate, comparison):
+    """The answer has a number: the response may hedge it or add its unit, or give a date more precisely."""
+    extras = comparison.extra
+    extra = " ".join(extras)
+    numbers_added = [word for word in extras if is_number(word)]
+    date = date_parts(candidate.words)
+    said_date = date_parts(said)
+    if date and said_date and said_date[0] == date[0] and (not date[1] or said_date[1] == date[1]) and said_date[1]:
+        reason = f'Accept: "{response}" gives the date {candidate.describe()} more precisely ("{extra}").'
+        return "partial accept", Judgement(ACCEPT, 0.8 * comparison.score, reason, candidate.text)
+    if numbers_added:
+        reason = f'Reject: "{response}" adds the number(s) "{" ".join(numbers_added)}" to {candidate.describe()}: a different number.'
+        return "firm reject", Judgement(REJECT, 0.8, reason, candidate.text)
+    if all(is_number(word) or word in FUNCTION_WORDS for word in candidate.words):
+        hedges = [word for word in extras if word in HEDGES]
+        units = [word for word in extras if word not in HEDGES]
+        if len(units) <= 2 and (not units or said.index(units[0]) > max(said.index(w) for w in candidate.words if w in said)):
+            what = " and ".join(part for part in (f'the hedge "{" ".join(hedges)}"' if hedges else "",
+                                                  f'the unit "{" ".join(units)}"' if units else "") if part)
+            reason = f'Accept: "{response}" is the number of {candidate.describe()} with {what}.'
+            return "partial accept", Judgement(ACCEPT, 0.8 * comparison.score, reason, candidate.text)
+    if all(word in GENERIC or word in HEDGES for word in extras):
+        reason = f'Accept: "{response}" matches {candidate.describe()} and adds only the general word(s) "{extra}".'
+        return "partial accept", Judgement(ACCEPT, 0.75 * comparison.score, reason, candidate.text)
+    reason = f'Reject: "{response}" contains {candidate.describe()} but adds "{extra}", which the line does not have; overrule if the extra words are right.'
+    return "weak reject", Judgement(REJECT, 0.6, reason, candidate.text)
+
+
+def place_conflict(response: str, place: str, candidate: Candidate):
+    """ "Plymouth, England" for "Plymouth, Massachusetts": the places after the commas must agree."""
+    head, comma, tail = candidate.text.partition(",")
+    if not comma or not tokens(tail) or any(is_number(word) for word in tokens(place) + tokens(tail)):
+        return None
+    mine, theirs = set(tokens(place)), set(tokens(tail))
+    if mine & theirs or not mine:
+        return None
+    reason = f'Reject: "{response}" places it in "{place}", but {candidate.describe()} is in "{tail.strip()}".'
+    return "firm reject", Judgement(REJECT, 0.85, reason, candidate.text)
+
+
+def conflicting_date(response: str, judgement: Judgement, pool: list[Candidate]) -> Judgement | None:
+    """A more precise date is accepted only if no reference gives the same year a different day or month."""
+    said = date_parts(tokens(response))
+    if judgement.verdict != ACCEPT or not said or not said[1]:
+        return None
+    full = [(c, date_parts(c.words)) for c in pool if c.kind == ACCEPT]
+    full = [(c, d) for c, d in full if d and d[1] and d[0] == said[0]]
+    agrees = [c for c, d in full if d[1] == said[1] and (not d[2] or not said[2] or d[2] == said[2])]
+    if not full or agrees:
+        return None
+    other = full[0][0]
+    reason = f'Reject: "{response}" is a different date from {other.describe()}.'
+    return Judgement(REJECT, 0.85, reason, other.text)
+
+
+def overlapping_answer(response, said, candidate, comparison, question_text):
     """The response shares some words with the answer and has others of its own: another answer."""
+    if any(is_number(word) for word in comparison.extra) and any(is_number(word) for word in comparison.missing):
+        reason = f'Reject: "{response}" gives a different number from {candidate.describe()}.'
+        return "firm reject", Judgement(REJECT, 0.85, reason, candidate.text)
     family = surname(candidate.text)
     matched = matched_words(comparison)
     if family and matched == set(family) and looks_like_person(candidate.text, question_text):

@@ -128,7 +128,7 @@ LINE_CASES = [
     ("cytokinesis [prompt on \"cell division\" or \"abscission\"]", "abscission", PROMPT),
     ("cytokinesis [prompt on \"cell division\" or \"abscission\"]", "cell division", PROMPT),
     ("astronauts [accept payload specialists; prompt on test pilot; prompt on engineers]", "test pilots", PROMPT),
-    ("consciousness [anti-prompt on \"qualia\" until mention]", "qualia", PROMPT),
+    ("consciousness [anti-prompt on \"qualia\" until mention]", "qualia", ACCEPT),
     ("Prime Minister of Australia [or PM of Australia; prompt on partial answer]", "Prime Minister", PROMPT),
     ("Prime Minister of Australia [or PM of Australia; prompt on partial answer]", "PM of Australia", ACCEPT),
     ("ceiling [or dome or nave; prompt on room or church or chapel]", "chapel", PROMPT),
