@@ -36,7 +36,9 @@ def read_questions(path: Path) -> list[dict]:
 
 
 def page_response(question: dict) -> str:
-    return question["source"]["page"].replace("_", " ")
+    """The page title as a player would say it: spaces for underscores, without "List of"."""
+    title = question["source"]["page"].replace("_", " ")
+    return title[len("List of "):] if title.startswith("List of ") else title
 
 
 def measure(path: Path, show_misses: int) -> tuple[int, float]:

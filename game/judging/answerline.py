@@ -183,7 +183,7 @@ def _split_texts(rest: str) -> list[str]:
     quoted = _QUOTED.findall(rest)
     if quoted:
         return [q for q in quoted if _clean(q)]
-    parts = _LIST_SPLIT.split(rest) if re.search(r"\bor\b|,", rest, re.I) else [rest]
+    parts = _LIST_SPLIT.split(rest) if re.search(r"\bor\b", rest, re.I) else [rest]
     return [p for p in parts if _clean(p)]
 
 
@@ -300,6 +300,8 @@ def implied_required(text: str) -> tuple[tuple[str, ...], str]:
     head, comma, tail = text.partition(", ")
     if comma and head and 1 <= len(tail.split()) <= 3 and all(w[:1].isupper() for w in tail.split()):
         return (head,), "comma"  # "Seattle, Washington": the place after the comma only locates it
+    if comma and head and len(tail.split()) >= 4 and tail[:1].isupper():
+        return (head,), "colon"  # "Brideshead Revisited, The Sacred and Profane Memories of ...": a subtitle
     title, colon, subtitle = text.partition(": ")
     if colon and title and subtitle:
         return (title,), "colon"  # "Bowling Alone: The Collapse and Revival ...": the subtitle is optional

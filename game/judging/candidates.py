@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from anyascii import anyascii
+
 from .answerline import ACCEPT, AnswerLine, Clause, implied_required, parse_answer_line
 from .match import deep_stem
 from .normalize import tokens
@@ -38,6 +40,17 @@ def deep_words(words: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(deep_stem(word) for word in words)
 
 
+def latin(text: str) -> tuple[str, ...]:
+    """The canonical words of a text in another script, transliterated: "Άργος" -> ("argos",)."""
+    return tokens(anyascii(text))
+
+
+def in_latin_letters(found: list[Candidate]) -> list[Candidate]:
+    """Each text written in another script once more in Latin letters, so "Argos" meets "Άργος"."""
+    return [replace(c, words=latin(c.text), required=(), required_source="whole")
+            for c in found if not all(w.isascii() for w in c.words) and latin(c.text)]
+
+
 def _words_of(parts) -> tuple[tuple[str, ...], ...]:
     return tuple(tokens(part) for part in parts if tokens(part))
 
@@ -66,6 +79,7 @@ def _from_line(line: AnswerLine) -> list[Candidate]:
         marks = clause.required or ((),) * len(clause.texts)
         found += [_candidate(text, clause.kind, "clause", clause, marked)
                   for text, marked in zip(clause.texts, marks) if tokens(text)]
+    found += in_latin_letters(found)
     if line.word_forms:  # each accepted text once more, in any form of its words
         found += [replace(c, words=deep_words(c.words), required=(), required_source="whole", word_forms=True)
                   for c in found if c.kind == ACCEPT]
@@ -79,7 +93,8 @@ def _line_candidates(raw: str) -> tuple[Candidate, ...]:
 
 @lru_cache(maxsize=8192)
 def _reference_candidates(references: tuple[str, ...]) -> tuple[Candidate, ...]:
-    return tuple(_candidate(ref, ACCEPT, "reference") for ref in references if tokens(ref))
+    found = [_candidate(ref, ACCEPT, "reference") for ref in references if tokens(ref)]
+    return tuple(found + in_latin_letters(found))
 
 
 def candidates(line: AnswerLine | str | None, references: tuple[str, ...] = ()) -> list[Candidate]:

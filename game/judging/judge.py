@@ -11,7 +11,7 @@ from collections import Counter
 
 from . import lexicon
 from .answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine, parse_answer_line
-from .candidates import Candidate, candidates, deep_words
+from .candidates import Candidate, candidates, deep_words, latin
 from .judgement import RANK, Judgement
 from .match import FORM, INITIALS, SHORT, STRICT, TYPO, VARIANT, Comparison, compare
 from .normalize import articles, clean_text, squad_normalize, tokens
@@ -134,6 +134,8 @@ def _response_forms(response: str) -> dict[tuple[str, ...], str]:
     head, comma, tail = response.partition(",")
     if comma and len(tail.split()) <= 4 and not any(char.isdigit() for char in tail):
         forms.setdefault(tokens(head), tail.strip())
+    if not response.isascii() and not all(w.isascii() for w in tokens(response)):
+        forms.setdefault(latin(response), "")  # "Άργος" answered to "Argos"
     forms.pop((), None)
     return forms
 

@@ -6,6 +6,9 @@ Each rule says why in its reason, so the moderator can overrule it at a glance.
 """
 from __future__ import annotations
 
+import re
+
+from . import lexicon
 from .answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine, parse_answer_line
 from .candidates import Candidate, candidates
 from .judgement import Judgement
@@ -32,9 +35,13 @@ ADDED_TITLES = frozenset(
     "general tsar czar sultan pharaoh".split()
 )
 ADDED_KINDS = frozenset(
-    "battle siege mount mountain mountains lake river ocean sea desert island islands peninsula dynasty "
-    "people peoples language period era epoch theory law reaction effect war".split()
+    "battle siege mount mountain mountains lake ocean sea desert island islands peninsula dynasty civilization "
+    "culture people peoples period era epoch theory law reaction effect war architecture movement style "
+    "religion mythology".split()
 )
+# Added words that always name another thing, whatever the question asks ("Indiana State University").
+INSTITUTIONS = frozenset("state states university college school city county company corporation party team club "
+                         "province district republic kingdom".split())
 # Words that hedge a number ("around 1.8 billion") without changing it.
 HEDGES = frozenset(
     "about around approximately approx roughly nearly almost some circa c ca estimated est over under "
@@ -132,6 +139,38 @@ def _required_ruling(response, candidate, comparison, parsed, matched):
     return "weak reject", Judgement(REJECT, 0.8, reason, candidate.text)
 
 
+def _head_noun(candidate: Candidate, comparison: Comparison) -> bool:
+    """ "heart" for "the human heart", "momentum" for "linear momentum": the last word of a described thing.
+
+    Only for plain (lower-case, unmarked) answers of two or three words whose modifiers describe
+    rather than name: a compound WordNet lists as one term ("light pollution", "cell division") is
+    a name of its own, and its last word alone is more general. Without WordNet, never.
+    """
+    content = [w for w in candidate.words if w not in FUNCTION_WORDS]
+    head = content[-1] if content else ""
+    if (candidate.names or candidate.required_source != "whole" or not 2 <= len(content) <= 3
+            or set(matched_words(comparison)) != {head} or head in GENERIC or not candidate.text.islower()
+            or lexicon.index() is None or not lexicon.senses(head)):
+        return False
+    return not lexicon.senses("_".join(content)) and not lexicon.senses("_".join(content[-2:]))
+
+
+_NAME_INSIDE = re.compile(r"[A-ZÀ-Þ][\w'’.-]*(?:\s+(?:(?:van|von|de|da|di|del|der|du|la|le)\s+)*[A-ZÀ-Þ][\w'’.-]*)+")
+
+
+def _given_names_inside(candidate: Candidate, comparison: Comparison) -> bool:
+    """ "Symphony No. 7 (Beethoven)" for "Ludwig van Beethoven's Symphony No. 7": only a named person's given names left out."""
+    missing = set(comparison.missing)
+    for match in _NAME_INSIDE.finditer(candidate.text):
+        name = match.group(0)
+        if name.strip() == candidate.text.strip() or not looks_like_person(name):
+            continue  # a whole name is for the name rules; "Spanish Civil War" is no person
+        family = set(surname(name))
+        if family and family <= matched_words(comparison) and missing <= set(given_names(name)) | PARTICLES:
+            return True
+    return False
+
+
 # Readings of a partial answer that a moderator would accept: (test, confidence factor, reason).
 _PARTIAL_ACCEPTS = (
     (lambda c, comparison, matched: all(w in GENERIC for w in comparison.missing), 0.8,
@@ -142,6 +181,11 @@ _PARTIAL_ACCEPTS = (
      'Accept: "{response}" gives the last words of {answer} and leaves out only "{missing}" before them.'),
     (lambda c, comparison, matched: _without_formal_title(c, matched), 0.8,
      'Accept: "{response}" is {answer} without its formal title.'),
+    (lambda c, comparison, matched: _given_names_inside(c, comparison), 0.75,
+     'Accept: "{response}" is {answer} without the given name(s) "{missing}" of the person it names.'),
+    (lambda c, comparison, matched: _head_noun(c, comparison), 0.65,
+     'Accept: "{response}" is the thing {answer} describes: WordNet does not list the whole as a term of its own, '
+     'so "{missing}" only describes it.'),
 )
 
 
@@ -237,7 +281,9 @@ def more_than_answer(response, said, candidate, comparison, question_text):
     extras = comparison.extra
     if any(is_number(word) for word in extras) or all(is_number(w) or w in FUNCTION_WORDS for w in candidate.words):
         return _more_than_number(response, said, candidate, comparison)
-    if all(word in ADDED_TITLES for word in extras) or (len(extras) == 1 and extras[0] in ADDED_KINDS and _asks_for(extras[0], question_text)):
+    kind_added = len(extras) == 1 and (extras[0] in ADDED_KINDS or (
+        extras[0] in GENERIC and extras[0] not in INSTITUTIONS and question_text and _asks_for(extras[0], question_text)))
+    if all(word in ADDED_TITLES for word in extras) or kind_added:
         reason = f'Accept: "{response}" matches {candidate.describe()} and adds only "{extra}", which names the same thing.'
         return "partial accept", Judgement(ACCEPT, 0.85 * comparison.score, reason, candidate.text)
     if _middle_names(said, candidate, comparison, question_text):
@@ -318,6 +364,10 @@ def overlapping_answer(response, said, candidate, comparison, question_text):
     if any(is_number(word) for word in comparison.extra) and any(is_number(word) for word in comparison.missing):
         reason = f'Reject: "{response}" gives a different number from {candidate.describe()}.'
         return "firm reject", Judgement(REJECT, 0.85, reason, candidate.text)
+    if all(word in GENERIC or word in TITLES for word in comparison.missing) and _belongs_to(said, comparison):
+        reason = (f'Accept: "{response}" is {candidate.describe()} without "{" ".join(comparison.missing)}" '
+                  f'and with what it belongs to ("of {" ".join(comparison.extra)}").')
+        return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)
     family = surname(candidate.text)
     matched = matched_words(comparison)
     if family and matched == set(family) and looks_like_person(candidate.text, question_text):

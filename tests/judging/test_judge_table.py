@@ -132,7 +132,7 @@ LINE_CASES = [
     ("Prime Minister of Australia [or PM of Australia; prompt on partial answer]", "Prime Minister", PROMPT),
     ("Prime Minister of Australia [or PM of Australia; prompt on partial answer]", "PM of Australia", ACCEPT),
     ("ceiling [or dome or nave; prompt on room or church or chapel]", "chapel", PROMPT),
-    ("linear momentum", "momentum", PROMPT),
+    ("linear momentum", "momentum", ACCEPT),
     ("Texas annexation", "Texas", PROMPT),
     ("Harper's Weekly [prompt on A Journal of Civilization]", "a journal of civilization", PROMPT),
     # rejections beat acceptance
