@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from anyascii import anyascii
 
-from .answerline import ACCEPT, AnswerLine, Clause, implied_required, parse_answer_line
+from .answerline import ACCEPT, REJECT, AnswerLine, Clause, implied_required, parse_answer_line
 from .match import deep_stem
 from .normalize import tokens
 
@@ -69,6 +69,11 @@ def _candidate(text: str, kind: str, origin: str, clause: Clause | None = None, 
     return Candidate(text, tokens(text), kind, origin, clause, _words_of(parts), source, names=is_proper_name(text))
 
 
+@lru_cache(maxsize=8192)
+def _parsed_candidates(line: AnswerLine) -> tuple[Candidate, ...]:
+    return tuple(_from_line(line))
+
+
 def _from_line(line: AnswerLine) -> list[Candidate]:
     found: list[Candidate] = []
     for text, required, source in line.alternatives:
@@ -79,6 +84,9 @@ def _from_line(line: AnswerLine) -> list[Candidate]:
         marks = clause.required or ((),) * len(clause.texts)
         found += [_candidate(text, clause.kind, "clause", clause, marked)
                   for text, marked in zip(clause.texts, marks) if tokens(text)]
+    main = {c.words for c in found if c.origin == "main"}
+    # A rejection of the main answer itself is a remark ("the clues reference the term X"), not a rule.
+    found = [c for c in found if not (c.kind == REJECT and c.words in main)]
     found += in_latin_letters(found)
     if line.word_forms:  # each accepted text once more, in any form of its words
         found += [replace(c, words=deep_words(c.words), required=(), required_source="whole", word_forms=True)
@@ -100,7 +108,7 @@ def _reference_candidates(references: tuple[str, ...]) -> tuple[Candidate, ...]:
 def candidates(line: AnswerLine | str | None, references: tuple[str, ...] = ()) -> list[Candidate]:
     """The candidates of an answer line (text or parsed) and of a reference list, line first."""
     if isinstance(line, AnswerLine):
-        found = _from_line(line)
+        found = list(_parsed_candidates(line))
     else:
         found = list(_line_candidates(line)) if line else []
     return found + list(_reference_candidates(references))

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 
 from . import lexicon
 from .answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine, parse_answer_line
 from .candidates import Candidate, candidates, deep_words, latin
 from .judgement import RANK, Judgement
 from .match import FORM, INITIALS, SHORT, STRICT, TYPO, VARIANT, Comparison, compare
+from .names import looks_like_person
 from .normalize import articles, clean_text, squad_normalize, tokens
 from .numbers import is_number
 from .partial import conflicting_date, covers_marked_part, more_than_answer, overlapping_answer, part_of_answer, place_conflict
@@ -95,12 +97,18 @@ def articles_agree(response: str, text: str) -> bool:
     return not wanted or not wanted - Counter(articles(response))
 
 
-def _synonym(said: tuple[str, ...], candidate: Candidate) -> bool:
-    if candidate.kind == REJECT or candidate.word_forms or any(is_number(w) for w in said + candidate.words):
+def _synonym(said: tuple[str, ...], candidate: Candidate, question_text: str | None) -> bool:
+    if candidate.kind == REJECT or candidate.word_forms or not _same_sense(said, candidate.words):
         return False
-    if candidate.names and set(said) & set(candidate.words):
-        return False  # part of a person's name: the name rules decide ("Adams" for "John Adams")
-    return said != candidate.words and lexicon.shared_sense("_".join(said), "_".join(candidate.words))
+    # Part of a person's name is for the name rules ("Adams" for "John Adams").
+    return not (candidate.names and set(said) & set(candidate.words) and looks_like_person(candidate.text, question_text))
+
+
+@lru_cache(maxsize=65536)
+def _same_sense(said: tuple[str, ...], wanted: tuple[str, ...]) -> bool:
+    if said == wanted or any(is_number(w) for w in said + wanted):
+        return False
+    return lexicon.shared_sense("_".join(said), "_".join(wanted))
 
 
 def _rule(response, said, candidate, comparison, line, references, question_text, buzz):
@@ -111,9 +119,10 @@ def _rule(response, said, candidate, comparison, line, references, question_text
     if comparison.pairs and not comparison.missing and clause and clause.contains:
         how = f'it contains "{candidate.text}", and the line accepts any answer about that'
         return _full_match(response, candidate, comparison, how, strict, buzz)
-    if _synonym(said, candidate):
+    if _synonym(said, candidate, question_text):
         how = f'"{response}" and "{candidate.text}" name the same thing in WordNet (synonyms)'
-        return _full_match(response, candidate, comparison, how, False, buzz)
+        ruled = _full_match(response, candidate, comparison, how, False, buzz)
+        return (ruled[0].replace("fuzzy", "synonym"), ruled[1]) if ruled and ruled[0].startswith("fuzzy") else ruled
     if not comparison.pairs or _timing(candidate, buzz) is False:
         return None
     if candidate.kind == PROMPT and not comparison.extra and covers_marked_part(candidate, comparison):

@@ -175,20 +175,22 @@ def is_variant(said: str, wanted: str) -> bool:
     return edit_distance(said, wanted, limit) <= limit
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=131072)
 def word_match(said: str, wanted: str, names: bool = False) -> str | None:
     """How one response word meets one answer word, or None; `names` allows transliterations."""
     if said == wanted:
         return EXACT
     if is_number(said) or is_number(wanted):
         return SHORT if _decade_short(said, wanted) else None  # 1812 is not 1813
-    if stem(said) == stem(wanted):
+    said_stem, wanted_stem = stem(said), stem(wanted)
+    if said_stem == wanted_stem:
         return FORM
-    for a, b in ((said, wanted), (stem(said), stem(wanted))):
-        limit = typo_allowance(min(len(a), len(b)))
-        if limit and edit_distance(a, b, limit) <= limit:
-            return TYPO
-    if abbreviates(said, wanted) or abbreviates(wanted, said):
+    if max(len(said), len(wanted)) >= 6:
+        for a, b in ((said, wanted), (said_stem, wanted_stem)):
+            limit = typo_allowance(min(len(a), len(b)))
+            if limit and abs(len(a) - len(b)) <= limit and edit_distance(a, b, limit) <= limit:
+                return TYPO
+    if said[0] == wanted[0] and (abbreviates(said, wanted) or abbreviates(wanted, said)):
         return SHORT
     if names and is_variant(said, wanted):
         return VARIANT
@@ -244,6 +246,9 @@ def _initials_pairs(said: list[str], wanted: list[str], pairs: list) -> None:
                 break
 
 
+_ORDER = {EXACT: 0, FORM: 1, SHORT: 2, TYPO: 3, VARIANT: 4}
+
+
 def _compound_pairs(said: tuple[str, ...], left_said: list[str], left_wanted: list[str], pairs: list, flip: bool) -> None:
     """Two neighbouring words written as one: "space walk" and "spacewalks"."""
     for first, second in zip(said, said[1:]):
@@ -266,17 +271,18 @@ def compare(said: tuple[str, ...], wanted: tuple[str, ...], names: bool = False)
 
     `names` says the answer is a proper name, whose spelling may vary by transliteration.
     """
-    left_said = list(said)
-    left_wanted = list(wanted)
+    # How each pair of words meets, computed once; then the best kinds are paired first.
+    found = [(_ORDER[how], i, j, how) for i, word in enumerate(said) for j, target in enumerate(wanted)
+             if (how := word_match(word, target, names))]
+    used_said, used_wanted = set(), set()
     pairs: list[tuple[str, str, str]] = []
-    for kind in (EXACT, FORM, SHORT, TYPO, VARIANT):
-        for word in list(left_said):
-            for target in left_wanted:
-                if word_match(word, target, names) == kind:
-                    pairs.append((word, target, kind))
-                    left_said.remove(word)
-                    left_wanted.remove(target)
-                    break
+    for _, i, j, how in sorted(found):
+        if i not in used_said and j not in used_wanted:
+            used_said.add(i)
+            used_wanted.add(j)
+            pairs.append((said[i], wanted[j], how))
+    left_said = [word for i, word in enumerate(said) if i not in used_said]
+    left_wanted = [word for j, word in enumerate(wanted) if j not in used_wanted]
     if left_said and left_wanted:
         _compound_pairs(said, left_said, left_wanted, pairs, flip=False)
         _compound_pairs(wanted, left_wanted, left_said, pairs, flip=True)

@@ -60,11 +60,27 @@ def _covers(part: tuple[str, ...], matched: set[str]) -> bool:
     return all(word in matched or word in FUNCTION_WORDS for word in part)
 
 
-def _name_ruling(response, candidate, comparison, line, references, question_text):
+def _known_by_one_name(said: tuple[str, ...], candidate: Candidate) -> bool:
+    """ "Rembrandt", "Leonardo": WordNet lists the given name alone for the person the full name names."""
+    if len(said) != 1 or lexicon.index() is None:
+        return False
+    family = surname(candidate.text)
+    full = lexicon.senses("_".join(candidate.words))
+    short = lexicon.senses("_".join((said[0],) + family)) if family else ()
+    alone = lexicon.senses(said[0])
+    return bool(alone and set(alone[:2]) & set(full + short))
+
+
+def _name_ruling(response, said, candidate, comparison, line, references, question_text):
     """Part of a person's name: first and last names are enough; a surname alone unless it is ambiguous."""
     family = surname(candidate.text)
     matched = matched_words(comparison)
-    if not family or not set(family) - PARTICLES <= matched or not looks_like_person(candidate.text, question_text):
+    if not family or not looks_like_person(candidate.text, question_text):
+        return None
+    if not set(family) - PARTICLES <= matched:
+        if said and said[0] == candidate.words[0] and _known_by_one_name(said, candidate):
+            reason = f'Accept: "{response}" is the name WordNet gives alone for the person {candidate.describe()} names.'
+            return "partial accept", Judgement(ACCEPT, 0.8 * comparison.score, reason, candidate.text)
         return None
     given = set(given_names(candidate.text))
     if not set(comparison.missing) <= given | PARTICLES | TITLES | SUFFIXES:
@@ -149,10 +165,18 @@ def _head_noun(candidate: Candidate, comparison: Comparison) -> bool:
     content = [w for w in candidate.words if w not in FUNCTION_WORDS]
     head = content[-1] if content else ""
     if (candidate.names or candidate.required_source != "whole" or not 2 <= len(content) <= 3
-            or set(matched_words(comparison)) != {head} or head in GENERIC or not candidate.text.islower()
+            or set(matched_words(comparison)) != {head} or head in GENERIC or not candidate.text.split()[-1].islower()
             or lexicon.index() is None or not lexicon.senses(head)):
         return False
     return not lexicon.senses("_".join(content)) and not lexicon.senses("_".join(content[-2:]))
+
+
+def _only_dated(candidate: Candidate, comparison: Comparison) -> bool:
+    """ "Boston Police Strike" for "Boston Police Strike of 1919": the year after "of" or "in" only dates it."""
+    words = candidate.words
+    missing = comparison.missing
+    return (len(missing) == 1 and missing[0].isdigit() and len(missing[0]) == 4 and words[-1] == missing[0]
+            and len(words) >= 3 and words[-2] in ("of", "in"))
 
 
 _NAME_INSIDE = re.compile(r"[A-ZÀ-Þ][\w'’.-]*(?:\s+(?:(?:van|von|de|da|di|del|der|du|la|le)\s+)*[A-ZÀ-Þ][\w'’.-]*)+")
@@ -183,6 +207,8 @@ _PARTIAL_ACCEPTS = (
      'Accept: "{response}" is {answer} without its formal title.'),
     (lambda c, comparison, matched: _given_names_inside(c, comparison), 0.75,
      'Accept: "{response}" is {answer} without the given name(s) "{missing}" of the person it names.'),
+    (lambda c, comparison, matched: _only_dated(c, comparison), 0.8,
+     'Accept: "{response}" is {answer} without the year "{missing}" that only dates it.'),
     (lambda c, comparison, matched: _head_noun(c, comparison), 0.65,
      'Accept: "{response}" is the thing {answer} describes: WordNet does not list the whole as a term of its own, '
      'so "{missing}" only describes it.'),
@@ -223,7 +249,7 @@ def part_of_answer(response, said, candidate, comparison, line, references, ques
     parsed = line if isinstance(line, AnswerLine) else parse_answer_line(line) if line else None
     ruled = _number_ruling(response, said, candidate, comparison) or _required_ruling(
         response, candidate, comparison, parsed, matched) or _name_ruling(
-        response, candidate, comparison, line, references, question_text
+        response, said, candidate, comparison, line, references, question_text
     )
     if ruled:
         return ruled
@@ -279,7 +305,8 @@ def more_than_answer(response, said, candidate, comparison, question_text):
     """The response gives all of the answer and more words besides."""
     extra = " ".join(comparison.extra)
     extras = comparison.extra
-    if any(is_number(word) for word in extras) or all(is_number(w) or w in FUNCTION_WORDS for w in candidate.words):
+    numbered = any(is_number(word) for word in candidate.words) or date_parts(candidate.words)
+    if numbered and any(is_number(word) for word in extras) or all(is_number(w) or w in FUNCTION_WORDS for w in candidate.words):
         return _more_than_number(response, said, candidate, comparison)
     kind_added = len(extras) == 1 and (extras[0] in ADDED_KINDS or (
         extras[0] in GENERIC and extras[0] not in INSTITUTIONS and question_text and _asks_for(extras[0], question_text)))

@@ -206,7 +206,8 @@ REFERENCE_CASES = [
     (["Pacific Ocean"], "the Pacific", ACCEPT),
     (["Pacific Ocean"], "Atlantic", REJECT),
     (["Leonardo da Vinci"], "da Vinci", ACCEPT),
-    (["Leonardo da Vinci"], "Leonardo", PROMPT),
+    (["Leonardo da Vinci"], "Leonardo", ACCEPT),  # WordNet lists "Leonardo" alone for him
+    (["Bobby Scott"], "Bobby", PROMPT),
     (["Marie Curie", "Pierre Curie"], "Curie", ACCEPT),
     (["three"], "3", ACCEPT),
     (["3.5 million"], "3.5 million", ACCEPT),
