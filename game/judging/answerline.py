@@ -178,13 +178,50 @@ def _is_pronunciation(piece: str) -> bool:
     )
 
 
+_OPENING_QUOTES, _CLOSING_QUOTES = "\"“", "\"”"
+_CUT = re.compile(r"\s+(?:with|if|when|as\s+long\s+as|provided|because|since)\s+.*$|[\"“].*$", re.I)
+
+
+def _segments(rest: str) -> list[str]:
+    """Split a list of texts at "," and "or", but never inside quotes ("combat," "fighting," etc.)."""
+    pieces, current, quoted = [], "", False
+    index = 0
+    while index < len(rest):
+        char = rest[index]
+        if char in _OPENING_QUOTES and not quoted:
+            quoted = True
+        elif char in _CLOSING_QUOTES and quoted:
+            quoted = False
+        elif not quoted:
+            split = _LIST_SPLIT.match(rest, index)
+            if split and split.end() > index and (split.group(0).strip(" ,") == "" or re.match(r"\s", rest[index])):
+                pieces.append(current)
+                current, index = "", split.end()
+                continue
+        current += char
+        index += 1
+    return pieces + [current]
+
+
 def _split_texts(rest: str) -> list[str]:
-    """The texts a clause names, still with their markup (the required parts are read from it)."""
-    quoted = _QUOTED.findall(rest)
-    if quoted:
-        return [q for q in quoted if _clean(q)]
-    parts = _LIST_SPLIT.split(rest) if re.search(r"\bor\b", rest, re.I) else [rest]
-    return [p for p in parts if _clean(p)]
+    """The texts a clause names, still with their markup (the required parts are read from it).
+
+    A quoted text stands for itself; an unquoted one is cut before remarks about it
+    ("Frija with the standard English "j" sound" is "Frija").
+    """
+    has_list = re.search(r"\bor\b", rest, re.I) or (_QUOTED.search(rest) and "," in rest)
+    found = []
+    for segment in (_segments(rest) if has_list else [rest]):
+        segment = segment.strip(" ,;")
+        quoted = _QUOTED.findall(segment)
+        if quoted and _QUOTED.sub("", segment).strip(" ,;.:") in ("", "etc", "etc."):
+            found += quoted
+        elif quoted:
+            head = _CUT.sub("", segment)
+            found += [head] if _clean(head) else quoted
+        else:
+            found.append(segment)
+    return [text for text in found if _clean(text) and _clean(text).lower() not in ("etc", "etc.")]
 
 
 def _strip_alone(text: str) -> str:

@@ -14,7 +14,7 @@ from . import lexicon
 from .answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine, parse_answer_line
 from .candidates import Candidate, candidates, deep_words, latin
 from .judgement import RANK, Judgement
-from .match import FORM, INITIALS, SHORT, STRICT, TYPO, VARIANT, Comparison, compare
+from .match import FORM, INITIALS, ROUNDED, SHORT, STRICT, TYPO, VARIANT, Comparison, compare
 from .names import looks_like_person
 from .normalize import articles, clean_text, squad_normalize, tokens
 from .numbers import is_number
@@ -28,6 +28,7 @@ _HOW = {
     TYPO: '"{said}" as a misspelling of "{wanted}"',
     SHORT: '"{said}" as a short form of "{wanted}"',
     VARIANT: '"{said}" as another spelling (transliteration) of "{wanted}"',
+    ROUNDED: '"{said}" as "{wanted}" rounded',
 }
 
 

@@ -7,6 +7,7 @@ ruling; this module knows nothing of answer lines or clauses.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from functools import lru_cache
 
 from . import lexicon
@@ -15,8 +16,9 @@ from .numbers import decade, is_number
 # Words that carry no identity of their own inside an answer ("Battle of Hastings").
 FUNCTION_WORDS = frozenset({"of", "and", "in", "on", "for", "to", "by", "at", "from", "with", "or", "as"})
 
-EXACT, FORM, TYPO, INITIALS, SHORT, VARIANT = "exact", "word form", "typo", "initials", "short form", "spelling variant"
-SCORES = {EXACT: 1.0, FORM: 0.95, SHORT: 0.9, INITIALS: 0.9, TYPO: 0.85, VARIANT: 0.85}
+EXACT, FORM, TYPO, INITIALS, SHORT, VARIANT, ROUNDED = (
+    "exact", "word form", "typo", "initials", "short form", "spelling variant", "rounded number")
+SCORES = {EXACT: 1.0, FORM: 0.95, SHORT: 0.9, INITIALS: 0.9, TYPO: 0.85, VARIANT: 0.85, ROUNDED: 0.8}
 # Matches that read the words as written; the others guess (see judge: exact beats fuzzy).
 STRICT = frozenset({EXACT, FORM})
 
@@ -140,6 +142,29 @@ def abbreviates(short: str, long: str) -> bool:
     ) if lexicon.index() is not None else False
 
 
+def _significant(number: str) -> str:
+    return number.replace(".", "").lstrip("0").rstrip("0")
+
+
+def rounds_to(said: str, wanted: str) -> bool:
+    """ "2.18 billion" for "2.187 billion": the answer's number rounded (or cut) to fewer significant digits.
+
+    Only for large numbers (10,000 and up) with two or more significant digits, and never years.
+    """
+    try:
+        a, b = Decimal(said), Decimal(wanted)
+    except ArithmeticError:
+        return False
+    if b < 10000 or a < 10000 or len(str(int(a))) != len(str(int(b))):
+        return False
+    digits = len(_significant(said))
+    if digits < 2 or digits >= len(_significant(wanted)):
+        return False
+    exponent = len(str(int(b))) - digits
+    step = Decimal(10) ** exponent
+    return a in ((b / step).to_integral_value(ROUND_HALF_UP) * step, (b / step).to_integral_value(ROUND_DOWN) * step)
+
+
 def _decade_short(said: str, wanted: str) -> bool:
     """ "80s" for "1980s" (and back): the decade without its century."""
     a, b = decade(said), decade(wanted)
@@ -171,7 +196,7 @@ def is_variant(said: str, wanted: str) -> bool:
     shorter = min(len(said), len(wanted))
     if shorter < 4 or not said.isalpha() or not wanted.isalpha() or skeleton(said) != skeleton(wanted):
         return False
-    limit = max(2, shorter // 3)
+    limit = max(2, shorter // 2)
     return edit_distance(said, wanted, limit) <= limit
 
 
@@ -181,7 +206,9 @@ def word_match(said: str, wanted: str, names: bool = False) -> str | None:
     if said == wanted:
         return EXACT
     if is_number(said) or is_number(wanted):
-        return SHORT if _decade_short(said, wanted) else None  # 1812 is not 1813
+        if _decade_short(said, wanted):
+            return SHORT
+        return ROUNDED if rounds_to(said, wanted) else None  # 1812 is not 1813
     said_stem, wanted_stem = stem(said), stem(wanted)
     if said_stem == wanted_stem:
         return FORM
@@ -246,7 +273,7 @@ def _initials_pairs(said: list[str], wanted: list[str], pairs: list) -> None:
                 break
 
 
-_ORDER = {EXACT: 0, FORM: 1, SHORT: 2, TYPO: 3, VARIANT: 4}
+_ORDER = {EXACT: 0, FORM: 1, SHORT: 2, TYPO: 3, VARIANT: 4, ROUNDED: 5}
 
 
 def _compound_pairs(said: tuple[str, ...], left_said: list[str], left_wanted: list[str], pairs: list, flip: bool) -> None:

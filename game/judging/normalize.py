@@ -23,7 +23,8 @@ _FOLD = str.maketrans({
 })
 _POSSESSIVE = re.compile(r"'s\b")
 _INITIAL_DOT = re.compile(r"(?<=[a-z])\.(?=\s*[a-z])")
-_THOUSANDS = re.compile(r"(?<=\d)[.,](?=\d{3}\b)")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+_DOTTED_THOUSANDS = re.compile(r"\b\d{1,3}(?:\.\d{3}){2,}\b")  # "7.826.367"; "2.187" stays a decimal
 # Words of any script ("Άργος", "Москва"), and decimal numbers whole ("1.8").
 _WORDS = re.compile(r"\d+\.\d+|[^\W_]+")
 _ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
@@ -84,6 +85,8 @@ def _words(text: str) -> tuple[str, ...]:
     text = spell_numeric_dates(fold(text)).replace("&", " and ")
     text = _POSSESSIVE.sub("", text).replace("'", "")
     text = _THOUSANDS.sub("", _INITIAL_DOT.sub(" ", text))  # "1,812" -> "1812"; "e.b." -> "e b"
+    if "." in text:
+        text = _DOTTED_THOUSANDS.sub(lambda match: match.group(0).replace(".", ""), text)
     return tuple(_merge_initials(_WORDS.findall(text)))
 
 

@@ -13,7 +13,7 @@ from .answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine, parse
 from .candidates import Candidate, candidates
 from .judgement import Judgement
 from .match import FUNCTION_WORDS, Comparison, stem
-from .names import PARTICLES, SUFFIXES, TITLES, given_names, looks_like_person, others_with_surname, speaks_of_person, surname
+from .names import PARTICLES, SUFFIXES, TITLES, given_names, second_surname, looks_like_person, others_with_surname, speaks_of_person, surname
 from .normalize import tokens
 from .numbers import MONTHS, date_parts, is_number
 
@@ -32,7 +32,8 @@ GENERIC = frozenset(
 # Others ("state", "university", "city") make another thing of it: "Indiana State University" is not "Indiana".
 ADDED_TITLES = frozenset(
     "saint st sir lord lady dr doctor mr mrs ms king queen emperor empress president pope prince princess "
-    "general tsar czar sultan pharaoh".split()
+    "general tsar czar sultan pharaoh archduke archduchess duke duchess count countess baron baroness "
+    "marquis emir shah kaiser".split()
 )
 ADDED_KINDS = frozenset(
     "battle siege mount mountain mountains lake ocean sea desert island islands peninsula dynasty civilization "
@@ -45,8 +46,11 @@ INSTITUTIONS = frozenset("state states university college school city county com
 # Words that hedge a number ("around 1.8 billion") without changing it.
 HEDGES = frozenset(
     "about around approximately approx roughly nearly almost some circa c ca estimated est over under "
-    "more less than just exactly only up to".split()
+    "more less than just exactly only up to year in since late early mid by on".split()
 )
+# Words that say how a person is related to the one named: "the son of X" is not X.
+_RELATIONS = frozenset("of son sons daughter daughters father mother wife husband brother sister child children "
+                       "friend widow grandson granddaughter nephew niece uncle aunt cousin partner".split())
 # Words that make a different place or thing of a one-word answer ("North Korea", "New England").
 _CHANGING_WORDS = frozenset("north south east west northern southern eastern western new old upper lower great little greater lesser".split())
 MARKED = ("braces", "markup", "caps")  # required parts the line itself marks
@@ -83,7 +87,7 @@ def _name_ruling(response, said, candidate, comparison, line, references, questi
             return "partial accept", Judgement(ACCEPT, 0.8 * comparison.score, reason, candidate.text)
         return None
     given = set(given_names(candidate.text))
-    if not set(comparison.missing) <= given | PARTICLES | TITLES | SUFFIXES:
+    if not set(comparison.missing) <= given | PARTICLES | TITLES | SUFFIXES | set(second_surname(candidate.text)):
         return None
     if matched & given:
         reason = f'Accept: "{response}" gives the given and family names of {candidate.describe()}; the rest of the name is not needed.'
@@ -233,6 +237,9 @@ def _number_ruling(response, said, candidate, comparison):
     if date and date[1] and date[0] and set(said) == {date[0]}:
         reason = f'Prompt: "{response}" gives only the year of the date {candidate.describe()}; ask for the full date.'
         return "partial prompt", Judgement(PROMPT, 0.7, reason, candidate.text, "Can you give the full date?")
+    if set(said) == set(numbers) and others and set(others) <= HEDGES:
+        reason = f'Accept: "{response}" is the number of {candidate.describe()} without "{" ".join(others)}".'
+        return "partial accept", Judgement(ACCEPT, 0.8 * comparison.score, reason, candidate.text)
     if set(said) == set(numbers):
         if others and not date and not candidate.names and candidate.words.index(numbers[0]) < candidate.words.index(others[0]):
             reason = f'Accept: "{response}" is the number of {candidate.describe()}, without its unit "{" ".join(others)}".'
@@ -319,7 +326,14 @@ def more_than_answer(response, said, candidate, comparison, question_text):
     if _belongs_to(said, comparison):
         reason = f'Accept: "{response}" is {candidate.describe()} with what it belongs to ("of {extra}").'
         return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)
+    if _described_person(response, said, candidate, comparison, question_text):
+        reason = f'Accept: "{response}" is {candidate.describe()} with a description ("{extra}") before the name.'
+        return "partial accept", Judgement(ACCEPT, 0.75 * comparison.score, reason, candidate.text)
     single_name = len(candidate.words) == 1 and candidate.text[:1].isupper() and candidate.words[0] not in GENERIC
+    if single_name and said[0] == candidate.words[0] and len(said) <= 3 and looks_like_person(response, question_text) \
+            and speaks_of_person(question_text):
+        reason = f'Accept: "{response}" adds the surname "{extra}" to {candidate.describe()}; check it is the right person.'
+        return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)
     if single_name and all(word.isdigit() for word in comparison.extra):
         reason = f'Accept: "{response}" is {candidate.describe()} with a number ("{extra}"); check it is the right one.'
         return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)
@@ -329,6 +343,14 @@ def more_than_answer(response, said, candidate, comparison, question_text):
         return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)
     reason = f'Reject: "{response}" contains {candidate.describe()} but adds "{extra}", which the line does not have; overrule if the extra words are right.'
     return "weak reject", Judgement(REJECT, 0.6, reason, candidate.text)
+
+
+def _described_person(response, said, candidate, comparison, question_text) -> bool:
+    """ "the actress Glynis Johns", "written by Thomas Chisholm": lower-case words before a person's whole name."""
+    if not looks_like_person(candidate.text, question_text) or said[-len(candidate.words):] != candidate.words:
+        return False
+    written = {word for word in tokens(" ".join(w for w in response.split() if w[:1].islower()))}
+    return set(comparison.extra) <= written and not set(comparison.extra) & _RELATIONS
 
 
 def _more_than_number(response, said, candidate, comparison):
