@@ -214,7 +214,8 @@ def _split_texts(rest: str) -> list[str]:
     for segment in (_segments(rest) if has_list else [rest]):
         segment = segment.strip(" ,;")
         quoted = _QUOTED.findall(segment)
-        if quoted and _QUOTED.sub("", segment).strip(" ,;.:") in ("", "etc", "etc."):
+        remainder = _ALONE.sub("", _QUOTED.sub(" ", segment).strip(" ,;.:")).strip().lower()
+        if quoted and remainder in ("", "etc", "etc.", "just", "only", "simply", "alone"):
             found += quoted
         elif quoted:
             head = _CUT.sub("", segment)

@@ -12,7 +12,7 @@ from anyascii import anyascii
 
 from .answerline import ACCEPT, REJECT, AnswerLine, Clause, implied_required, parse_answer_line
 from .match import deep_stem
-from .normalize import tokens
+from .normalize import articles, tokens
 
 
 @dataclass(frozen=True)
@@ -84,9 +84,10 @@ def _from_line(line: AnswerLine) -> list[Candidate]:
         marks = clause.required or ((),) * len(clause.texts)
         found += [_candidate(text, clause.kind, "clause", clause, marked)
                   for text, marked in zip(clause.texts, marks) if tokens(text)]
-    main = {c.words for c in found if c.origin == "main"}
-    # A rejection of the main answer itself is a remark ("the clues reference the term X"), not a rule.
-    found = [c for c in found if not (c.kind == REJECT and c.words in main)]
+    main = {(c.words, articles(c.text)) for c in found if c.origin == "main"}
+    # A rejection of the main answer itself is a remark ("the clues reference the term X"), not a rule;
+    # one that spells an article the answer lacks is a rule ("do not accept The Invisible Man").
+    found = [c for c in found if not (c.kind == REJECT and (c.words, articles(c.text)) in main)]
     found += in_latin_letters(found)
     if line.word_forms:  # each accepted text once more, in any form of its words
         found += [replace(c, words=deep_words(c.words), required=(), required_source="whole", word_forms=True)

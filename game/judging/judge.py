@@ -107,8 +107,9 @@ def _synonym(said: tuple[str, ...], candidate: Candidate, question_text: str | N
 
 @lru_cache(maxsize=65536)
 def _same_sense(said: tuple[str, ...], wanted: tuple[str, ...]) -> bool:
-    if said == wanted or any(is_number(w) for w in said + wanted):
-        return False
+    if said == wanted or {w for w in said if is_number(w)} != {w for w in wanted if is_number(w)} and any(
+            is_number(w) for w in said):
+        return False  # "World War I" may be "Great War"; 1812 is never 1813
     return lexicon.shared_sense("_".join(said), "_".join(wanted))
 
 

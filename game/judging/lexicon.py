@@ -2,8 +2,8 @@
 
 The data is Debian's `wordnet-base` package (WordNet 3.0 under /usr/share/wordnet), read with
 NLTK's WordNet corpus reader. Reading it takes NLTK a few seconds and a couple of hundred MiB, so
-the first reading keeps only what the judge asks (each noun's senses, most frequent first, and
-the irregular plurals) in a small JSON index under var/, which every later process loads in a
+the first reading keeps only what the judge asks (each noun's senses, most frequent first, the
+irregular plurals and the adjectives) in a small JSON index under var/, which every later process loads in a
 fraction of a second. `make` builds the index (`python -m game.judging.lexicon`); without the
 package the judge works on and says in its reasons that synonyms were not checked.
 """
@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 
 WORDNET_DIR = Path(os.environ.get("EXHIBITION_WORDNET_DIR", "/usr/share/wordnet"))
 INDEX_PATH = Path(os.environ.get("EXHIBITION_WORDNET_INDEX", Path(__file__).resolve().parents[2] / "var" / "wordnet-nouns.json"))
-INDEX_VERSION = 1
+INDEX_VERSION = 2
 MISSING = "WordNet is not installed (Debian package wordnet-base), so synonyms were not checked"
 
 # The lexicographer files of WordNet 3.0 in number order (wndb(5WN), lexnames(5WN)); Debian's
@@ -78,13 +78,15 @@ def build_index() -> dict:
     reader = _reader()
     senses = {name: [lemma.synset().offset() for lemma in reader.lemmas(name, pos="n")]
               for name in reader.all_lemma_names(pos="n")}
+    adjectives = sorted(set(reader.all_lemma_names(pos="a")) | set(reader.all_lemma_names(pos="s")))
     plurals = {}
     with reader.open("noun.exc") as lines:
         for line in lines:
             words = line.split()
             if len(words) >= 2:
                 plurals[words[0]] = words[1]
-    index = {"version": INDEX_VERSION, "source": _source_stamp(), "senses": senses, "plurals": plurals}
+    index = {"version": INDEX_VERSION, "source": _source_stamp(), "senses": senses, "plurals": plurals,
+             "adjectives": adjectives}
     try:
         INDEX_PATH.parent.mkdir(parents=True, exist_ok=True)
         partial = INDEX_PATH.with_suffix(".tmp")
@@ -120,6 +122,24 @@ def index() -> dict | None:
             if not _loaded:
                 _index, _loaded = _load(), True
     return _index
+
+
+@lru_cache(maxsize=1)
+def _adjectives() -> frozenset:
+    data = index()
+    return frozenset(data["adjectives"]) if data else frozenset()
+
+
+def is_adjective(word: str) -> bool:
+    return word in _adjectives()
+
+
+@lru_cache(maxsize=65536)
+def different_words(a: str, b: str) -> bool:
+    """Whether WordNet knows both as nouns with no sense in common ("grandfather", "grandmother"):
+    then one is no misspelling of the other."""
+    first, second = senses(a), senses(b)
+    return bool(first and second and not set(first) & set(second))
 
 
 def available() -> bool:

@@ -133,7 +133,9 @@ def _is_subsequence(short: str, long: str) -> bool:
 @lru_cache(maxsize=65536)
 def abbreviates(short: str, long: str) -> bool:
     """ "cm" for "centimeter", "st" for "saint": a short form spelt from the word's own letters."""
-    if not (short and long and len(short) < len(long) and short[0] == long[0] and _is_subsequence(short, long)):
+    if not (short and long and len(short) < len(long) and short[0] == long[0]):
+        return False
+    if (len(short) > 4 and short not in ABBREVIATIONS) or not _is_subsequence(short, long):
         return False
     if long in ABBREVIATIONS.get(short, ()) or stem(long) in ABBREVIATIONS.get(short, ()):
         return True
@@ -216,7 +218,7 @@ def word_match(said: str, wanted: str, names: bool = False) -> str | None:
         for a, b in ((said, wanted), (said_stem, wanted_stem)):
             limit = typo_allowance(min(len(a), len(b)))
             if limit and abs(len(a) - len(b)) <= limit and edit_distance(a, b, limit) <= limit:
-                return TYPO
+                return None if lexicon.different_words(said, wanted) else TYPO
     if said[0] == wanted[0] and (abbreviates(said, wanted) or abbreviates(wanted, said)):
         return SHORT
     if names and is_variant(said, wanted):

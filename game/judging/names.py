@@ -47,9 +47,9 @@ def looks_like_person(answer: str, question_text: str | None = None) -> bool:
     if comma and tokens(tail) and not set(tokens(tail)) <= SUFFIXES:
         return False  # "Seattle, Washington" is a place; "Martin Luther King, Jr." is still a person
     words = _WORD.findall(fix_mojibake(answer))
-    if not 2 <= len([w for w in words if fold(w) not in PARTICLES]) <= 5 or words[0].lower() == "the" or answer.strip() != answer.strip().strip("\"“”"):
+    if not 2 <= len([w for w in words if fold(w) not in PARTICLES and fold(w) not in _CONNECTORS]) <= 5 or words[0].lower() == "the" or answer.strip() != answer.strip().strip("\"“”"):
         return False
-    capitalised = [w for w in words if fold(w) not in PARTICLES]
+    capitalised = [w for w in words if fold(w) not in PARTICLES and fold(w) not in _CONNECTORS]
     if not all(w[:1].isupper() for w in capitalised):
         return False
     if fold(capitalised[-1]).strip(".") in _THING_WORDS or any(fold(w) == "of" for w in words):

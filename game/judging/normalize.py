@@ -58,8 +58,10 @@ def clean_text(text: str) -> str:
 
 def fold(text: str) -> str:
     """Lower case without accents: "Gérôme" -> "gerome", "Søren" -> "soren"."""
-    text = clean_text(text).translate(_FOLD)
-    decomposed = unicodedata.normalize("NFKD", text)
+    text = clean_text(text)
+    if text.isascii():
+        return text.lower()
+    decomposed = unicodedata.normalize("NFKD", text.translate(_FOLD))
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
 
 

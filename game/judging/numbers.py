@@ -36,9 +36,12 @@ _DECADE_WORDS = {word + "ies": value for word, value in (("twent", 20), ("thirt"
 _WORLD_WAR = re.compile(r"^ww(i{1,2}|[12])$")  # "WWII", "ww2"
 _CENTURY = {"century", "centuries"}
 _ROMAN = re.compile(r"^m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
+_ROMAN_LETTERS = frozenset("mdclxvi")
 _ROMAN_VALUES = {"m": 1000, "d": 500, "c": 100, "l": 50, "x": 10, "v": 5, "i": 1}
 # Words that happen to be valid Roman numerals but are far more often words or name parts.
-_NOT_ROMAN = {"mix", "di", "mi", "li", "ci", "dc", "cd", "md", "cv", "mcc", "dim", "lid", "mild", "civic", "vid"}
+_NOT_ROMAN = {"mix", "di", "mi", "li", "ci", "dc", "cd", "md", "cv", "mcc", "dim", "lid", "mild", "civic", "vid",
+              "cm", "mm", "ml", "cl", "dl", "mc", "xl", "cc", "dm"}  # units and sizes, not numbers
+_AFTER_NUMERAL = {"", "of", "and", "the", "de", "von", "van", "du"}
 
 
 def roman_value(token: str) -> int | None:
@@ -118,6 +121,9 @@ def short_forms(tokens: list[str]) -> list[str]:
     """Spell out the short forms numbers hide in: "ww2" is "world war 2"; "eighties" is "80s"."""
     out: list[str] = []
     for index, token in enumerate(tokens):
+        if not (token.startswith("ww") or token.endswith("ies") or token[0].isdigit()):
+            out.append(token)
+            continue
         war = _WORLD_WAR.match(token)
         if war:
             out.extend(["world", "war", str(roman_value(war.group(1)) or war.group(1))])
@@ -180,15 +186,18 @@ def _numbers_to_digits(tokens: list[str]) -> list[str]:
         if token == "and" and run and following in NUMBER_WORDS:
             continue  # "two hundred and five"
         flush()
-        ordinal = _ORDINAL_DIGITS.match(token)
-        if ordinal:
-            out.append(ordinal.group(1))
-            continue
-        if token.isdigit() and len(token) > 1 and token[0] == "0":
-            out.append(str(int(token)))  # "09" in a date is 9
-            continue
+        if token[0].isdigit():
+            ordinal = _ORDINAL_DIGITS.match(token)
+            if ordinal:
+                out.append(ordinal.group(1))
+                continue
+            if token.isdigit() and len(token) > 1 and token[0] == "0":
+                out.append(str(int(token)))  # "09" in a date is 9
+                continue
         # A lone "i", "v" or "x" is a numeral only after a word ("World War I", "Henry V").
-        roman = roman_value(token) if len(token) > 1 or out else None
+        # ... and not before another name ("Gaudí i Cornet", where "i" is Catalan "and").
+        lone = len(token) == 1 and (not out or following not in _AFTER_NUMERAL)
+        roman = roman_value(token) if not lone and _ROMAN_LETTERS.issuperset(token) else None
         out.append(str(roman) if roman is not None else token)
     flush()
     return out

@@ -160,18 +160,22 @@ def _required_ruling(response, candidate, comparison, parsed, matched):
 
 
 def _head_noun(candidate: Candidate, comparison: Comparison) -> bool:
-    """ "heart" for "the human heart", "momentum" for "linear momentum": the last word of a described thing.
+    """ "momentum" for "linear momentum": the last word of a thing an adjective only describes.
 
-    Only for plain (lower-case, unmarked) answers of two or three words whose modifiers describe
-    rather than name: a compound WordNet lists as one term ("light pollution", "cell division") is
-    a name of its own, and its last word alone is more general. Without WordNet, never.
+    Only for plain (lower-case, unmarked) answers of two or three words whose modifiers are adjectives
+    (and not nouns too) in WordNet, and not a term WordNet lists whole ("cell division"): a noun
+    before a noun ("light pollution") makes a kind of its own, whose last word alone is more general.
+    Without WordNet, never.
     """
     content = [w for w in candidate.words if w not in FUNCTION_WORDS]
     head = content[-1] if content else ""
     if (candidate.names or candidate.required_source != "whole" or not 2 <= len(content) <= 3
-            or set(matched_words(comparison)) != {head} or head in GENERIC or not candidate.text.split()[-1].islower()
+            or set(matched_words(comparison)) != {head} or head in GENERIC or not candidate.text.islower()
             or lexicon.index() is None or not lexicon.senses(head)):
         return False
+    modifiers = content[:-1]
+    if not all(lexicon.is_adjective(word) and not lexicon.senses(word) for word in modifiers):
+        return False  # "light pollution", "pipe friction": a noun before a noun makes a kind of its own
     return not lexicon.senses("_".join(content)) and not lexicon.senses("_".join(content[-2:]))
 
 
@@ -315,8 +319,10 @@ def more_than_answer(response, said, candidate, comparison, question_text):
     numbered = any(is_number(word) for word in candidate.words) or date_parts(candidate.words)
     if numbered and any(is_number(word) for word in extras) or all(is_number(w) or w in FUNCTION_WORDS for w in candidate.words):
         return _more_than_number(response, said, candidate, comparison)
-    kind_added = len(extras) == 1 and (extras[0] in ADDED_KINDS or (
-        extras[0] in GENERIC and extras[0] not in INSTITUTIONS and question_text and _asks_for(extras[0], question_text)))
+    # A kind of thing is added freely unless the question is about a person ("Lake Victoria" for the queen).
+    kind_added = len(extras) == 1 and (
+        (extras[0] in ADDED_KINDS and (not question_text or not speaks_of_person(question_text) or _asks_for(extras[0], question_text)))
+        or (extras[0] in GENERIC and extras[0] not in INSTITUTIONS and question_text and _asks_for(extras[0], question_text)))
     if all(word in ADDED_TITLES for word in extras) or kind_added:
         reason = f'Accept: "{response}" matches {candidate.describe()} and adds only "{extra}", which names the same thing.'
         return "partial accept", Judgement(ACCEPT, 0.85 * comparison.score, reason, candidate.text)
@@ -330,14 +336,14 @@ def more_than_answer(response, said, candidate, comparison, question_text):
         reason = f'Accept: "{response}" is {candidate.describe()} with a description ("{extra}") before the name.'
         return "partial accept", Judgement(ACCEPT, 0.75 * comparison.score, reason, candidate.text)
     single_name = len(candidate.words) == 1 and candidate.text[:1].isupper() and candidate.words[0] not in GENERIC
-    if single_name and said[0] == candidate.words[0] and len(said) <= 3 and looks_like_person(response, question_text) \
-            and speaks_of_person(question_text):
+    if single_name and said[0] == candidate.words[0] and len(said) <= 3 and question_text \
+            and looks_like_person(response, question_text):
         reason = f'Accept: "{response}" adds the surname "{extra}" to {candidate.describe()}; check it is the right person.'
         return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)
     if single_name and all(word.isdigit() for word in comparison.extra):
         reason = f'Accept: "{response}" is {candidate.describe()} with a number ("{extra}"); check it is the right one.'
         return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)
-    names_first = said[-1] == candidate.words[0] and not set(comparison.extra) & _CHANGING_WORDS
+    names_first = said[-1] == candidate.words[0] and not set(comparison.extra) & (_CHANGING_WORDS | GENERIC | ADDED_KINDS)
     if single_name and names_first and speaks_of_person(question_text):
         reason = f'Accept: "{response}" adds the given name(s) "{extra}" to {candidate.describe()}; check they belong to the right person.'
         return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)
