@@ -131,7 +131,7 @@ def _adjectives() -> frozenset:
 
 
 def is_adjective(word: str) -> bool:
-    return word in _adjectives()
+    return index() is not None and word in _adjectives()
 
 
 @lru_cache(maxsize=65536)
@@ -186,9 +186,9 @@ def any_shared_sense(a: str, b: str) -> bool:
     return bool(set(senses(a)) & set(senses(b)))
 
 
-if __name__ == "__main__":  # make runs this once, so no judge has to wait for NLTK
+if __name__ == "__main__":  # make runs this, so no judge has to wait for NLTK (it reads WordNet only if the index is stale)
     if not (WORDNET_DIR / "index.noun").is_file():
         print(f"{MISSING}; the judge works without it. Install it with: apt-get install -y wordnet-base")
         sys.exit(0)
-    built = build_index()
-    print(f"WordNet index: {len(built['senses']):,} nouns at {INDEX_PATH}")
+    built = index()
+    print(f"WordNet index: {len(built['senses']):,} nouns at {INDEX_PATH}" if built else MISSING)

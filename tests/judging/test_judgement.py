@@ -1,5 +1,7 @@
 """What a judgement carries besides the verdict: confidence, the matched text, the reason, the prompt question."""
 
+import pytest
+
 from game.judging.judge import judge
 from game.judging.normalize import squad_normalize, tokens
 
@@ -53,3 +55,19 @@ def test_squad_normalisation_matches_the_official_rule():
     assert squad_normalize("The  Beatles!") == "beatles"
     assert squad_normalize("A Tale of Two Cities.") == "tale of two cities"
     assert tokens("U.S.A.") == ("usa",) and tokens("the 4th of July") == ("july", "4")
+
+
+def test_synonyms_come_from_wordnet_and_their_absence_is_said(monkeypatch):
+    from game.judging import lexicon
+
+    if not lexicon.available():
+        pytest.skip("WordNet (Debian package wordnet-base) is not installed")
+    assert judge("nanna", "grandmother").verdict == "accept"
+    assert "WordNet" in judge("nanna", "grandmother").reason
+    monkeypatch.setattr(lexicon, "_index", None)
+    monkeypatch.setattr(lexicon, "_loaded", True)
+    lexicon.senses.cache_clear()
+    without = judge("nana", "grandmother")
+    assert without.verdict == "reject" and "WordNet is not installed" in without.reason
+    assert judge("grandmother", "grandmother").verdict == "accept"  # everything else works on
+    lexicon.senses.cache_clear()
