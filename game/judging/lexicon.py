@@ -3,7 +3,7 @@
 The data is Debian's `wordnet-base` package (WordNet 3.0 under /usr/share/wordnet), read with
 NLTK's WordNet corpus reader. Reading it takes NLTK a few seconds and a couple of hundred MiB, so
 the first reading keeps only what the judge asks (each noun's senses, most frequent first, the
-irregular plurals and the adjectives) in a small JSON index under var/, which every later process loads in a
+irregular plurals, and the words used mostly as adjectives) in a small JSON index under var/, which every later process loads in a
 fraction of a second. `make` builds the index (`python -m game.judging.lexicon`); without the
 package the judge works on and says in its reasons that synonyms were not checked.
 """
@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 
 WORDNET_DIR = Path(os.environ.get("EXHIBITION_WORDNET_DIR", "/usr/share/wordnet"))
 INDEX_PATH = Path(os.environ.get("EXHIBITION_WORDNET_INDEX", Path(__file__).resolve().parents[2] / "var" / "wordnet-nouns.json"))
-INDEX_VERSION = 2
+INDEX_VERSION = 3
 MISSING = "WordNet is not installed (Debian package wordnet-base), so synonyms were not checked"
 
 # The lexicographer files of WordNet 3.0 in number order (wndb(5WN), lexnames(5WN)); Debian's
@@ -78,7 +78,14 @@ def build_index() -> dict:
     reader = _reader()
     senses = {name: [lemma.synset().offset() for lemma in reader.lemmas(name, pos="n")]
               for name in reader.all_lemma_names(pos="n")}
-    adjectives = sorted(set(reader.all_lemma_names(pos="a")) | set(reader.all_lemma_names(pos="s")))
+    adjectives = set(reader.all_lemma_names(pos="a")) | set(reader.all_lemma_names(pos="s"))
+
+    def uses(word: str, *parts: str) -> int:  # how often the tagged corpora use the word so (cntlist)
+        return sum(lemma.count() for pos in parts for lemma in reader.lemmas(word, pos=pos))
+
+    # Words that are nouns too but mostly describe ("human" heart, "ideal" gas; not "light" pollution).
+    describing = sorted(word for word in adjectives & set(senses) if "_" not in word and uses(word, "a", "s") > uses(word, "n"))
+    adjectives = sorted(set(adjectives) - set(senses) | set(describing))
     plurals = {}
     with reader.open("noun.exc") as lines:
         for line in lines:
@@ -86,7 +93,7 @@ def build_index() -> dict:
             if len(words) >= 2:
                 plurals[words[0]] = words[1]
     index = {"version": INDEX_VERSION, "source": _source_stamp(), "senses": senses, "plurals": plurals,
-             "adjectives": adjectives}
+             "describing": adjectives}
     try:
         INDEX_PATH.parent.mkdir(parents=True, exist_ok=True)
         partial = INDEX_PATH.with_suffix(".tmp")
@@ -127,10 +134,11 @@ def index() -> dict | None:
 @lru_cache(maxsize=1)
 def _adjectives() -> frozenset:
     data = index()
-    return frozenset(data["adjectives"]) if data else frozenset()
+    return frozenset(data["describing"]) if data else frozenset()
 
 
-def is_adjective(word: str) -> bool:
+def describes(word: str) -> bool:
+    """Whether WordNet's tagged texts use the word mostly as an adjective ("linear", "human", not "light")."""
     return index() is not None and word in _adjectives()
 
 

@@ -51,9 +51,15 @@ HEDGES = frozenset(
 # Words that say how a person is related to the one named: "the son of X" is not X.
 _RELATIONS = frozenset("of son sons daughter daughters father mother wife husband brother sister child children "
                        "friend widow grandson granddaughter nephew niece uncle aunt cousin partner".split())
+def is_generic(word: str) -> bool:
+    """A general word, in any form ("reactions" as "reaction")."""
+    return word in GENERIC or stem(word) in _GENERIC_STEMS
+
+
 # Words that make a different place or thing of a one-word answer ("North Korea", "New England").
 _CHANGING_WORDS = frozenset("north south east west northern southern eastern western new old upper lower great little greater lesser".split())
-MARKED = ("braces", "markup", "caps")  # required parts the line itself marks
+MARKED = ("braces", "markup", "caps")
+_GENERIC_STEMS = frozenset(stem(word) for word in GENERIC)  # required parts the line itself marks
 
 
 def matched_words(comparison: Comparison) -> set[str]:
@@ -134,7 +140,7 @@ def _without_formal_title(candidate: Candidate, matched: set[str]) -> bool:
         return False
     cut = candidate.words.index("of")
     head, tail = candidate.words[:cut], [w for w in candidate.words[cut + 1:] if w not in FUNCTION_WORDS]
-    return bool(tail) and set(tail) == matched and any(word in GENERIC for word in head)
+    return bool(tail) and set(tail) == matched and any(is_generic(word) for word in head)
 
 
 def _required_ruling(response, candidate, comparison, parsed, matched):
@@ -159,23 +165,21 @@ def _required_ruling(response, candidate, comparison, parsed, matched):
     return "weak reject", Judgement(REJECT, 0.8, reason, candidate.text)
 
 
-def _head_noun(candidate: Candidate, comparison: Comparison) -> bool:
-    """ "momentum" for "linear momentum": the last word of a thing an adjective only describes.
+def _only_described(candidate: Candidate, comparison: Comparison) -> bool:
+    """ "momentum" for "linear momentum", "quantum tunneling" for "quantum mechanical tunneling".
 
-    Only for plain (lower-case, unmarked) answers of two or three words whose modifiers are adjectives
-    (and not nouns too) in WordNet, and not a term WordNet lists whole ("cell division"): a noun
-    before a noun ("light pollution") makes a kind of its own, whose last word alone is more general.
-    Without WordNet, never.
+    Only for plain (lower-case, unmarked) answers whose left-out words WordNet's tagged texts use
+    mostly as adjectives ("linear", "human", "mechanical"), with a noun that is not a general word
+    left, and not a term WordNet lists whole ("cell division"): a noun before a noun ("light
+    pollution") makes a kind of its own, so its last word alone is more general. Without WordNet, never.
     """
     content = [w for w in candidate.words if w not in FUNCTION_WORDS]
-    head = content[-1] if content else ""
-    if (candidate.names or candidate.required_source != "whole" or not 2 <= len(content) <= 3
-            or set(matched_words(comparison)) != {head} or head in GENERIC or not candidate.text.islower()
-            or lexicon.index() is None or not lexicon.senses(head)):
+    kept = [w for w in content if w not in comparison.missing]
+    if (candidate.names or candidate.required_source != "whole" or not 2 <= len(content) <= 4 or not kept
+            or all(is_generic(w) for w in kept) or not candidate.text.islower() or lexicon.index() is None):
         return False
-    modifiers = content[:-1]
-    if not all(lexicon.is_adjective(word) and not lexicon.senses(word) for word in modifiers):
-        return False  # "light pollution", "pipe friction": a noun before a noun makes a kind of its own
+    if not all(lexicon.describes(word) for word in comparison.missing):
+        return False
     return not lexicon.senses("_".join(content)) and not lexicon.senses("_".join(content[-2:]))
 
 
@@ -187,7 +191,9 @@ def _only_dated(candidate: Candidate, comparison: Comparison) -> bool:
             and len(words) >= 3 and words[-2] in ("of", "in"))
 
 
-_NAME_INSIDE = re.compile(r"[A-ZÀ-Þ][\w'’.-]*(?:\s+(?:(?:van|von|de|da|di|del|der|du|la|le)\s+)*[A-ZÀ-Þ][\w'’.-]*)+")
+_NAME_INSIDE = re.compile(r"[A-ZÀ-Þ][\w.-]*(?:\s+(?:(?:van|von|de|da|di|del|der|du|la|le)\s+)*[A-ZÀ-Þ][\w.-]*)+")
+# "in G minor" only keys a numbered work ("Symphony No. 40 in G minor").
+_KEY_WORDS = frozenset("in a b c d e f g flat sharp major minor".split())
 
 
 def _given_names_inside(candidate: Candidate, comparison: Comparison) -> bool:
@@ -198,14 +204,16 @@ def _given_names_inside(candidate: Candidate, comparison: Comparison) -> bool:
         if name.strip() == candidate.text.strip() or not looks_like_person(name):
             continue  # a whole name is for the name rules; "Spanish Civil War" is no person
         family = set(surname(name))
-        if family and family <= matched_words(comparison) and missing <= set(given_names(name)) | PARTICLES:
+        numbered = any(is_number(word) for word in candidate.words)
+        allowed = set(given_names(name)) | PARTICLES | (_KEY_WORDS if numbered else set())
+        if family and family <= matched_words(comparison) and missing <= allowed:
             return True
     return False
 
 
 # Readings of a partial answer that a moderator would accept: (test, confidence factor, reason).
 _PARTIAL_ACCEPTS = (
-    (lambda c, comparison, matched: all(w in GENERIC for w in comparison.missing), 0.8,
+    (lambda c, comparison, matched: all(is_generic(w) for w in comparison.missing), 0.8,
      'Accept: "{response}" matches {answer} but for the general word(s) "{missing}".'),
     (lambda c, comparison, matched: _without_affiliation(c, matched), 0.75,
      'Accept: "{response}" is {answer} without the place or house it belongs to.'),
@@ -214,12 +222,13 @@ _PARTIAL_ACCEPTS = (
     (lambda c, comparison, matched: _without_formal_title(c, matched), 0.8,
      'Accept: "{response}" is {answer} without its formal title.'),
     (lambda c, comparison, matched: _given_names_inside(c, comparison), 0.75,
-     'Accept: "{response}" is {answer} without the given name(s) "{missing}" of the person it names.'),
+     'Accept: "{response}" is {answer} without "{missing}", which only completes the name of the person it names '
+     '(or gives the key of the numbered work).'),
     (lambda c, comparison, matched: _only_dated(c, comparison), 0.8,
      'Accept: "{response}" is {answer} without the year "{missing}" that only dates it.'),
-    (lambda c, comparison, matched: _head_noun(c, comparison), 0.65,
-     'Accept: "{response}" is the thing {answer} describes: WordNet does not list the whole as a term of its own, '
-     'so "{missing}" only describes it.'),
+    (lambda c, comparison, matched: _only_described(c, comparison), 0.65,
+     'Accept: "{response}" is the thing {answer} names, without "{missing}", which only describes it '
+     '(an adjective, and WordNet lists no term for the whole).'),
 )
 
 
@@ -274,7 +283,7 @@ def part_of_answer(response, said, candidate, comparison, line, references, ques
         if test(candidate, comparison, matched):
             reason = template.format(response=response, answer=candidate.describe(), missing=missing)
             return "partial accept", Judgement(ACCEPT, factor * comparison.score, reason, candidate.text)
-    if all(word in GENERIC or word in FUNCTION_WORDS for word in matched):
+    if all(is_generic(word) or word in FUNCTION_WORDS for word in matched):
         reason = f'Reject: "{response}" shares only general words with {candidate.describe()}.'
         return "weak reject", Judgement(REJECT, 0.75, reason, candidate.text)
     reason = f'Prompt: "{response}" gives only part of {candidate.describe()} (it leaves out "{missing}").'
@@ -303,6 +312,13 @@ def _asks_for(word: str, question_text: str | None) -> bool:
     return stem(word) in {stem(w) for w in tokens(question_text)}
 
 
+def _describing_word_added(said, candidate: Candidate, comparison: Comparison) -> bool:
+    """ "economic bubble" for "bubbles": an adjective added to a plain answer, where the whole is no term of its own."""
+    if candidate.names or not candidate.text.islower() or lexicon.index() is None or len(comparison.extra) != 1:
+        return False
+    return lexicon.describes(comparison.extra[0]) and not lexicon.senses("_".join(said))
+
+
 def _middle_names(said: tuple[str, ...], candidate: Candidate, comparison: Comparison, question_text) -> bool:
     """ "Alexander Stirling Calder" for "Alexander Calder": names added between the given name and the surname."""
     family = surname(candidate.text)
@@ -326,6 +342,10 @@ def more_than_answer(response, said, candidate, comparison, question_text):
     if all(word in ADDED_TITLES for word in extras) or kind_added:
         reason = f'Accept: "{response}" matches {candidate.describe()} and adds only "{extra}", which names the same thing.'
         return "partial accept", Judgement(ACCEPT, 0.85 * comparison.score, reason, candidate.text)
+    if _describing_word_added(said, candidate, comparison):
+        reason = (f'Accept: "{response}" is {candidate.describe()} with "{extra}", which only describes it '
+                  f'(an adjective, and WordNet lists no term for the whole).')
+        return "partial accept", Judgement(ACCEPT, 0.65 * comparison.score, reason, candidate.text)
     if _middle_names(said, candidate, comparison, question_text):
         reason = f'Accept: "{response}" is {candidate.describe()} with the middle name(s) "{extra}"; check they belong to the same person.'
         return "partial accept", Judgement(ACCEPT, 0.75 * comparison.score, reason, candidate.text)
@@ -335,7 +355,7 @@ def more_than_answer(response, said, candidate, comparison, question_text):
     if _described_person(response, said, candidate, comparison, question_text):
         reason = f'Accept: "{response}" is {candidate.describe()} with a description ("{extra}") before the name.'
         return "partial accept", Judgement(ACCEPT, 0.75 * comparison.score, reason, candidate.text)
-    single_name = len(candidate.words) == 1 and candidate.text[:1].isupper() and candidate.words[0] not in GENERIC
+    single_name = len(candidate.words) == 1 and candidate.text[:1].isupper() and not is_generic(candidate.words[0])
     if single_name and said[0] == candidate.words[0] and len(said) <= 3 and question_text \
             and looks_like_person(response, question_text):
         reason = f'Accept: "{response}" adds the surname "{extra}" to {candidate.describe()}; check it is the right person.'
@@ -380,7 +400,7 @@ def _more_than_number(response, said, candidate, comparison):
                                                   f'the unit "{" ".join(units)}"' if units else "") if part)
             reason = f'Accept: "{response}" is the number of {candidate.describe()} with {what}.'
             return "partial accept", Judgement(ACCEPT, 0.8 * comparison.score, reason, candidate.text)
-    if all(word in GENERIC or word in HEDGES for word in extras):
+    if all(is_generic(word) or word in HEDGES for word in extras):
         reason = f'Accept: "{response}" matches {candidate.describe()} and adds only the general word(s) "{extra}".'
         return "partial accept", Judgement(ACCEPT, 0.75 * comparison.score, reason, candidate.text)
     reason = f'Reject: "{response}" contains {candidate.describe()} but adds "{extra}", which the line does not have; overrule if the extra words are right.'
@@ -419,7 +439,7 @@ def overlapping_answer(response, said, candidate, comparison, question_text):
     if any(is_number(word) for word in comparison.extra) and any(is_number(word) for word in comparison.missing):
         reason = f'Reject: "{response}" gives a different number from {candidate.describe()}.'
         return "firm reject", Judgement(REJECT, 0.85, reason, candidate.text)
-    if all(word in GENERIC or word in TITLES for word in comparison.missing) and _belongs_to(said, comparison):
+    if all(is_generic(word) or word in TITLES for word in comparison.missing) and _belongs_to(said, comparison):
         reason = (f'Accept: "{response}" is {candidate.describe()} without "{" ".join(comparison.missing)}" '
                   f'and with what it belongs to ("of {" ".join(comparison.extra)}").')
         return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)
