@@ -109,6 +109,7 @@ class AnswerLine:
     word_forms: bool = False  # the line accepts other forms of the words ("or word forms")
     notes: tuple[str, ...] = field(default=())  # parenthetical remarks and pronunciation guides
     alternatives: tuple[tuple[str, tuple[str, ...], str], ...] = ()  # the main answer's own "A or B": (text, required, source)
+    no_partial: bool = False  # "do not prompt on partial answers"
 
     @property
     def required_marked(self) -> bool:
@@ -273,8 +274,8 @@ def _parse_clause(piece: str, previous: Clause | None) -> tuple[Clause | None, s
     anti_prompt = question == LESS_SPECIFIC and kind == ACCEPT
     question = directed or question or (MORE_SPECIFIC if kind == PROMPT else None)
     flag = None
-    if kind == PROMPT and _PARTIAL.match(rest):
-        flag, rest = "partial", ""
+    if kind in (PROMPT, REJECT) and _PARTIAL.match(rest):
+        flag, rest = ("partial" if kind == PROMPT else "no partial"), ""
     elif kind == ACCEPT and _EITHER.match(rest) and not _QUOTED.search(rest[: _EITHER.match(rest).end()]):
         flag, rest = "either", rest[_EITHER.match(rest).end():].strip(" ,")
     note, contains = None, False
@@ -397,7 +398,7 @@ def parse_answer_line(raw: str) -> AnswerLine:
     outside, groups = _top_level_groups(text)
     clauses: list[Clause] = []
     notes: list[str] = []
-    accept_either = prompt_on_partial = False
+    accept_either = prompt_on_partial = no_partial = False
     for opener, inside in groups:
         inner_outside, nested = _top_level_groups(inside)
         notes.extend(_clean(n) for _, n in nested if _clean(n))
@@ -412,6 +413,7 @@ def parse_answer_line(raw: str) -> AnswerLine:
                 clause, flag = _parse_clause(piece, previous)
                 accept_either |= flag == "either"
                 prompt_on_partial |= flag == "partial"
+                no_partial |= flag == "no partial"
                 if clause:
                     qualifier = _inherit_point(clause.qualifier, previous)
                     clauses.append(replace(clause, qualifier=qualifier) if qualifier != clause.qualifier else clause)
@@ -427,5 +429,5 @@ def parse_answer_line(raw: str) -> AnswerLine:
     word_forms = any(c.note and _WORD_FORMS.search(c.note) for c in clauses)
     return AnswerLine(
         raw or "", main, required, source, tuple(clauses), accept_either, prompt_on_partial, word_forms, tuple(notes),
-        tuple(a for a in dict.fromkeys(alternatives) if a[0]),
+        tuple(a for a in dict.fromkeys(alternatives) if a[0]), no_partial,
     )

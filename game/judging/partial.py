@@ -134,13 +134,20 @@ def _names_the_head(candidate: Candidate, matched: set[str]) -> bool:
     return 2 <= given and given >= len(content) - given and set(content[-given:]) == matched
 
 
+# Words that open the formal title of a work: "The Tragedy of Hamlet, Prince of Denmark".
+_WORK_TITLES = frozenset("tragedy tragical history life lives adventures story tale ballad legend chronicle "
+                         "chronicles comedy romance song epic".split())
+
+
 def _without_formal_title(candidate: Candidate, matched: set[str]) -> bool:
-    """ "Iran" for "Islamic Republic of Iran": the response is the name after a formal "... of"."""
-    if "of" not in candidate.words:
+    """ "Iran" for "Islamic Republic of Iran", "Hamlet" for "The Tragedy of Hamlet, Prince of Denmark":
+    the response is the name after a formal "... of" (up to a comma that only adds a description)."""
+    words = tokens(candidate.text.partition(",")[0]) if "," in candidate.text else candidate.words
+    if "of" not in words:
         return False
-    cut = candidate.words.index("of")
-    head, tail = candidate.words[:cut], [w for w in candidate.words[cut + 1:] if w not in FUNCTION_WORDS]
-    return bool(tail) and set(tail) == matched and any(is_generic(word) for word in head)
+    cut = words.index("of")
+    head, tail = words[:cut], [w for w in words[cut + 1:] if w not in FUNCTION_WORDS]
+    return bool(tail) and set(tail) == matched and any(is_generic(word) or word in _WORK_TITLES for word in head)
 
 
 def _required_ruling(response, candidate, comparison, parsed, matched):
@@ -178,7 +185,7 @@ def _only_described(candidate: Candidate, comparison: Comparison) -> bool:
     if (candidate.names or candidate.required_source != "whole" or not 2 <= len(content) <= 4 or not kept
             or all(is_generic(w) for w in kept) or not candidate.text.islower() or lexicon.index() is None):
         return False
-    if not all(lexicon.describes(word) for word in comparison.missing):
+    if not all(lexicon.describes(word) or is_generic(word) for word in comparison.missing):
         return False
     return not lexicon.senses("_".join(content)) and not lexicon.senses("_".join(content[-2:]))
 
@@ -262,11 +269,35 @@ def _number_ruling(response, said, candidate, comparison):
     return "firm reject", Judgement(REJECT, 0.85, reason, candidate.text)
 
 
+def _rest_is_prompted(candidate: Candidate, comparison: Comparison, parsed: AnswerLine | None) -> str | None:
+    """ "spin" for "spin angular momentum [prompt on "angular momentum"]": the line prompts on the rest of
+    the answer (two or more words), so the word it leaves is the one that counts. Returns that prompt text."""
+    if not parsed or candidate.origin != "main" or candidate.required_source != "whole" or len(comparison.missing) < 2:
+        return None
+    for text in parsed.texts(PROMPT):
+        rest = tokens(text)
+        if rest == tuple(comparison.missing) and candidate.words[-len(rest):] == rest:
+            return text
+    return None
+
+
 def part_of_answer(response, said, candidate, comparison, line, references, question_text):
     """The response gives some of the answer's words and nothing else."""
+    parsed = line if isinstance(line, AnswerLine) else parse_answer_line(line) if line else None
+    ruled = _part_of_answer(response, said, candidate, comparison, parsed, line, references, question_text)
+    if parsed and parsed.no_partial and ruled and ruled[1].verdict == PROMPT:
+        reason = f'Reject: "{response}" gives only part of {candidate.describe()}, and the line says not to prompt on partial answers.'
+        return "weak reject", Judgement(REJECT, 0.8, reason, candidate.text)
+    return ruled
+
+
+def _part_of_answer(response, said, candidate, comparison, parsed, line, references, question_text):
     matched = matched_words(comparison)
     missing = " ".join(comparison.missing)
-    parsed = line if isinstance(line, AnswerLine) else parse_answer_line(line) if line else None
+    prompted = _rest_is_prompted(candidate, comparison, parsed)
+    if prompted:
+        reason = f'Accept: "{response}" is the word of {candidate.describe()} that counts: the line prompts on the rest, "{prompted}".'
+        return "partial accept", Judgement(ACCEPT, 0.75 * comparison.score, reason, candidate.text)
     ruled = _number_ruling(response, said, candidate, comparison) or _required_ruling(
         response, candidate, comparison, parsed, matched) or _name_ruling(
         response, said, candidate, comparison, line, references, question_text
