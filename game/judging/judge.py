@@ -22,6 +22,9 @@ from .partial import conflicting_date, covers_marked_part, more_than_answer, ove
 from .qualifiers import Buzz, in_force
 
 _PARENTHETICAL = re.compile(r"\s*\([^)]*\)")
+# What people type around an answer: "what is Paris?", "I think Paris", "um, Paris".
+_FILLER = re.compile(r"^(?:(?:um+|uh+|er+|hmm+|ok(?:ay)?|so|well)\b[\s,.]*)*(?:(?:i\s+think|i\s+believe|i\s+guess|maybe|perhaps|probably|is\s+it|"
+                     r"it\s+is|it'?s|the\s+answer\s+is|my\s+answer\s+is|(?:what|who|where|when)\s+(?:is|are|was|were))\b[\s,:]*)?", re.I)
 SYNONYM = "synonym"
 _HOW = {
     FORM: '"{said}" as a form of "{wanted}"',
@@ -142,6 +145,9 @@ def _rule(response, said, candidate, comparison, line, references, question_text
 def _response_forms(response: str) -> dict[tuple[str, ...], str]:
     """The response, and the response without a parenthesis or a short place after a comma (with that place)."""
     forms = {tokens(response): "", tokens(_PARENTHETICAL.sub("", response)): ""}
+    unwrapped = _FILLER.sub("", response, count=1).rstrip(" ?!.")
+    if unwrapped and unwrapped != response:
+        forms.setdefault(tokens(unwrapped), "")
     head, comma, tail = response.partition(",")
     if comma and len(tail.split()) <= 4 and not any(char.isdigit() for char in tail):
         forms.setdefault(tokens(head), tail.strip())

@@ -40,6 +40,8 @@ ADDED_KINDS = frozenset(
     "culture people peoples period era epoch theory law reaction effect war architecture movement style "
     "religion mythology".split()
 )
+# Kinds of place: added to a one-word name they may make a place of a person ("Lake Victoria").
+PLACE_KINDS = frozenset("mount mountain mountains lake ocean sea desert island islands peninsula river".split())
 # Added words that always name another thing, whatever the question asks ("Indiana State University").
 INSTITUTIONS = frozenset("state states university college school city county company corporation party team club "
                          "province district republic kingdom".split())
@@ -127,11 +129,15 @@ def _without_affiliation(candidate: Candidate, matched: set[str]) -> bool:
 def _names_the_head(candidate: Candidate, matched: set[str]) -> bool:
     """ "uncertainty principle" for "Heisenberg uncertainty principle": two or more final words, fewer left out.
 
-    One final word ("momentum" for "linear momentum") is too general and is prompted instead.
+    One final word is left to the other rules. The final words must be common words: in a title,
+    a name at the end ("Who's Afraid of Virginia Woolf?") is not the title.
     """
     content = [word for word in candidate.words if word not in FUNCTION_WORDS]
     given = len(matched)
-    return 2 <= given and given >= len(content) - given and set(content[-given:]) == matched
+    if not (2 <= given and given >= len(content) - given and set(content[-given:]) == matched):
+        return False
+    written = candidate.text.rstrip(" ?!.\"”").split()[-given:]
+    return all(word[:1].islower() for word in written)
 
 
 # Words that open the formal title of a work: "The Tragedy of Hamlet, Prince of Denmark".
@@ -188,6 +194,23 @@ def _only_described(candidate: Candidate, comparison: Comparison) -> bool:
     if not all(lexicon.describes(word) or is_generic(word) for word in comparison.missing):
         return False
     return not lexicon.senses("_".join(content)) and not lexicon.senses("_".join(content[-2:]))
+
+
+def _person_inside(candidate: Candidate, matched: set[str]) -> str | None:
+    """The person's name in a longer text that the response gives exactly ("Virginia Woolf" in the play's title)."""
+    if looks_like_person(candidate.text):
+        return None
+    for match in _NAME_INSIDE.finditer(candidate.text):
+        name = match.group(0)
+        if set(tokens(name)) == matched and looks_like_person(name):
+            return name
+    return None
+
+
+def _described(candidate: Candidate, person: str) -> bool:
+    """ "the actress Glynis Johns": only lower-case words describe the person named at the end."""
+    before = candidate.text[: candidate.text.rindex(person)]
+    return candidate.text.rstrip(" .").endswith(person) and all(w[:1].islower() for w in before.split())
 
 
 def _only_dated(candidate: Candidate, comparison: Comparison) -> bool:
@@ -317,6 +340,13 @@ def _part_of_answer(response, said, candidate, comparison, parsed, line, referen
     if all(is_generic(word) or word in FUNCTION_WORDS for word in matched):
         reason = f'Reject: "{response}" shares only general words with {candidate.describe()}.'
         return "weak reject", Judgement(REJECT, 0.75, reason, candidate.text)
+    person = _person_inside(candidate, matched)
+    if person and _described(candidate, person):
+        reason = f'Accept: "{response}" is the person {candidate.describe()} names, without the description "{missing}".'
+        return "partial accept", Judgement(ACCEPT, 0.8 * comparison.score, reason, candidate.text)
+    if person:
+        reason = f'Reject: "{response}" is the person "{person}" named inside {candidate.describe()}, not the answer.'
+        return "weak reject", Judgement(REJECT, 0.7, reason, candidate.text)
     reason = f'Prompt: "{response}" gives only part of {candidate.describe()} (it leaves out "{missing}").'
     return "partial prompt", Judgement(PROMPT, 0.55 * comparison.score, reason, candidate.text, MORE_SPECIFIC)
 
@@ -368,7 +398,8 @@ def more_than_answer(response, said, candidate, comparison, question_text):
         return _more_than_number(response, said, candidate, comparison)
     # A kind of thing is added freely unless the question is about a person ("Lake Victoria" for the queen).
     kind_added = len(extras) == 1 and (
-        (extras[0] in ADDED_KINDS and (not question_text or not speaks_of_person(question_text) or _asks_for(extras[0], question_text)))
+        (extras[0] in ADDED_KINDS and (extras[0] not in PLACE_KINDS or not question_text
+                                       or not speaks_of_person(question_text) or _asks_for(extras[0], question_text)))
         or (extras[0] in GENERIC and extras[0] not in INSTITUTIONS and question_text and _asks_for(extras[0], question_text)))
     if all(word in ADDED_TITLES for word in extras) or kind_added:
         reason = f'Accept: "{response}" matches {candidate.describe()} and adds only "{extra}", which names the same thing.'

@@ -253,6 +253,10 @@ KINDS = {
         Case("Mark Antony [or Marcus Antonius; prompt on \"Mark\" or \"Marcus\"]", "Mark", P),
         Case("Mark Antony [or Marcus Antonius; prompt on \"Mark\" or \"Marcus\"]", "Antony", A),
         Case("Mohandas Karamchand Gandhi", "Mahatma Gandhi", R),
+        Case(None, "Mario Lopez", R, refs=["Maria Lopez"], question="who won the title"),
+        Case(None, "Paul Abdul", R, refs=["Paula Abdul"], question="who sang straight up"),
+        Case(None, "Steve Allan", A, refs=["Steve Allen"], question="who hosted the tonight show first"),
+        Case(None, "Smyth", A, refs=["Adam Smith"], question="who wrote the wealth of nations"),
     ],
     # 7. Numbers, dates and quantities.
     7: [
@@ -350,6 +354,11 @@ KINDS = {
         Case("Dvo&#345;&#225;k", "Dvorak", A),
         Case("Charles Sumner", "&nbsp;", R),
         Case("Ο Ιησούς", "Ο Ιησούς", A),
+        Case("Paris", "What is Paris?", A),
+        Case("Paris", "um, I think Paris", A),
+        Case("Paris", "what is London?", R),
+        Case("Who's Afraid of Virginia Woolf?", "Who's Afraid of Virginia Woolf", A),
+        Case("Who's Afraid of Virginia Woolf?", "Virginia Woolf", R),
     ],
     # 10. Qualifiers that depend on the buzz: the judge is told how many words had been read.
     10: [
