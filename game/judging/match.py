@@ -6,6 +6,7 @@ ruling; this module knows nothing of answer lines or clauses.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from functools import lru_cache
@@ -190,6 +191,23 @@ def skeleton(word: str) -> str:
     return out
 
 
+# British and American spellings of one word: colour/color, centre/center, sulphate/sulfate, anaemia/anemia.
+_SPELLINGS = ((re.compile(r"our(s?)$"), r"or\1"), (re.compile(r"([^aeiou])re(s?)$"), r"\1er\2"),
+              (re.compile(r"^sulph"), "sulf"), (re.compile(r"is(e|es|ed|ing|ation|ations)$"), r"iz\1"),
+              (re.compile(r"ys(e|es|ed|ing)$"), r"yz\1"), (re.compile(r"(?<=[a-z])(ae|oe)(?=[a-z])"), "e"),
+              (re.compile(r"ll(ed|ing|er)$"), r"l\1"), (re.compile(r"ogue$"), "og"), (re.compile(r"ence$"), "ense"))
+
+
+@lru_cache(maxsize=65536)
+def american(word: str) -> str:
+    """One spelling for the British and American forms of a word."""
+    if len(word) < 5:
+        return word
+    for pattern, replacement in _SPELLINGS:
+        word = pattern.sub(replacement, word)
+    return word
+
+
 def is_variant(said: str, wanted: str) -> bool:
     """Transliterations of one name (Mohamad/Muhammad, Ludmilla/Lyudmila, Sabbatai/Shabtai).
 
@@ -223,7 +241,7 @@ def word_match(said: str, wanted: str, names: bool = False) -> str | None:
                 return None if lexicon.different_words(said, wanted) else TYPO
     if said[0] == wanted[0] and (abbreviates(said, wanted) or abbreviates(wanted, said)):
         return SHORT
-    if names and is_variant(said, wanted):
+    if (names and is_variant(said, wanted)) or american(said) == american(wanted):
         return VARIANT
     return None
 

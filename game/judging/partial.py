@@ -409,8 +409,13 @@ def more_than_answer(response, said, candidate, comparison, question_text):
                   f'(an adjective, and WordNet lists no term for the whole).')
         return "partial accept", Judgement(ACCEPT, 0.65 * comparison.score, reason, candidate.text)
     if _middle_names(said, candidate, comparison, question_text):
-        reason = f'Accept: "{response}" is {candidate.describe()} with the middle name(s) "{extra}"; check they belong to the same person.'
-        return "partial accept", Judgement(ACCEPT, 0.75 * comparison.score, reason, candidate.text)
+        family = " ".join(surname(candidate.text)).title()
+        if lexicon.index() is not None and lexicon.any_shared_sense("_".join(said), "_".join(candidate.words)):
+            reason = f'Accept: "{response}" is {candidate.describe()} with the middle name(s) "{extra}"; WordNet gives both names to one person.'
+            return "partial accept", Judgement(ACCEPT, 0.8 * comparison.score, reason, candidate.text)
+        reason = (f'Prompt: "{response}" adds the middle name(s) "{extra}" to {candidate.describe()}; '
+                  f"it may be another {family} (John Quincy Adams is not John Adams), so ask.")
+        return "partial prompt", Judgement(PROMPT, 0.6 * comparison.score, reason, candidate.text, f"Which {family}?")
     if _belongs_to(said, comparison):
         reason = f'Accept: "{response}" is {candidate.describe()} with what it belongs to ("of {extra}").'
         return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)

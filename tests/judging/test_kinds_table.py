@@ -180,6 +180,10 @@ KINDS = {
         Case("<b><u>W</u></b>orld <b><u>T</u></b>rade <b><u>O</u></b>rganization", "WTO", A),
         Case("<b><u>cosmic microwave background</u></b> radiation [or <b><u>CMB</u></b>]", "cosmic microwave background", A),
         Case("Massachusetts Institute of Technology", "MIT", A),
+        Case("wage labor", "wage labour", A),  # British and American spellings
+        Case("sulfate [do not accept \"sulfite\"]", "sulphate", A),
+        Case("Theater of the Absurd", "Theatre of the Absurd", A),
+        Case("color", "colour", A),
     ],
     # 5. Synonyms and everyday names of common nouns, from WordNet.
     5: [
@@ -219,7 +223,9 @@ KINDS = {
         Case(None, "John Kennedy", A, refs=["John F. Kennedy"], question="who was president in 1962"),
         Case(None, "John Fitzgerald Kennedy", A, refs=["John F. Kennedy"], question="who was president in 1962"),
         Case(None, "Robert Kennedy", R, refs=["John F. Kennedy"], question="who was president in 1962"),
-        Case(None, "Alexander Stirling Calder", A, refs=["Alexander Calder"], question="who made the first mobile"),
+        Case(None, "Alexander Stirling Calder", P, refs=["Alexander Calder"], question="who made the first mobile"),
+        Case(None, "John Quincy Adams", P, refs=["John Adams"], question="who was the second president"),
+        Case(None, "Franklin Delano Roosevelt", A, refs=["Franklin Roosevelt"], question="who was president in 1940"),
         Case(None, "Mohamad Ali", A, refs=["Muhammad Ali"], question="who was known as the greatest"),
         Case(None, "Lyudmila Savelyeva", A, refs=["Ludmilla Savelyeva"], question="who played natasha in war and peace 1966"),
         Case(None, "George Friedrich Handel", A, refs=["George Frideric Handel"], question="who wrote the messiah"),
