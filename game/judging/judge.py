@@ -18,7 +18,8 @@ from .match import FORM, INITIALS, ROUNDED, SHORT, STRICT, TYPO, VARIANT, Compar
 from .names import looks_like_person
 from .normalize import articles, clean_text, squad_normalize, tokens
 from .numbers import is_number
-from .partial import conflicting_date, covers_marked_part, more_than_answer, overlapping_answer, part_of_answer, place_conflict
+from .partial import covers_marked_part, more_than_answer, overlapping_answer, part_of_answer, place_conflict
+from .quantities import conflicting_date
 from .qualifiers import Buzz, in_force
 
 _PARENTHETICAL = re.compile(r"\s*\([^)]*\)")

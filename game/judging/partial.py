@@ -15,55 +15,12 @@ from .judgement import Judgement
 from .match import FUNCTION_WORDS, Comparison, stem
 from .names import PARTICLES, SUFFIXES, TITLES, given_names, second_surname, looks_like_person, others_with_surname, speaks_of_person, surname
 from .normalize import tokens
-from .numbers import MONTHS, date_parts, is_number
+from .numbers import date_parts, is_number
+from .quantities import more_than_number, number_ruling
+from .vocabulary import (ADDED_KINDS, ADDED_TITLES, CHANGING_WORDS, GENERIC, INSTITUTIONS, KEY_WORDS, PLACE_KINDS, RELATIONS,
+                         WORK_TITLES, is_generic)
 
-# Words whose absence or presence does not change which thing is meant ("Republic of Poland").
-GENERIC = frozenset(
-    "republic state states kingdom empire commonwealth federation city county province region district "
-    "river lake sea ocean mount mountain mountains island islands battle siege war treaty people peoples "
-    "saint st sir lord lady dr doctor mr mrs ms king queen emperor empress president general pope "
-    "dynasty family house no number opus op language utc ad ce federal principality duchy grand sultanate "
-    "emirate caliphate federation confederation territory dom comte period era epoch civilization university "
-    "party system desert plateau basin valley peninsula law theory reaction gas dollars dollar percent "
-    "il la le les los las el lo der die das".split()
-)
-# Words that may be added to an answer without naming something else: a title before a person's name,
-# or the kind of thing the question asks for ("Battle of Hastings" when it asks for "this battle").
-# Others ("state", "university", "city") make another thing of it: "Indiana State University" is not "Indiana".
-ADDED_TITLES = frozenset(
-    "saint st sir lord lady dr doctor mr mrs ms king queen emperor empress president pope prince princess "
-    "general tsar czar sultan pharaoh archduke archduchess duke duchess count countess baron baroness "
-    "marquis emir shah kaiser".split()
-)
-ADDED_KINDS = frozenset(
-    "battle siege mount mountain mountains lake ocean sea desert island islands peninsula dynasty civilization "
-    "culture people peoples period era epoch theory law reaction effect war architecture movement style "
-    "religion mythology".split()
-)
-# Kinds of place: added to a one-word name they may make a place of a person ("Lake Victoria").
-PLACE_KINDS = frozenset("mount mountain mountains lake ocean sea desert island islands peninsula river".split())
-# Added words that always name another thing, whatever the question asks ("Indiana State University").
-INSTITUTIONS = frozenset("state states university college school city county company corporation party team club "
-                         "province district republic kingdom".split())
-# Words that hedge a number ("around 1.8 billion") without changing it.
-HEDGES = frozenset(
-    "about around approximately approx roughly nearly almost some circa c ca estimated est over under "
-    "more less than just exactly only up to year in since late early mid by on".split()
-)
-# Words that say how a person is related to the one named: "the son of X" is not X.
-_RELATIONS = frozenset("of son sons daughter daughters father mother wife husband brother sister child children "
-                       "friend widow grandson granddaughter nephew niece uncle aunt cousin partner".split())
-def is_generic(word: str) -> bool:
-    """A general word, in any form ("reactions" as "reaction")."""
-    return word in GENERIC or stem(word) in _GENERIC_STEMS
-
-
-# Words that make a different place or thing of a one-word answer ("North Korea", "New England").
-_CHANGING_WORDS = frozenset("north south east west northern southern eastern western new old upper lower great little greater lesser".split())
-MARKED = ("braces", "markup", "caps")
-_GENERIC_STEMS = frozenset(stem(word) for word in GENERIC)  # required parts the line itself marks
-
-
+MARKED = ("braces", "markup", "caps")  # required parts the line itself marks
 def matched_words(comparison: Comparison) -> set[str]:
     return {word for _, wanted, _ in comparison.pairs for word in wanted.split()}
 
@@ -140,11 +97,6 @@ def _names_the_head(candidate: Candidate, matched: set[str]) -> bool:
     return all(word[:1].islower() for word in written)
 
 
-# Words that open the formal title of a work: "The Tragedy of Hamlet, Prince of Denmark".
-_WORK_TITLES = frozenset("tragedy tragical history life lives adventures story tale ballad legend chronicle "
-                         "chronicles comedy romance song epic".split())
-
-
 def _without_formal_title(candidate: Candidate, matched: set[str]) -> bool:
     """ "Iran" for "Islamic Republic of Iran", "Hamlet" for "The Tragedy of Hamlet, Prince of Denmark":
     the response is the name after a formal "... of" (up to a comma that only adds a description)."""
@@ -153,7 +105,7 @@ def _without_formal_title(candidate: Candidate, matched: set[str]) -> bool:
         return False
     cut = words.index("of")
     head, tail = words[:cut], [w for w in words[cut + 1:] if w not in FUNCTION_WORDS]
-    return bool(tail) and set(tail) == matched and any(is_generic(word) or word in _WORK_TITLES for word in head)
+    return bool(tail) and set(tail) == matched and any(is_generic(word) or word in WORK_TITLES for word in head)
 
 
 def _required_ruling(response, candidate, comparison, parsed, matched):
@@ -222,10 +174,6 @@ def _only_dated(candidate: Candidate, comparison: Comparison) -> bool:
 
 
 _NAME_INSIDE = re.compile(r"[A-ZÀ-Þ][\w.-]*(?:\s+(?:(?:van|von|de|da|di|del|der|du|la|le)\s+)*[A-ZÀ-Þ][\w.-]*)+")
-# "in G minor" only keys a numbered work ("Symphony No. 40 in G minor").
-_KEY_WORDS = frozenset("in a b c d e f g flat sharp major minor".split())
-
-
 def _given_names_inside(candidate: Candidate, comparison: Comparison) -> bool:
     """ "Symphony No. 7 (Beethoven)" for "Ludwig van Beethoven's Symphony No. 7": only a named person's given names left out."""
     missing = set(comparison.missing)
@@ -235,7 +183,7 @@ def _given_names_inside(candidate: Candidate, comparison: Comparison) -> bool:
             continue  # a whole name is for the name rules; "Spanish Civil War" is no person
         family = set(surname(name))
         numbered = any(is_number(word) for word in candidate.words)
-        allowed = set(given_names(name)) | PARTICLES | (_KEY_WORDS if numbered else set())
+        allowed = set(given_names(name)) | PARTICLES | (KEY_WORDS if numbered else set())
         if family and family <= matched_words(comparison) and missing <= allowed:
             return True
     return False
@@ -270,28 +218,6 @@ def covers_marked_part(candidate: Candidate, comparison: Comparison) -> bool:
     return all(_covers(part, matched) for part in candidate.required)
 
 
-def _number_ruling(response, said, candidate, comparison):
-    """A response of numbers only must be the answer's number: "14" is not "14 December 1972"."""
-    if not said or not all(is_number(word) for word in said):
-        return None
-    numbers = [word for word in candidate.words if is_number(word)]
-    others = [word for word in candidate.words if not is_number(word) and word not in FUNCTION_WORDS]
-    date = date_parts(candidate.words)
-    if date and date[1] and date[0] and set(said) == {date[0]}:
-        reason = f'Prompt: "{response}" gives only the year of the date {candidate.describe()}; ask for the full date.'
-        return "partial prompt", Judgement(PROMPT, 0.7, reason, candidate.text, "Can you give the full date?")
-    if set(said) == set(numbers) and others and set(others) <= HEDGES:
-        reason = f'Accept: "{response}" is the number of {candidate.describe()} without "{" ".join(others)}".'
-        return "partial accept", Judgement(ACCEPT, 0.8 * comparison.score, reason, candidate.text)
-    if set(said) == set(numbers):
-        if others and not date and not candidate.names and candidate.words.index(numbers[0]) < candidate.words.index(others[0]):
-            reason = f'Accept: "{response}" is the number of {candidate.describe()}, without its unit "{" ".join(others)}".'
-            return "partial accept", Judgement(ACCEPT, 0.8 * comparison.score, reason, candidate.text)
-        return None  # the number of a name ("1812" for "1812 Overture"): the other rules decide
-    reason = f'Reject: "{response}" is a different number from {candidate.describe()}, though it appears in it.'
-    return "firm reject", Judgement(REJECT, 0.85, reason, candidate.text)
-
-
 def _rest_is_prompted(candidate: Candidate, comparison: Comparison, parsed: AnswerLine | None) -> str | None:
     """ "spin" for "spin angular momentum [prompt on "angular momentum"]": the line prompts on the rest of
     the answer (two or more words), so the word it leaves is the one that counts. Returns that prompt text."""
@@ -321,7 +247,7 @@ def _part_of_answer(response, said, candidate, comparison, parsed, line, referen
     if prompted:
         reason = f'Accept: "{response}" is the word of {candidate.describe()} that counts: the line prompts on the rest, "{prompted}".'
         return "partial accept", Judgement(ACCEPT, 0.75 * comparison.score, reason, candidate.text)
-    ruled = _number_ruling(response, said, candidate, comparison) or _required_ruling(
+    ruled = number_ruling(response, said, candidate, comparison) or _required_ruling(
         response, candidate, comparison, parsed, matched) or _name_ruling(
         response, said, candidate, comparison, line, references, question_text
     )
@@ -395,7 +321,7 @@ def more_than_answer(response, said, candidate, comparison, question_text):
     extras = comparison.extra
     numbered = any(is_number(word) for word in candidate.words) or date_parts(candidate.words)
     if numbered and any(is_number(word) for word in extras) or all(is_number(w) or w in FUNCTION_WORDS for w in candidate.words):
-        return _more_than_number(response, said, candidate, comparison)
+        return more_than_number(response, said, candidate, comparison)
     # A kind of thing is added freely unless the question is about a person ("Lake Victoria" for the queen).
     kind_added = len(extras) == 1 and (
         (extras[0] in ADDED_KINDS and (extras[0] not in PLACE_KINDS or not question_text
@@ -430,7 +356,7 @@ def more_than_answer(response, said, candidate, comparison, question_text):
     if single_name and all(word.isdigit() for word in comparison.extra):
         reason = f'Accept: "{response}" is {candidate.describe()} with a number ("{extra}"); check it is the right one.'
         return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)
-    names_first = said[-1] == candidate.words[0] and not set(comparison.extra) & (_CHANGING_WORDS | GENERIC | ADDED_KINDS)
+    names_first = said[-1] == candidate.words[0] and not set(comparison.extra) & (CHANGING_WORDS | GENERIC | ADDED_KINDS)
     if single_name and names_first and speaks_of_person(question_text):
         reason = f'Accept: "{response}" adds the given name(s) "{extra}" to {candidate.describe()}; check they belong to the right person.'
         return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)
@@ -443,35 +369,7 @@ def _described_person(response, said, candidate, comparison, question_text) -> b
     if not looks_like_person(candidate.text, question_text) or said[-len(candidate.words):] != candidate.words:
         return False
     written = {word for word in tokens(" ".join(w for w in response.split() if w[:1].islower()))}
-    return set(comparison.extra) <= written and not set(comparison.extra) & _RELATIONS
-
-
-def _more_than_number(response, said, candidate, comparison):
-    """The answer has a number: the response may hedge it or add its unit, or give a date more precisely."""
-    extras = comparison.extra
-    extra = " ".join(extras)
-    numbers_added = [word for word in extras if is_number(word)]
-    date = date_parts(candidate.words)
-    said_date = date_parts(said)
-    if date and said_date and said_date[0] == date[0] and (not date[1] or said_date[1] == date[1]) and said_date[1]:
-        reason = f'Accept: "{response}" gives the date {candidate.describe()} more precisely ("{extra}").'
-        return "partial accept", Judgement(ACCEPT, 0.8 * comparison.score, reason, candidate.text)
-    if numbers_added:
-        reason = f'Reject: "{response}" adds the number(s) "{" ".join(numbers_added)}" to {candidate.describe()}: a different number.'
-        return "firm reject", Judgement(REJECT, 0.8, reason, candidate.text)
-    if all(is_number(word) or word in FUNCTION_WORDS for word in candidate.words):
-        hedges = [word for word in extras if word in HEDGES]
-        units = [word for word in extras if word not in HEDGES]
-        if len(units) <= 2 and (not units or said.index(units[0]) > max(said.index(w) for w in candidate.words if w in said)):
-            what = " and ".join(part for part in (f'the hedge "{" ".join(hedges)}"' if hedges else "",
-                                                  f'the unit "{" ".join(units)}"' if units else "") if part)
-            reason = f'Accept: "{response}" is the number of {candidate.describe()} with {what}.'
-            return "partial accept", Judgement(ACCEPT, 0.8 * comparison.score, reason, candidate.text)
-    if all(is_generic(word) or word in HEDGES for word in extras):
-        reason = f'Accept: "{response}" matches {candidate.describe()} and adds only the general word(s) "{extra}".'
-        return "partial accept", Judgement(ACCEPT, 0.75 * comparison.score, reason, candidate.text)
-    reason = f'Reject: "{response}" contains {candidate.describe()} but adds "{extra}", which the line does not have; overrule if the extra words are right.'
-    return "weak reject", Judgement(REJECT, 0.6, reason, candidate.text)
+    return set(comparison.extra) <= written and not set(comparison.extra) & RELATIONS
 
 
 def place_conflict(response: str, place: str, candidate: Candidate):
@@ -484,21 +382,6 @@ def place_conflict(response: str, place: str, candidate: Candidate):
         return None
     reason = f'Reject: "{response}" places it in "{place}", but {candidate.describe()} is in "{tail.strip()}".'
     return "firm reject", Judgement(REJECT, 0.85, reason, candidate.text)
-
-
-def conflicting_date(response: str, judgement: Judgement, pool: list[Candidate]) -> Judgement | None:
-    """A more precise date is accepted only if no reference gives the same year a different day or month."""
-    said = date_parts(tokens(response))
-    if judgement.verdict != ACCEPT or not said or not said[1]:
-        return None
-    full = [(c, date_parts(c.words)) for c in pool if c.kind == ACCEPT]
-    full = [(c, d) for c, d in full if d and d[1] and d[0] == said[0]]
-    agrees = [c for c, d in full if d[1] == said[1] and (not d[2] or not said[2] or d[2] == said[2])]
-    if not full or agrees:
-        return None
-    other = full[0][0]
-    reason = f'Reject: "{response}" is a different date from {other.describe()}.'
-    return Judgement(REJECT, 0.85, reason, other.text)
 
 
 def overlapping_answer(response, said, candidate, comparison, question_text):
