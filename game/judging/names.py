@@ -47,6 +47,8 @@ def looks_like_person(answer: str, question_text: str | None = None) -> bool:
     if comma and tokens(tail) and not set(tokens(tail)) <= SUFFIXES:
         return False  # "Seattle, Washington" is a place; "Martin Luther King, Jr." is still a person
     words = _WORD.findall(fix_mojibake(answer))
+    if any(word.endswith(("'s", "’s")) for word in words[:-1]) or any(ch.isdigit() for ch in answer):
+        return False  # "Beethoven's Symphony No. 7" is a work; people's names carry no digits
     if not 2 <= len([w for w in words if fold(w) not in PARTICLES and fold(w) not in _CONNECTORS]) <= 5 or words[0].lower() == "the" or answer.strip() != answer.strip().strip("\"“”"):
         return False
     capitalised = [w for w in words if fold(w) not in PARTICLES and fold(w) not in _CONNECTORS]

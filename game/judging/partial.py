@@ -184,7 +184,7 @@ def _given_names_inside(candidate: Candidate, comparison: Comparison) -> bool:
         family = set(surname(name))
         numbered = any(is_number(word) for word in candidate.words)
         allowed = set(given_names(name)) | PARTICLES | (KEY_WORDS if numbered else set())
-        if family and family <= matched_words(comparison) and missing <= allowed:
+        if family - PARTICLES and family - PARTICLES <= matched_words(comparison) and missing <= allowed:
             return True
     return False
 
