@@ -163,30 +163,40 @@ def measure_nq(path: Path) -> None:
         print(f"  wrong-answer control, {name}: accepted {accepted}/{total} = {accepted / max(total, 1):.2%}")
 
 
-def throughput(records: list[dict], seconds: float) -> tuple[float, float]:
-    """Judgements per second on fresh responses (a typo'd page title, numbered so no cache helps),
-    and normalising the same responses alone, for scale."""
+def _rate(step, cases: list, seconds: float, first: int) -> float:
+    count, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for case in cases:
+            step(case, first + count)
+            count += 1
+    return count / (time.perf_counter() - start)
+
+
+def throughput(records: list[dict], seconds: float, rounds: int = 3) -> tuple[float, float]:
+    """Judgements per second on fresh responses (a typo'd page title, numbered so no cache helps), and
+    normalising the same responses alone, for scale. The two alternate for `rounds` rounds so they see
+    the same load on a shared machine; the best round of each is reported."""
     cases = [(page_response(r)[:-1] + "x", r["answer"], r["text"]) for r in records if r["source"].get("page")]
     for response, answer, text in cases:
         judge(response, answer, question_text=text)  # parse every answer line once, as a live match does
-    count, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        for response, answer, text in cases:
-            judge(response + str(count), answer, question_text=text)
-            count += 1
-    judged = count / (time.perf_counter() - start)
-    count, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        for response, _, _ in cases:
-            tokens(response + str(count))
-            count += 1
-    return judged, count / (time.perf_counter() - start)
+
+    def judge_one(case, number):
+        judge(case[0] + str(number), case[1], question_text=case[2])
+
+    def normalise_one(case, number):
+        tokens(case[0] + str(number))
+
+    judged, normalised = [], []
+    for round_ in range(rounds):
+        judged.append(_rate(judge_one, cases, seconds / rounds, 10**7 * (round_ + 1)))
+        normalised.append(_rate(normalise_one, cases, seconds / rounds, 10**7 * (round_ + 1)))
+    return max(judged), max(normalised)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show-misses", type=int, default=3, help="examples printed per kind of miss")
-    parser.add_argument("--seconds", type=float, default=3.0, help="how long each speed measurement runs")
+    parser.add_argument("--seconds", type=float, default=6.0, help="how long each speed measurement runs, in all")
     args = parser.parse_args()
     data = Path(settings.EXHIBITION_DATA_DIR)
     if not (data / "qanta").is_dir():
@@ -211,7 +221,7 @@ def main() -> None:
             measure_nq(path)
     records = read_questions(data / "qanta" / QANTA_FILES[0])
     judged, normalised = throughput(records, args.seconds)
-    print(f"speed: {judged:,.0f} judgements/s ({1000 / judged:.3f} ms each); "
+    print(f"speed (best of 3 rounds): {judged:,.0f} judgements/s ({1000 / judged:.3f} ms each); "
           f"floor, normalising the same responses alone: {normalised:,.0f}/s ({judged / normalised:.1%} of it)")
 
 

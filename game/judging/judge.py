@@ -26,6 +26,7 @@ _PARENTHETICAL = re.compile(r"\s*\([^)]*\)")
 # What people type around an answer: "what is Paris?", "I think Paris", "um, Paris".
 _FILLER = re.compile(r"^(?:(?:um+|uh+|er+|hmm+|ok(?:ay)?|so|well)\b[\s,.]*)*(?:(?:i\s+think|i\s+believe|i\s+guess|maybe|perhaps|probably|is\s+it|"
                      r"it\s+is|it'?s|the\s+answer\s+is|my\s+answer\s+is|(?:what|who|where|when)\s+(?:is|are|was|were))\b[\s,:]*)?", re.I)
+_FILLER_STARTS = frozenset("um umm uh uhh er hmm ok okay so well i maybe perhaps probably is it it's its the my what who where when".split())
 SYNONYM = "synonym"
 _HOW = {
     FORM: '"{said}" as a form of "{wanted}"',
@@ -145,10 +146,13 @@ def _rule(response, said, candidate, comparison, line, references, question_text
 
 def _response_forms(response: str) -> dict[tuple[str, ...], str]:
     """The response, and the response without a parenthesis or a short place after a comma (with that place)."""
-    forms = {tokens(response): "", tokens(_PARENTHETICAL.sub("", response)): ""}
-    unwrapped = _FILLER.sub("", response, count=1).rstrip(" ?!.")
-    if unwrapped and unwrapped != response:
-        forms.setdefault(tokens(unwrapped), "")
+    forms = {tokens(response): ""}
+    if "(" in response:
+        forms.setdefault(tokens(_PARENTHETICAL.sub("", response)), "")
+    if response.split(maxsplit=1)[0].lower().strip(",.") in _FILLER_STARTS:
+        unwrapped = _FILLER.sub("", response, count=1).rstrip(" ?!.")
+        if unwrapped and unwrapped != response:
+            forms.setdefault(tokens(unwrapped), "")
     head, comma, tail = response.partition(",")
     if comma and len(tail.split()) <= 4 and not any(char.isdigit() for char in tail):
         forms.setdefault(tokens(head), tail.strip())

@@ -241,7 +241,9 @@ def word_match(said: str, wanted: str, names: bool = False) -> str | None:
                 return None if lexicon.different_words(said, wanted) else TYPO
     if said[0] == wanted[0] and (abbreviates(said, wanted) or abbreviates(wanted, said)):
         return SHORT
-    if (names and is_variant(said, wanted)) or american(said) == american(wanted):
+    if names and is_variant(said, wanted):
+        return VARIANT
+    if said[:2] == wanted[:2] and abs(len(said) - len(wanted)) <= 2 and american(said) == american(wanted):
         return VARIANT
     return None
 
