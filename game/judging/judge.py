@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from . import lexicon
@@ -23,6 +24,8 @@ from .quantities import conflicting_date
 from .qualifiers import Buzz, in_force
 
 _PARENTHETICAL = re.compile(r"\s*\([^)]*\)")
+# Where a description of the answer starts: ", the president of ...", ", who ...", " - a city in ...".
+_DESCRIPTION = re.compile(r",\s+(?=(?:the|a|an|who|which|whose|where|when|known|born|also|[a-z]+ed)\b)|\s+[-–—]\s+")
 # What people type around an answer: "what is Paris?", "I think Paris", "um, Paris".
 _FILLER = re.compile(r"^(?:(?:um+|uh+|er+|hmm+|ok(?:ay)?|so|well)\b[\s,.]*)*(?:(?:i\s+think|i\s+believe|i\s+guess|maybe|perhaps|probably|is\s+it|"
                      r"it\s+is|it'?s|the\s+answer\s+is|my\s+answer\s+is|(?:what|who|where|when)\s+(?:is|are|was|were))\b[\s,:]*)?", re.I)
@@ -144,20 +147,34 @@ def _rule(response, said, candidate, comparison, line, references, question_text
     return overlapping_answer(response, said, candidate, comparison, question_text)
 
 
-def _response_forms(response: str) -> dict[tuple[str, ...], str]:
-    """The response, and the response without a parenthesis or a short place after a comma (with that place)."""
-    forms = {tokens(response): ""}
+@dataclass(frozen=True)
+class _Reading:
+    """One way to read a response: the place it names after a comma, and a note on how it was read."""
+
+    place: str = ""
+    note: str = ""
+
+
+def _response_forms(response: str) -> dict[tuple[str, ...], _Reading]:
+    """The response as typed, and read without a parenthesis, the words typed around an answer,
+    a place or a description after a comma, or in Latin letters."""
+    forms = {tokens(response): _Reading()}
     if "(" in response:
-        forms.setdefault(tokens(_PARENTHETICAL.sub("", response)), "")
+        forms.setdefault(tokens(_PARENTHETICAL.sub("", response)), _Reading(note="Read without the words in brackets."))
     if response.split(maxsplit=1)[0].lower().strip(",.") in _FILLER_STARTS:
         unwrapped = _FILLER.sub("", response, count=1).rstrip(" ?!.")
         if unwrapped and unwrapped != response:
-            forms.setdefault(tokens(unwrapped), "")
+            forms.setdefault(tokens(unwrapped), _Reading(note=f'Read without the words around "{unwrapped}".'))
     head, comma, tail = response.partition(",")
     if comma and len(tail.split()) <= 4 and not any(char.isdigit() for char in tail):
-        forms.setdefault(tokens(head), tail.strip())
+        # "Plymouth, Massachusetts": read without the place, which must then agree.
+        forms.setdefault(tokens(head), _Reading(place=tail.strip(), note=f'Read without the place "{tail.strip()}".'))
+    described = _DESCRIPTION.split(response, maxsplit=1)
+    if len(described) == 2 and described[0].strip():
+        # "Jefferson Davis, the president of the Confederacy"
+        forms.setdefault(tokens(described[0]), _Reading(note=f'Read without the description "{described[1].strip()}".'))
     if not response.isascii() and not all(w.isascii() for w in tokens(response)):
-        forms.setdefault(latin(response), "")  # "Άργος" answered to "Argos"
+        forms.setdefault(latin(response), _Reading(note="Read in Latin letters."))  # "Άργος" for "Argos"
     forms.pop((), None)
     return forms
 
@@ -199,13 +216,15 @@ def judge(response: str, answer_line: AnswerLine | str | None = None, references
     exact = _squad_match(response, references)
     if exact:
         best = (RANK["accept"], exact.confidence, exact)
-    for said, place in _response_forms(response).items():
+    for said, reading in _response_forms(response).items():
         for candidate in pool:
             words = deep_words(said) if candidate.word_forms else said
             comparison = compare(words, candidate.words, candidate.names)
             ruled = _rule(response, words, candidate, comparison, line, references, question_text, buzz)
-            if ruled and place and ruled[1].verdict == ACCEPT:
-                ruled = place_conflict(response, place, candidate) or ruled
+            if ruled and reading.place and ruled[1].verdict == ACCEPT:
+                ruled = place_conflict(response, reading.place, candidate) or ruled
+            if ruled and reading.note and ruled[1].verdict == ACCEPT:
+                ruled = ruled[0], _noting(ruled[1], reading.note)
             if ruled:
                 rank, judgement = ruled
                 key = (RANK[rank], judgement.confidence, judgement)
@@ -216,6 +235,9 @@ def judge(response: str, answer_line: AnswerLine | str | None = None, references
     else:
         judgement = conflicting_date(response, best[2], pool) or best[2]
     if judgement.verdict != ACCEPT and lexicon.index() is None:
-        judgement = Judgement(judgement.verdict, judgement.confidence, f"{judgement.reason} ({lexicon.MISSING}.)",
-                              judgement.matched, judgement.prompt_question)
+        judgement = _noting(judgement, f"({lexicon.MISSING}.)")
     return judgement
+
+
+def _noting(judgement: Judgement, note: str) -> Judgement:
+    return replace(judgement, reason=f"{judgement.reason} {note}")

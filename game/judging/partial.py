@@ -387,7 +387,8 @@ def place_conflict(response: str, place: str, candidate: Candidate):
 def overlapping_answer(response, said, candidate, comparison, question_text):
     """The response shares some words with the answer and has others of its own: another answer."""
     if any(is_number(word) for word in comparison.extra) and any(is_number(word) for word in comparison.missing):
-        reason = f'Reject: "{response}" gives a different number from {candidate.describe()}.'
+        what = "date" if date_parts(said) and date_parts(candidate.words) else "number"
+        reason = f'Reject: "{response}" gives a different {what} from {candidate.describe()}.'
         return "firm reject", Judgement(REJECT, 0.85, reason, candidate.text)
     if all(is_generic(word) or word in TITLES for word in comparison.missing) and _belongs_to(said, comparison):
         reason = (f'Accept: "{response}" is {candidate.describe()} without "{" ".join(comparison.missing)}" '
