@@ -180,6 +180,8 @@ def _response_forms(response: str) -> dict[tuple[str, ...], _Reading]:
 
 
 def _squad_match(response: str, references: tuple[str, ...]) -> Judgement | None:
+    if not references:
+        return None
     said = squad_normalize(response)
     for reference in references:
         if said and said == squad_normalize(reference):

@@ -96,7 +96,7 @@ def build_index() -> dict:
              "describing": adjectives}
     try:
         INDEX_PATH.parent.mkdir(parents=True, exist_ok=True)
-        partial = INDEX_PATH.with_suffix(".tmp")
+        partial = INDEX_PATH.with_suffix(f".{os.getpid()}.tmp")  # processes building at once each write their own
         partial.write_text(json.dumps(index, separators=(",", ":")))
         partial.replace(INDEX_PATH)
     except OSError as error:  # a read-only checkout still judges, it only reads WordNet again next time

@@ -316,12 +316,27 @@ def _compound_pairs(said: tuple[str, ...], left_said: list[str], left_wanted: li
                 break
 
 
+def _starts(words: tuple[str, ...], names: bool) -> set[str]:
+    found = {word[0] for word in words}
+    return found | {skeleton(word)[:1] for word in words} if names else found
+
+
+def _may_meet(said: tuple[str, ...], wanted: tuple[str, ...], names: bool) -> bool:
+    """A quick test before pairing words: some word starts alike on both sides, or both hold a number
+    ("80s" and "1980s"), or one is the other written together. Misspelt first letters are not read."""
+    if _starts(said, names) & _starts(wanted, names) or "".join(said) == "".join(wanted):
+        return True
+    return any(is_number(w) for w in said) and any(is_number(w) for w in wanted)
+
+
 @lru_cache(maxsize=32768)
 def compare(said: tuple[str, ...], wanted: tuple[str, ...], names: bool = False) -> Comparison:
     """Pair the response's words with the answer's, best matches first, order free.
 
     `names` says the answer is a proper name, whose spelling may vary by transliteration.
     """
+    if not _may_meet(said, wanted, names):
+        return Comparison((), tuple(w for w in wanted if w not in FUNCTION_WORDS), tuple(w for w in said if w not in FUNCTION_WORDS))
     # How each pair of words meets, computed once; then the best kinds are paired first.
     found = [(_ORDER[how], i, j, how) for i, word in enumerate(said) for j, target in enumerate(wanted)
              if (how := word_match(word, target, names))]
