@@ -322,6 +322,8 @@ def more_than_answer(response, said, candidate, comparison, question_text):
     numbered = any(is_number(word) for word in candidate.words) or date_parts(candidate.words)
     if numbered and any(is_number(word) for word in extras) or all(is_number(w) or w in FUNCTION_WORDS for w in candidate.words):
         return more_than_number(response, said, candidate, comparison)
+    if _beside_required(candidate, comparison, question_text):
+        return _required_with_more(response, candidate, comparison)
     # A kind of thing is added freely unless the question is about a person ("Lake Victoria" for the queen).
     kind_added = len(extras) == 1 and (
         (extras[0] in ADDED_KINDS and (extras[0] not in PLACE_KINDS or not question_text
@@ -384,12 +386,30 @@ def place_conflict(response: str, place: str, candidate: Candidate):
     return "firm reject", Judgement(REJECT, 0.85, reason, candidate.text)
 
 
+def _beside_required(candidate: Candidate, comparison: Comparison, question_text) -> bool:
+    """ "Eucharist bread" for "sacramental <u>bread</u>": every underlined part is given, and the other
+    words neither name a person nor change the thing ("North", a number)."""
+    extras = set(comparison.extra)
+    return (candidate.required_source in ("braces", "markup") and covers_marked_part(candidate, comparison)
+            and not looks_like_person(candidate.text, question_text) and not extras & CHANGING_WORDS
+            and not any(is_number(word) for word in extras))
+
+
+def _required_with_more(response, candidate, comparison):
+    required = " / ".join(" ".join(part) for part in candidate.required)
+    reason = (f'Accept: "{response}" gives the underlined part "{required}" of {candidate.describe()}; '
+              f'the words "{" ".join(comparison.extra)}" beside it do not change it (overrule if they are wrong).')
+    return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)
+
+
 def overlapping_answer(response, said, candidate, comparison, question_text):
     """The response shares some words with the answer and has others of its own: another answer."""
     if any(is_number(word) for word in comparison.extra) and any(is_number(word) for word in comparison.missing):
         what = "date" if date_parts(said) and date_parts(candidate.words) else "number"
         reason = f'Reject: "{response}" gives a different {what} from {candidate.describe()}.'
         return "firm reject", Judgement(REJECT, 0.85, reason, candidate.text)
+    if _beside_required(candidate, comparison, question_text):
+        return _required_with_more(response, candidate, comparison)
     if all(is_generic(word) or word in TITLES for word in comparison.missing) and _belongs_to(said, comparison):
         reason = (f'Accept: "{response}" is {candidate.describe()} without "{" ".join(comparison.missing)}" '
                   f'and with what it belongs to ("of {" ".join(comparison.extra)}").')

@@ -66,6 +66,11 @@ KINDS = {
         Case('wrestling [accept sumo wrestling; prompt on "combat," "fighting," etc.]', "fighting", P),
         Case("<b><u>Sahara</u></b> Desert [prompt on North <u>Africa</u>]", "Desert", R),
         Case("<b><u>Sahara</u></b> Desert [prompt on North <u>Africa</u>]", "Sahara", A),
+        Case("sacramental <b><u>bread</u></b> [accept the <b><u>host</u></b>; prompt on <u>Eucharist</u>]", "Eucharist bread", A),
+        Case("sacramental <b><u>bread</u></b> [accept the <b><u>host</u></b>; prompt on <u>Eucharist</u>]", "Eucharist", P),
+        Case("hypothesis <b><u>test</u></b>", "testing", A),
+        Case("hypothesis <b><u>test</u></b>", "hypothesis", R),
+        Case("John <b><u>Adams</u></b>", "John Quincy Adams", P),
     ],
     # 2. "or" (and "/") inside the main answer names alternatives.
     2: [
