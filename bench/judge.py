@@ -114,6 +114,11 @@ def measure_qanta(path: Path, show_misses: int, totals: Counter, kinds: Counter,
           f"prompted {verdicts['prompt']} ({verdicts['prompt'] / n:.1%}), rejected {verdicts['reject']} ({verdicts['reject'] / n:.1%})")
     totals.update(verdicts)
     totals["pages"] += n
+    # Wrong-answer control: the next question's page (when it is another page) against this line.
+    wrong = [(page_response(other), r) for r, other in zip(with_page, with_page[1:] + with_page[:1])
+             if other["source"]["page"] != r["source"]["page"]]
+    totals["control"] += len(wrong)
+    totals["control accepted"] += sum(judge(page, r["answer"], question_text=r["text"]).verdict == "accept" for page, r in wrong)
     for record, judgement in zip(with_page, judgements):
         if judgement.verdict == "accept":
             continue
@@ -210,6 +215,8 @@ def main() -> None:
     pages = totals["pages"]
     print(f"QANTA overall: page accepted {totals['accept']}/{pages} = {totals['accept'] / pages:.1%}; "
           f"prompted {totals['prompt']} ({totals['prompt'] / pages:.1%}); rejected {totals['reject']} ({totals['reject'] / pages:.1%})")
+    print(f"  wrong-answer control, the next question's page against this line: accepted "
+          f"{totals['control accepted']}/{totals['control']} = {totals['control accepted'] / totals['control']:.2%}")
     print("Pages not accepted, by kind (issue 11):")
     for kind, count in sorted(kinds.items(), key=lambda item: -item[1]):
         print(f"  {count:4d}  kind {kind}: {KINDS[kind]}")

@@ -317,13 +317,14 @@ def _compound_pairs(said: tuple[str, ...], left_said: list[str], left_wanted: li
 
 
 def _starts(words: tuple[str, ...], names: bool) -> set[str]:
-    found = {word[0] for word in words}
+    found = {word[0] for word in words} | {word[1] for word in words if len(word) > 5}  # a first letter lost
     return found | {skeleton(word)[:1] for word in words} if names else found
 
 
 def _may_meet(said: tuple[str, ...], wanted: tuple[str, ...], names: bool) -> bool:
     """A quick test before pairing words: some word starts alike on both sides, or both hold a number
-    ("80s" and "1980s"), or one is the other written together. Misspelt first letters are not read."""
+    ("80s" and "1980s"), or one is the other written together. A long word may have lost its first
+    letter ("ubstitution"); other misspelt first letters are not read."""
     if _starts(said, names) & _starts(wanted, names) or "".join(said) == "".join(wanted):
         return True
     return any(is_number(w) for w in said) and any(is_number(w) for w in wanted)

@@ -142,6 +142,8 @@ KINDS = {
         Case("Austria [do not accept \"Australia\"]", "Australia", R),
         Case("Sweden [prompt on Scandinavia; do not accept Swedish Empire]", "Scandinavia", P),
         Case("The Blitz [do not accept \"blitzkrieg\"]", "Blitz", A),
+        Case('John Fitzgerald Kennedy [prompt on "JFK"]', "JFK", P),  # an exact prompt beats an initials reading
+        Case('Kierkegaard [prompt on "Kierkegard"]', "Kierkegard", P),  # ... and a typo reading
     ],
     # 4. Short forms: wars, titles, units, countries, numerals, decades, ampersands.
     4: [
