@@ -77,8 +77,8 @@ def _without_affiliation(candidate: Candidate, matched: set[str]) -> bool:
     """ "Louis XIII" for "Louis XIII of France": a proper name without the "of ..." that places it."""
     text = candidate.text
     head, of, tail = text.partition(" of ")
-    if not of or not head[:1].isupper() or not tail.lstrip("the ")[:1].isupper():
-        return False
+    if not of or not head[:1].isupper() or not tail.lstrip("the ")[:1].isupper() or head.isupper():
+        return False  # "PM of Australia": an office in capitals is no name
     head_words = set(tokens(head)) - FUNCTION_WORDS
     return head_words == matched and not head_words & (GENERIC | TITLES)
 
@@ -189,14 +189,14 @@ def _given_names_inside(candidate: Candidate, comparison: Comparison) -> bool:
     return False
 
 
-# Readings of a partial answer that a moderator would accept: (test, confidence factor, reason).
-_PARTIAL_ACCEPTS = (
+# Readings of part of an answer: (test, confidence factor, reason).
+# Readings that leave out nothing that identifies the answer: a line that prompts on partial answers
+# does not prompt on these.
+_COMPLETE_READINGS = (
     (lambda c, comparison, matched: all(is_generic(w) for w in comparison.missing), 0.8,
      'Accept: "{response}" matches {answer} but for the general word(s) "{missing}".'),
     (lambda c, comparison, matched: _without_affiliation(c, matched), 0.75,
      'Accept: "{response}" is {answer} without the place or house it belongs to.'),
-    (lambda c, comparison, matched: _names_the_head(c, matched), 0.7,
-     'Accept: "{response}" gives the last words of {answer} and leaves out only "{missing}" before them.'),
     (lambda c, comparison, matched: _without_formal_title(c, matched), 0.8,
      'Accept: "{response}" is {answer} without its formal title.'),
     (lambda c, comparison, matched: _given_names_inside(c, comparison), 0.75,
@@ -204,6 +204,11 @@ _PARTIAL_ACCEPTS = (
      '(or gives the key of the numbered work).'),
     (lambda c, comparison, matched: _only_dated(c, comparison), 0.8,
      'Accept: "{response}" is {answer} without the year "{missing}" that only dates it.'),
+)
+# Readings of a partial answer that a moderator would accept when the line does not say to prompt.
+_PARTIAL_ACCEPTS = (
+    (lambda c, comparison, matched: _names_the_head(c, matched), 0.7,
+     'Accept: "{response}" gives the last words of {answer} and leaves out only "{missing}" before them.'),
     (lambda c, comparison, matched: _only_described(c, comparison), 0.65,
      'Accept: "{response}" is the thing {answer} names, without "{missing}", which only describes it '
      '(an adjective, and WordNet lists no term for the whole).'),
@@ -253,16 +258,18 @@ def _part_of_answer(response, said, candidate, comparison, parsed, line, referen
     )
     if ruled:
         return ruled
+    ruled = _reading(_COMPLETE_READINGS, response, candidate, comparison, matched)
+    if ruled:
+        return ruled
     if parsed and parsed.prompt_on_partial:
         reason = f'Prompt: the line prompts on partial answers, and "{response}" gives part of {candidate.describe()} (not "{missing}").'
         return "partial prompt", Judgement(PROMPT, 0.8 * comparison.score, reason, candidate.text, MORE_SPECIFIC)
     if parsed and parsed.accept_either and candidate.origin == "main" and _is_end_of(candidate.words, matched):
         reason = f'Accept: the line accepts either portion, and "{response}" is one end of {candidate.describe()}; check it is an underlined portion.'
         return "partial accept", Judgement(ACCEPT, 0.75 * comparison.score, reason, candidate.text)
-    for test, factor, template in _PARTIAL_ACCEPTS:
-        if test(candidate, comparison, matched):
-            reason = template.format(response=response, answer=candidate.describe(), missing=missing)
-            return "partial accept", Judgement(ACCEPT, factor * comparison.score, reason, candidate.text)
+    ruled = _reading(_PARTIAL_ACCEPTS, response, candidate, comparison, matched)
+    if ruled:
+        return ruled
     if all(is_generic(word) or word in FUNCTION_WORDS for word in matched):
         reason = f'Reject: "{response}" shares only general words with {candidate.describe()}.'
         return "weak reject", Judgement(REJECT, 0.75, reason, candidate.text)
@@ -275,6 +282,14 @@ def _part_of_answer(response, said, candidate, comparison, parsed, line, referen
         return "weak reject", Judgement(REJECT, 0.7, reason, candidate.text)
     reason = f'Prompt: "{response}" gives only part of {candidate.describe()} (it leaves out "{missing}").'
     return "partial prompt", Judgement(PROMPT, 0.55 * comparison.score, reason, candidate.text, MORE_SPECIFIC)
+
+
+def _reading(readings, response, candidate, comparison, matched):
+    for test, factor, template in readings:
+        if test(candidate, comparison, matched):
+            reason = template.format(response=response, answer=candidate.describe(), missing=" ".join(comparison.missing))
+            return "partial accept", Judgement(ACCEPT, factor * comparison.score, reason, candidate.text)
+    return None
 
 
 def _is_end_of(words: tuple[str, ...], matched: set[str]) -> bool:
