@@ -107,7 +107,9 @@ def articles_agree(response: str, text: str) -> bool:
 
 
 def _synonym(said: tuple[str, ...], candidate: Candidate, question_text: str | None) -> bool:
-    if candidate.kind == REJECT or candidate.word_forms or not _same_sense(said, candidate.words):
+    if candidate.kind == REJECT or candidate.word_forms or not lexicon.senses("_".join(said)):
+        return False
+    if not _same_sense(said, candidate.words):
         return False
     # Part of a person's name is for the name rules ("Adams" for "John Adams").
     return not (candidate.names and set(said) & set(candidate.words) and looks_like_person(candidate.text, question_text))

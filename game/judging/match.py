@@ -106,6 +106,12 @@ def typo_allowance(length: int) -> int:
     return 3
 
 
+def _close(a: str, b: str, limit: int) -> bool:
+    """A quick bound before the edit distance: each slip brings at most one letter into a word that
+    the other lacks, so words `limit` slips apart differ by at most `limit` letters each way."""
+    return len(set(a) - set(b)) <= limit and len(set(b) - set(a)) <= limit
+
+
 @lru_cache(maxsize=65536)
 def edit_distance(a: str, b: str, limit: int) -> int:
     """Optimal-string-alignment distance (a swap of neighbours is one slip); stops past limit."""
@@ -234,10 +240,11 @@ def word_match(said: str, wanted: str, names: bool = False) -> str | None:
     said_stem, wanted_stem = stem(said), stem(wanted)
     if said_stem == wanted_stem:
         return FORM
-    if max(len(said), len(wanted)) >= 6:
+    if len(said) >= 6 or len(wanted) >= 6:
         for a, b in ((said, wanted), (said_stem, wanted_stem)):
-            limit = typo_allowance(min(len(a), len(b)))
-            if limit and abs(len(a) - len(b)) <= limit and edit_distance(a, b, limit) <= limit:
+            shorter = len(a) if len(a) < len(b) else len(b)
+            limit = 0 if shorter < 6 else 1 if shorter < 10 else 2 if shorter < 15 else 3  # typo_allowance
+            if limit and abs(len(a) - len(b)) <= limit and _close(a, b, limit) and edit_distance(a, b, limit) <= limit:
                 return None if lexicon.different_words(said, wanted) else TYPO
     if said[0] == wanted[0] and (abbreviates(said, wanted) or abbreviates(wanted, said)):
         return SHORT
@@ -284,7 +291,9 @@ def _initials_pairs(said: list[str], wanted: list[str], pairs: list) -> None:
                 continue
             shortest = 1 if len(word) == 1 else 2  # "j" may stand for "julius"; "jf" for two words
             for start in range(len(long_side)):
-                for end in range(start + shortest, len(long_side) + 1):
+                if long_side[start][0] != word[0]:
+                    continue  # a run's initials start with its first word's
+                for end in range(start + shortest, min(len(long_side), start + 2 * len(word)) + 1):
                     run = tuple(long_side[start:end])
                     if word in initials_of(run):
                         short_side.remove(word)
@@ -316,9 +325,10 @@ def _compound_pairs(said: tuple[str, ...], left_said: list[str], left_wanted: li
                 break
 
 
-def _starts(words: tuple[str, ...], names: bool) -> set[str]:
+@lru_cache(maxsize=65536)
+def _starts(words: tuple[str, ...], names: bool) -> frozenset[str]:
     found = {word[0] for word in words} | {word[1] for word in words if len(word) > 5}  # a first letter lost
-    return found | {skeleton(word)[:1] for word in words} if names else found
+    return frozenset(found | {skeleton(word)[:1] for word in words} if names else found)
 
 
 def _may_meet(said: tuple[str, ...], wanted: tuple[str, ...], names: bool) -> bool:
@@ -340,7 +350,8 @@ def compare(said: tuple[str, ...], wanted: tuple[str, ...], names: bool = False)
         return Comparison((), tuple(w for w in wanted if w not in FUNCTION_WORDS), tuple(w for w in said if w not in FUNCTION_WORDS))
     # How each pair of words meets, computed once; then the best kinds are paired first.
     found = [(_ORDER[how], i, j, how) for i, word in enumerate(said) for j, target in enumerate(wanted)
-             if (how := word_match(word, target, names))]
+             if (word[0] == target[0] or names or len(word) >= 6 or len(target) >= 6 or word[0].isdigit())
+             and (how := word_match(word, target, names))]
     used_said, used_wanted = set(), set()
     pairs: list[tuple[str, str, str]] = []
     for _, i, j, how in sorted(found):

@@ -161,8 +161,15 @@ def _centuries(tokens: list[str]) -> list[str]:
     return out
 
 
+def _may_hold_number(token: str) -> bool:
+    return (token[0].isdigit() or token in NUMBER_WORDS or token.startswith("ww") or token.endswith("ies")
+            or _ROMAN_LETTERS.issuperset(token))
+
+
 def numbers_to_digits(tokens: list[str]) -> list[str]:
     """Replace runs of number words, ordinals and Roman numerals with digit strings."""
+    if not any(_may_hold_number(token) for token in tokens):
+        return list(tokens)  # most answers hold no number: nothing to rewrite
     return _centuries(_numbers_to_digits(short_forms(tokens)))
 
 
@@ -215,6 +222,8 @@ def _month(tokens: list[str], index: int) -> str | None:
 
 def dates_to_month_first(tokens: list[str]) -> list[str]:
     """Write day-month dates month first: "4 of july" and "4 jul" both become "july 4"."""
+    if not any(token in MONTHS for token in tokens):
+        return list(tokens)
     out: list[str] = []
     i = 0
     while i < len(tokens):
