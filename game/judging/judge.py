@@ -15,7 +15,7 @@ from . import lexicon
 from .answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine, parse_answer_line
 from .candidates import Candidate, candidates, deep_words, latin
 from .judgement import RANK, Judgement
-from .match import FORM, INITIALS, ROUNDED, SHORT, STRICT, TYPO, VARIANT, Comparison, compare
+from .match import FORM, INITIALS, ROUNDED, SHORT, SPELLING, STRICT, TYPO, VARIANT, Comparison, compare
 from .names import looks_like_person
 from .normalize import articles, clean_text, squad_normalize, tokens
 from .numbers import is_number
@@ -30,13 +30,13 @@ _DESCRIPTION = re.compile(r",\s+(?=(?:the|a|an|who|which|whose|where|when|known|
 _FILLER = re.compile(r"^(?:(?:um+|uh+|er+|hmm+|ok(?:ay)?|so|well)\b[\s,.]*)*(?:(?:i\s+think|i\s+believe|i\s+guess|maybe|perhaps|probably|is\s+it|"
                      r"it\s+is|it'?s|the\s+answer\s+is|my\s+answer\s+is|(?:what|who|where|when)\s+(?:is|are|was|were))\b[\s,:]*)?", re.I)
 _FILLER_STARTS = frozenset("um umm uh uhh er hmm ok okay so well i maybe perhaps probably is it it's its the my what who where when".split())
-SYNONYM = "synonym"
 _HOW = {
     FORM: '"{said}" as a form of "{wanted}"',
     TYPO: '"{said}" as a misspelling of "{wanted}"',
     SHORT: '"{said}" as a short form of "{wanted}"',
     VARIANT: '"{said}" as another spelling (transliteration) of "{wanted}"',
     ROUNDED: '"{said}" as "{wanted}" rounded',
+    SPELLING: '"{said}" as the British or American spelling of "{wanted}"',
 }
 
 

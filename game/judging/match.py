@@ -17,9 +17,9 @@ from .numbers import decade, is_number
 # Words that carry no identity of their own inside an answer ("Battle of Hastings").
 FUNCTION_WORDS = frozenset({"of", "and", "in", "on", "for", "to", "by", "at", "from", "with", "or", "as"})
 
-EXACT, FORM, TYPO, INITIALS, SHORT, VARIANT, ROUNDED = (
-    "exact", "word form", "typo", "initials", "short form", "spelling variant", "rounded number")
-SCORES = {EXACT: 1.0, FORM: 0.95, SHORT: 0.9, INITIALS: 0.9, TYPO: 0.85, VARIANT: 0.85, ROUNDED: 0.8}
+EXACT, FORM, TYPO, INITIALS, SHORT, VARIANT, ROUNDED, SPELLING = (
+    "exact", "word form", "typo", "initials", "short form", "transliteration", "rounded number", "other spelling")
+SCORES = {EXACT: 1.0, FORM: 0.95, SHORT: 0.9, INITIALS: 0.9, SPELLING: 0.9, TYPO: 0.85, VARIANT: 0.85, ROUNDED: 0.8}
 # Matches that read the words as written; the others guess (see judge: exact beats fuzzy).
 STRICT = frozenset({EXACT, FORM})
 
@@ -251,7 +251,7 @@ def word_match(said: str, wanted: str, names: bool = False) -> str | None:
     if names and is_variant(said, wanted):
         return VARIANT
     if said[:2] == wanted[:2] and abs(len(said) - len(wanted)) <= 2 and american(said) == american(wanted):
-        return VARIANT
+        return SPELLING
     return None
 
 
@@ -306,7 +306,7 @@ def _initials_pairs(said: list[str], wanted: list[str], pairs: list) -> None:
                 break
 
 
-_ORDER = {EXACT: 0, FORM: 1, SHORT: 2, TYPO: 3, VARIANT: 4, ROUNDED: 5}
+_ORDER = {EXACT: 0, FORM: 1, SHORT: 2, SPELLING: 3, TYPO: 4, VARIANT: 5, ROUNDED: 6}
 
 
 def _compound_pairs(said: tuple[str, ...], left_said: list[str], left_wanted: list[str], pairs: list, flip: bool) -> None:
