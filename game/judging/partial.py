@@ -362,6 +362,9 @@ def more_than_answer(response, said, candidate, comparison, question_text):
     if _belongs_to(said, comparison):
         reason = f'Accept: "{response}" is {candidate.describe()} with what it belongs to ("of {extra}").'
         return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)
+    if _kind_named_before(response, said, candidate, comparison) and not (question_text and speaks_of_person(question_text)):
+        reason = f'Accept: "{response}" is {candidate.describe()} with "{extra}" before it, which only says what kind of thing it is.'
+        return "partial accept", Judgement(ACCEPT, 0.75 * comparison.score, reason, candidate.text)
     if _described_person(response, said, candidate, comparison, question_text):
         reason = f'Accept: "{response}" is {candidate.describe()} with a description ("{extra}") before the name.'
         return "partial accept", Judgement(ACCEPT, 0.75 * comparison.score, reason, candidate.text)
@@ -379,6 +382,17 @@ def more_than_answer(response, said, candidate, comparison, question_text):
         return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)
     reason = f'Reject: "{response}" contains {candidate.describe()} but adds "{extra}", which the line does not have; overrule if the extra words are right.'
     return "weak reject", Judgement(REJECT, 0.6, reason, candidate.text)
+
+
+def _kind_named_before(response, said, candidate: Candidate, comparison: Comparison) -> bool:
+    """ "the planet Jupiter", "the city of Paris", "the band Queen": lower-case words before a proper name
+    that say what it is. Words after it ("Indiana State University") make another thing; in a question
+    about a person, "the state of Washington" is not Washington."""
+    if not candidate.names or said[-len(candidate.words):] != candidate.words:
+        return False
+    extras = set(comparison.extra)
+    written = set(tokens(" ".join(w for w in response.split() if w[:1].islower())))
+    return extras <= written and not extras & (RELATIONS | CHANGING_WORDS) and not any(is_number(w) for w in extras)
 
 
 def _described_person(response, said, candidate, comparison, question_text) -> bool:

@@ -345,6 +345,9 @@ KINDS = {
         Case(None, "the son of Bob Russell", R, refs=["Bob Russell"], question="who wrote the lyrics"),
         Case(None, "Harvard Law School", R, refs=["Harvard"]),
         Case("Mars", "Mars Bar", R),
+        Case(None, "the planet Jupiter", A, refs=["Jupiter"], question="which planet has the great red spot"),
+        Case(None, "the city of Paris", A, refs=["Paris"], question="where is the louvre"),
+        Case(None, "the state of Washington", R, refs=["Washington"], question="who was the first president"),
         Case("Mississippi", "Mississippi State", R),
     ],
     # 9. Input hygiene: escapes, entities, mojibake, other scripts.
