@@ -4,14 +4,23 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test setup clean
+.PHONY: demo test setup clean wordnet
 
 $(STAMP): requirements.txt
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Exhibition needs Python 3.11 on the PATH as $(PYTHON)."; exit 1; }
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
+	@$(MAKE) --no-print-directory wordnet
 	@touch $(STAMP)
+
+# The judge's synonyms: Debian's WordNet, read once into var/wordnet-nouns.json. Installed here when
+# make runs as root (as CI does); elsewhere `sudo apt-get install wordnet-base`. Without it the judge
+# works on and says in its reasons that synonyms were not checked.
+wordnet:
+	@test -f /usr/share/wordnet/index.noun || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+		{ apt-get update -qq && apt-get install -y -qq wordnet-base >/dev/null; } || true; }
+	$(PY) -m game.judging.lexicon
 
 # The demo is a development server on this machine: DEBUG on, the development secret key.
 setup demo: export DEBUG = 1

@@ -197,8 +197,11 @@ class MatchRunner:
         data = event["data"]
         if event["type"] in JUDGED:
             # Every typed answer reaches the moderator with a suggested ruling and its reason.
+            # Where the buzz came decides clauses like "prompt on X before mention" (a written answer: all read).
+            possession = self.state.q.possession if event["type"] == "answer" else None
+            read = possession["word"] if possession else self.state.q.revealed
             verdict = judge(data["text"], answer_line=question.answer, references=list(question.accepted),
-                            question_text=question.text)
+                            question_text=question.text, buzz=(read, question.words))
             suggestion = dict(verdict.to_dict(), seat=data["seat"], team=data["team"], text=data["text"])
             suggestion.update({"for": event["seq"], "confidence": round(suggestion["confidence"], 3)})
             yield {"type": "judge", "actor": SYSTEM, "data": suggestion}

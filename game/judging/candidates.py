@@ -8,9 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from .answerline import ACCEPT, AnswerLine, Clause, implied_required, parse_answer_line
+from anyascii import anyascii
+
+from .answerline import ACCEPT, REJECT, AnswerLine, Clause, implied_required, parse_answer_line
 from .match import deep_stem
-from .normalize import tokens
+from .normalize import articles, tokens
 
 
 @dataclass(frozen=True)
@@ -23,6 +25,7 @@ class Candidate:
     required: tuple[tuple[str, ...], ...] = ()  # canonical words of each required part
     required_source: str = "whole"  # how the required part is known (see AnswerLine.required_source)
     word_forms: bool = False  # words are derivational stems: the line accepts any form of them
+    names: bool = False  # a proper name (capitalised), whose spelling may vary by transliteration
 
     def describe(self) -> str:
         """Where this text came from, as a phrase for a reason sentence."""
@@ -37,21 +40,55 @@ def deep_words(words: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(deep_stem(word) for word in words)
 
 
+def latin(text: str) -> tuple[str, ...]:
+    """The canonical words of a text in another script, transliterated: "Άργος" -> ("argos",)."""
+    return tokens(anyascii(text))
+
+
+def in_latin_letters(found: list[Candidate]) -> list[Candidate]:
+    """Each text written in another script once more in Latin letters, so "Argos" meets "Άργος"."""
+    return [replace(c, words=latin(c.text), required=(), required_source="whole")
+            for c in found if not all(w.isascii() for w in c.words) and latin(c.text)]
+
+
 def _words_of(parts) -> tuple[tuple[str, ...], ...]:
     return tuple(tokens(part) for part in parts if tokens(part))
 
 
-def _candidate(text: str, kind: str, origin: str, clause: Clause | None = None) -> Candidate:
-    parts, source = implied_required(text)
-    return Candidate(text, tokens(text), kind, origin, clause, _words_of(parts), source)
+_SMALL_WORDS = frozenset("of and the a an in on for to by at from with or as de la le du von van der des di da y et".split())
+
+
+def is_proper_name(text: str) -> bool:
+    """Every word capitalised but the small ones: "Ludmilla Savelyeva", not "spin angular momentum"."""
+    words = [w for w in text.replace("-", " ").split() if w.lower() not in _SMALL_WORDS and not w[:1].isdigit()]
+    return bool(words) and all(w[:1].isupper() for w in words) and not all(w.isupper() for w in words if len(w) > 1)
+
+
+def _candidate(text: str, kind: str, origin: str, clause: Clause | None = None, marked: tuple[str, ...] = ()) -> Candidate:
+    parts, source = (marked, "markup") if marked else implied_required(text)
+    return Candidate(text, tokens(text), kind, origin, clause, _words_of(parts), source, names=is_proper_name(text))
+
+
+@lru_cache(maxsize=8192)
+def _parsed_candidates(line: AnswerLine) -> tuple[Candidate, ...]:
+    return tuple(_from_line(line))
 
 
 def _from_line(line: AnswerLine) -> list[Candidate]:
     found: list[Candidate] = []
-    if tokens(line.main):
-        found.append(Candidate(line.main, tokens(line.main), ACCEPT, "main", None, _words_of(line.required), line.required_source))
+    for text, required, source in line.alternatives:
+        if tokens(text):
+            parts, source = (required, source) if source in ("braces", "markup", "caps") else implied_required(text)
+            found.append(Candidate(text, tokens(text), ACCEPT, "main", None, _words_of(parts), source, names=is_proper_name(text)))
     for clause in line.clauses:
-        found += [_candidate(text, clause.kind, "clause", clause) for text in clause.texts if tokens(text)]
+        marks = clause.required or ((),) * len(clause.texts)
+        found += [_candidate(text, clause.kind, "clause", clause, marked)
+                  for text, marked in zip(clause.texts, marks) if tokens(text)]
+    main = {(c.words, articles(c.text)) for c in found if c.origin == "main"}
+    # A rejection of the main answer itself is a remark ("the clues reference the term X"), not a rule;
+    # one that spells an article the answer lacks is a rule ("do not accept The Invisible Man").
+    found = [c for c in found if not (c.kind == REJECT and (c.words, articles(c.text)) in main)]
+    found += in_latin_letters(found)
     if line.word_forms:  # each accepted text once more, in any form of its words
         found += [replace(c, words=deep_words(c.words), required=(), required_source="whole", word_forms=True)
                   for c in found if c.kind == ACCEPT]
@@ -65,13 +102,14 @@ def _line_candidates(raw: str) -> tuple[Candidate, ...]:
 
 @lru_cache(maxsize=8192)
 def _reference_candidates(references: tuple[str, ...]) -> tuple[Candidate, ...]:
-    return tuple(_candidate(ref, ACCEPT, "reference") for ref in references if tokens(ref))
+    found = [_candidate(ref, ACCEPT, "reference") for ref in references if tokens(ref)]
+    return tuple(found + in_latin_letters(found))
 
 
 def candidates(line: AnswerLine | str | None, references: tuple[str, ...] = ()) -> list[Candidate]:
     """The candidates of an answer line (text or parsed) and of a reference list, line first."""
     if isinstance(line, AnswerLine):
-        found = _from_line(line)
+        found = list(_parsed_candidates(line))
     else:
         found = list(_line_candidates(line)) if line else []
     return found + list(_reference_candidates(references))

@@ -7,26 +7,46 @@ suggestion: the moderator overrules when trivia sense says otherwise.
 from __future__ import annotations
 
 import re
+from collections import Counter
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
-from .answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine
-from .candidates import Candidate, candidates, deep_words
+from . import lexicon
+from .answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine, parse_answer_line
+from .candidates import Candidate, candidates, deep_words, latin
 from .judgement import RANK, Judgement
-from .match import FORM, INITIALS, TYPO, Comparison, compare
-from .normalize import squad_normalize, tokens
-from .partial import more_than_answer, overlapping_answer, part_of_answer
+from .match import FORM, INITIALS, ROUNDED, SHORT, SPELLING, STRICT, TYPO, VARIANT, Comparison, compare
+from .names import looks_like_person
+from .normalize import articles, clean_text, squad_normalize, tokens
+from .numbers import is_number
+from .partial import covers_marked_part, more_than_answer, overlapping_answer, part_of_answer, place_conflict
+from .quantities import conflicting_date
+from .qualifiers import Buzz, in_force
 
 _PARENTHETICAL = re.compile(r"\s*\([^)]*\)")
+# Where a description of the answer starts: ", the president of ...", ", who ...", " - a city in ...".
+_DESCRIPTION = re.compile(r",\s+(?=(?:the|a|an|who|which|whose|where|when|known|born|also|[a-z]+ed)\b)|\s+[-–—]\s+")
+# What people type around an answer: "what is Paris?", "I think Paris", "um, Paris".
+_FILLER = re.compile(r"^(?:(?:um+|uh+|er+|hmm+|ok(?:ay)?|so|well)\b[\s,.]*)*(?:(?:i\s+think|i\s+believe|i\s+guess|maybe|perhaps|probably|is\s+it|"
+                     r"it\s+is|it'?s|the\s+answer\s+is|my\s+answer\s+is|(?:what|who|where|when)\s+(?:is|are|was|were))\b[\s,:]*)?", re.I)
+_FILLER_STARTS = frozenset("um umm uh uhh er hmm ok okay so well i maybe perhaps probably is it it's its the my what who where when".split())
+_HOW = {
+    FORM: '"{said}" as a form of "{wanted}"',
+    TYPO: '"{said}" as a misspelling of "{wanted}"',
+    SHORT: '"{said}" as a short form of "{wanted}"',
+    VARIANT: '"{said}" as another spelling (transliteration) of "{wanted}"',
+    ROUNDED: '"{said}" as "{wanted}" rounded',
+    SPELLING: '"{said}" as the British or American spelling of "{wanted}"',
+}
 
 
 def _how(response: str, candidate: Candidate, comparison: Comparison) -> str:
     phrases = []
     for said, wanted, how in comparison.pairs:
-        if how == FORM:
-            phrases.append(f'"{said}" as a form of "{wanted}"')
-        elif how == TYPO:
-            phrases.append(f'"{said}" as a misspelling of "{wanted}"')
-        elif how == INITIALS:
+        if how == INITIALS:
             phrases.append(f'"{said}" as the initials of "{wanted}"' if len(said) < len(wanted) else f'"{said}" for the initials "{wanted}"')
+        elif how in _HOW:
+            phrases.append(_HOW[how].format(said=said, wanted=wanted))
     if phrases:
         return "reading " + ", ".join(phrases)
     if response.casefold() == candidate.text.casefold():
@@ -34,49 +54,136 @@ def _how(response: str, candidate: Candidate, comparison: Comparison) -> str:
     return "once case, accents, punctuation, articles and number forms are set aside"
 
 
-def _qualified(candidate: Candidate, confidence: float, reason: str) -> tuple[float, str]:
+def _timing(candidate: Candidate, buzz: Buzz | None) -> bool | None:
     clause = candidate.clause
-    if clause and clause.qualifier:
+    return in_force(clause.qualifier, clause.texts, buzz) if clause and clause.qualifier else None
+
+
+def _qualified(candidate: Candidate, confidence: float, reason: str, state: bool | None) -> tuple[float, str]:
+    clause = candidate.clause
+    if not clause or not clause.qualifier:
+        return confidence, reason
+    if state is None:
         return confidence * 0.85, f"{reason} The line allows this only {clause.qualifier}; check when the buzz came."
-    return confidence, reason
+    return confidence, f"{reason} The line allows this only {clause.qualifier}, as it was at the buzz."
 
 
-def _full_match(response: str, candidate: Candidate, comparison: Comparison) -> tuple[str, Judgement]:
-    how = _how(response, candidate, comparison)
-    score = comparison.score
+def _lapsed(response: str, candidate: Candidate, buzz: Buzz) -> tuple[str, Judgement]:
+    clause = candidate.clause
+    reason = (f'Reject: "{response}" matches {candidate.describe()}, but that holds only {clause.qualifier}, '
+              f"and the buzz came after {buzz.read} words, when it no longer held.")
+    return "lapsed clause", Judgement(REJECT, 0.85, reason, candidate.text)
+
+
+def _full_match(response: str, candidate: Candidate, comparison: Comparison, how: str | None, strict: bool,
+                buzz: Buzz | None) -> tuple[str, Judgement] | None:
+    how = how or _how(response, candidate, comparison)
+    score = comparison.score if comparison.pairs else 0.85
+    state = _timing(candidate, buzz)
+    if state is False:
+        return None if candidate.kind == REJECT else _lapsed(response, candidate, buzz)
     if candidate.kind == REJECT:
-        confidence, reason = _qualified(candidate, 0.95 * score, f'Reject: "{response}" is ruled out by {candidate.describe()} ({how}).')
-        return "reject clause", Judgement(REJECT, confidence, reason, candidate.text)
+        if strict and not articles_agree(response, candidate.text):
+            return None  # "do not accept The Invisible Man" does not reach "Invisible Man"
+        confidence, reason = _qualified(candidate, 0.95 * score, f'Reject: "{response}" is ruled out by {candidate.describe()} ({how}).', state)
+        return ("reject clause" if strict else "fuzzy reject clause"), Judgement(REJECT, confidence, reason, candidate.text)
     if candidate.kind == PROMPT:
         question = candidate.clause.prompt_question if candidate.clause else MORE_SPECIFIC
-        confidence, reason = _qualified(candidate, 0.9 * score, f'Prompt: "{response}" matches {candidate.describe()} ({how}); ask "{question}"')
-        return "prompt clause", Judgement(PROMPT, confidence, reason, candidate.text, question)
-    confidence, reason = _qualified(candidate, score, f'Accept: "{response}" matches {candidate.describe()}, {how}.')
-    return "accept", Judgement(ACCEPT, confidence, reason, candidate.text)
+        confidence, reason = _qualified(candidate, 0.9 * score, f'Prompt: "{response}" matches {candidate.describe()} ({how}); ask "{question}"', state)
+        return ("prompt clause" if strict else "fuzzy prompt clause"), Judgement(PROMPT, confidence, reason, candidate.text, question)
+    if candidate.clause and candidate.clause.anti_prompt:
+        reason = (f'Accept: "{response}" matches {candidate.describe()} ({how}): it is more specific than the answer, '
+                  f'which the line accepts; ask "{candidate.clause.prompt_question}" only if the rules want the general answer.')
+    else:
+        reason = f'Accept: "{response}" matches {candidate.describe()}, {how}.'
+    confidence, reason = _qualified(candidate, score, reason, state)
+    return ("accept" if strict else "fuzzy accept"), Judgement(ACCEPT, confidence, reason, candidate.text)
 
 
-def _rule(response, said, candidate, comparison, line, references, question_text):
+def articles_agree(response: str, text: str) -> bool:
+    """Every article the text spells is in the response too."""
+    wanted = Counter(articles(text))
+    return not wanted or not wanted - Counter(articles(response))
+
+
+def _synonym(said: tuple[str, ...], candidate: Candidate, question_text: str | None) -> bool:
+    if candidate.kind == REJECT or candidate.word_forms or not lexicon.senses("_".join(said)):
+        return False
+    if not _same_sense(said, candidate.words):
+        return False
+    # Part of a person's name is for the name rules ("Adams" for "John Adams").
+    return not (candidate.names and set(said) & set(candidate.words) and looks_like_person(candidate.text, question_text))
+
+
+@lru_cache(maxsize=65536)
+def _same_sense(said: tuple[str, ...], wanted: tuple[str, ...]) -> bool:
+    if said == wanted or {w for w in said if is_number(w)} != {w for w in wanted if is_number(w)} and any(
+            is_number(w) for w in said):
+        return False  # "World War I" may be "Great War"; 1812 is never 1813
+    return lexicon.shared_sense("_".join(said), "_".join(wanted))
+
+
+def _rule(response, said, candidate, comparison, line, references, question_text, buzz):
+    strict = set(comparison.hows) <= STRICT
     if comparison.complete:
-        return _full_match(response, candidate, comparison)
-    if not comparison.pairs or candidate.kind != ACCEPT:
+        return _full_match(response, candidate, comparison, None, strict, buzz)
+    clause = candidate.clause
+    if comparison.pairs and not comparison.missing and clause and clause.contains:
+        how = f'it contains "{candidate.text}", and the line accepts any answer about that'
+        return _full_match(response, candidate, comparison, how, strict, buzz)
+    if _synonym(said, candidate, question_text):
+        how = f'"{response}" and "{candidate.text}" name the same thing in WordNet (synonyms)'
+        ruled = _full_match(response, candidate, comparison, how, False, buzz)
+        return (ruled[0].replace("fuzzy", "synonym"), ruled[1]) if ruled and ruled[0].startswith("fuzzy") else ruled
+    if not comparison.pairs or _timing(candidate, buzz) is False:
+        return None
+    if candidate.kind == PROMPT and not comparison.extra and covers_marked_part(candidate, comparison):
+        how = f'it gives the underlined part of "{candidate.text}"'
+        return _full_match(response, candidate, comparison, how, strict, buzz)
+    if candidate.kind != ACCEPT:
         return None
     if not comparison.extra:
-        return part_of_answer(response, candidate, comparison, line, references, question_text)
+        return part_of_answer(response, said, candidate, comparison, line, references, question_text)
     if not comparison.missing:
         return more_than_answer(response, said, candidate, comparison, question_text)
-    return overlapping_answer(response, candidate, comparison, question_text)
+    return overlapping_answer(response, said, candidate, comparison, question_text)
 
 
-def _response_forms(response: str) -> set[tuple[str, ...]]:
-    """The response, and the response without a parenthesis or a short place after a comma."""
-    forms = {tokens(response), tokens(_PARENTHETICAL.sub("", response))}
+@dataclass(frozen=True)
+class _Reading:
+    """One way to read a response: the place it names after a comma, and a note on how it was read."""
+
+    place: str = ""
+    note: str = ""
+
+
+def _response_forms(response: str) -> dict[tuple[str, ...], _Reading]:
+    """The response as typed, and read without a parenthesis, the words typed around an answer,
+    a place or a description after a comma, or in Latin letters."""
+    forms = {tokens(response): _Reading()}
+    if "(" in response:
+        forms.setdefault(tokens(_PARENTHETICAL.sub("", response)), _Reading(note="Read without the words in brackets."))
+    if response.split(maxsplit=1)[0].lower().strip(",.") in _FILLER_STARTS:
+        unwrapped = _FILLER.sub("", response, count=1).rstrip(" ?!.")
+        if unwrapped and unwrapped != response:
+            forms.setdefault(tokens(unwrapped), _Reading(note=f'Read without the words around "{unwrapped}".'))
     head, comma, tail = response.partition(",")
-    if comma and len(tail.split()) <= 4:
-        forms.add(tokens(head))
-    return forms - {()}
+    if comma and len(tail.split()) <= 4 and not any(char.isdigit() for char in tail):
+        # "Plymouth, Massachusetts": read without the place, which must then agree.
+        forms.setdefault(tokens(head), _Reading(place=tail.strip(), note=f'Read without the place "{tail.strip()}".'))
+    described = _DESCRIPTION.split(response, maxsplit=1)
+    if len(described) == 2 and described[0].strip():
+        # "Jefferson Davis, the president of the Confederacy"
+        forms.setdefault(tokens(described[0]), _Reading(note=f'Read without the description "{described[1].strip()}".'))
+    if not response.isascii() and not all(w.isascii() for w in tokens(response)):
+        forms.setdefault(latin(response), _Reading(note="Read in Latin letters."))  # "Άργος" for "Argos"
+    forms.pop((), None)
+    return forms
 
 
 def _squad_match(response: str, references: tuple[str, ...]) -> Judgement | None:
+    if not references:
+        return None
     said = squad_normalize(response)
     for reference in references:
         if said and said == squad_normalize(reference):
@@ -85,33 +192,56 @@ def _squad_match(response: str, references: tuple[str, ...]) -> Judgement | None
     return None
 
 
-def judge(response: str, answer_line: AnswerLine | str | None = None, references=None, question_text: str | None = None) -> Judgement:
+def _as_buzz(buzz) -> Buzz | None:
+    if buzz is None or isinstance(buzz, Buzz):
+        return buzz
+    read, words = buzz
+    return Buzz(int(read), tuple(words))
+
+
+def judge(response: str, answer_line: AnswerLine | str | None = None, references=None, question_text: str | None = None,
+          buzz: Buzz | tuple[int, tuple[str, ...]] | None = None) -> Judgement:
     """Suggest accept, prompt or reject for a response, with a confidence and the reason.
 
     `question_text` (what was read, or the whole question) helps with people's names: a surname
-    alone is prompted when another person of that name appears in it.
+    alone is prompted when another person of that name appears in it. `buzz` is where the player
+    buzzed, (words read, the question's words): it decides clauses such as "prompt on X before mention".
     """
-    response = (response or "").strip()
+    response = clean_text(response or "").strip()
     references = tuple(str(r) for r in references or ())
     if not tokens(response):
         return Judgement(REJECT, 1.0, "Reject: no answer was given.")
     if not answer_line and not references:
         return Judgement(REJECT, 0.0, "There is no answer line or reference answer to judge against; rule by hand.")
+    line = parse_answer_line(answer_line) if isinstance(answer_line, str) else answer_line
+    buzz = _as_buzz(buzz)
+    pool = candidates(line, references)
+    best: tuple[float, float, Judgement] | None = None
     exact = _squad_match(response, references)
-    pool = candidates(answer_line, references)
-    said_forms = _response_forms(response)
-    best: tuple[int, float, Judgement] | None = None
-    for said in said_forms:
+    if exact:
+        best = (RANK["accept"], exact.confidence, exact)
+    for said, reading in _response_forms(response).items():
         for candidate in pool:
             words = deep_words(said) if candidate.word_forms else said
-            ruled = _rule(response, words, candidate, compare(words, candidate.words), answer_line, references, question_text)
+            comparison = compare(words, candidate.words, candidate.names)
+            ruled = _rule(response, words, candidate, comparison, line, references, question_text, buzz)
+            if ruled and reading.place and ruled[1].verdict == ACCEPT:
+                ruled = place_conflict(response, reading.place, candidate) or ruled
+            if ruled and reading.note and ruled[1].verdict == ACCEPT:
+                ruled = ruled[0], _noting(ruled[1], reading.note)
             if ruled:
                 rank, judgement = ruled
                 key = (RANK[rank], judgement.confidence, judgement)
                 if best is None or key[:2] > best[:2]:
                     best = key
-    if best and best[0] == RANK["reject clause"]:
-        return best[2]
-    if exact or best:
-        return exact or best[2]
-    return Judgement(REJECT, 0.95, f'Reject: "{response}" matches nothing in the answer line or the references.')
+    if best is None:
+        judgement = Judgement(REJECT, 0.95, f'Reject: "{response}" matches nothing in the answer line or the references.')
+    else:
+        judgement = conflicting_date(response, best[2], pool) or best[2]
+    if judgement.verdict != ACCEPT and lexicon.index() is None:
+        judgement = _noting(judgement, f"({lexicon.MISSING}.)")
+    return judgement
+
+
+def _noting(judgement: Judgement, note: str) -> Judgement:
+    return replace(judgement, reason=f"{judgement.reason} {note}")

@@ -3,8 +3,17 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-# Ranks: a rejection clause beats everything; then full matches; then partial readings.
-RANK = {"reject clause": 6, "accept": 5, "prompt clause": 4, "partial accept": 3, "partial prompt": 2, "weak reject": 1}
+# Ranks: what the line says outright beats what the judge infers. A rejection clause matched word for
+# word beats everything; then full matches read as written (exact, plurals, numbers in words); then a
+# clause that was not in force at the buzz; then full matches that guess (typos, initials, short forms,
+# synonyms), where a rejected text still comes first; then partial readings, among which a WordNet
+# synonym of a whole text counts less than a reading of the answer's own words.
+RANK = {
+    "reject clause": 10, "accept": 9, "prompt clause": 8, "lapsed clause": 7,
+    "fuzzy reject clause": 6, "fuzzy accept": 5, "fuzzy prompt clause": 4,
+    "firm reject": 3.5, "partial accept": 3, "synonym accept": 2.8, "synonym prompt clause": 2.4,
+    "partial prompt": 2, "weak reject": 1,
+}
 
 
 @dataclass(frozen=True)

@@ -6,14 +6,37 @@ ruling; this module knows nothing of answer lines or clauses.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from functools import lru_cache
+
+from . import lexicon
+from .numbers import decade, is_number
 
 # Words that carry no identity of their own inside an answer ("Battle of Hastings").
 FUNCTION_WORDS = frozenset({"of", "and", "in", "on", "for", "to", "by", "at", "from", "with", "or", "as"})
 
-EXACT, FORM, TYPO, INITIALS = "exact", "word form", "typo", "initials"
-SCORES = {EXACT: 1.0, FORM: 0.95, INITIALS: 0.9, TYPO: 0.85}
+EXACT, FORM, TYPO, INITIALS, SHORT, VARIANT, ROUNDED, SPELLING = (
+    "exact", "word form", "typo", "initials", "short form", "transliteration", "rounded number", "other spelling")
+SCORES = {EXACT: 1.0, FORM: 0.95, SHORT: 0.9, INITIALS: 0.9, SPELLING: 0.9, TYPO: 0.85, VARIANT: 0.85, ROUNDED: 0.8}
+# Matches that read the words as written; the others guess (see judge: exact beats fuzzy).
+STRICT = frozenset({EXACT, FORM})
+
+# Short forms of titles and place words that WordNet does not list ("St." for "Saint", "Mt.").
+# Units ("cm", "mi", "kg") and "Dr."/"Mr." come from WordNet itself (lexicon.any_shared_sense).
+ABBREVIATIONS = {
+    "st": ("saint", "street"), "mt": ("mount", "mountain"), "ft": ("fort",), "pt": ("point", "port"),
+    "jr": ("junior",), "sr": ("senior",), "gen": ("general",), "gov": ("governor",), "sen": ("senator",),
+    "rep": ("representative",), "pres": ("president",), "prof": ("professor",), "capt": ("captain",),
+    "col": ("colonel",), "lt": ("lieutenant",), "sgt": ("sergeant",), "adm": ("admiral",), "rev": ("reverend",),
+    "hon": ("honorable",), "bros": ("brothers",), "co": ("company",), "corp": ("corporation",),
+    "inc": ("incorporated",), "univ": ("university",), "dept": ("department",), "natl": ("national",),
+    "intl": ("international",), "govt": ("government",), "assn": ("association",), "ave": ("avenue",),
+    "rd": ("road",), "blvd": ("boulevard",), "vs": ("versus",), "no": ("number",), "vol": ("volume",),
+    "ch": ("chapter",), "dr": ("doctor", "drive"), "mr": ("mister",), "sq": ("square",), "yd": ("yard",),
+    "oz": ("ounce",),
+}
 
 # Plurals that no suffix rule reaches.
 _IRREGULAR = {
@@ -33,8 +56,8 @@ def stem(word: str) -> str:
     Derived words ("convexity"/"convex") are left apart on purpose: answer lines say when they count.
     """
     word = _IRREGULAR.get(word, word)
-    if word.isdigit() or len(word) <= 3:
-        return word
+    if len(word) <= 3 or is_number(word):
+        return word  # "1980s" is a decade, not the plural of 1980
     if word.endswith("ies") and len(word) > 4:
         word = word[:-3] + "y"
     elif word.endswith("es") and word[:-2].endswith(("s", "x", "z", "ch", "sh")):
@@ -83,6 +106,12 @@ def typo_allowance(length: int) -> int:
     return 3
 
 
+def _close(a: str, b: str, limit: int) -> bool:
+    """A quick bound before the edit distance: each slip brings at most one letter into a word that
+    the other lacks, so words `limit` slips apart differ by at most `limit` letters each way."""
+    return len(set(a) - set(b)) <= limit and len(set(b) - set(a)) <= limit
+
+
 @lru_cache(maxsize=65536)
 def edit_distance(a: str, b: str, limit: int) -> int:
     """Optimal-string-alignment distance (a swap of neighbours is one slip); stops past limit."""
@@ -103,19 +132,126 @@ def edit_distance(a: str, b: str, limit: int) -> int:
     return previous[-1]
 
 
+def _is_subsequence(short: str, long: str) -> bool:
+    letters = iter(long)
+    return all(char in letters for char in short)
+
+
 @lru_cache(maxsize=65536)
-def word_match(said: str, wanted: str) -> str | None:
-    """How one response word meets one answer word, or None."""
+def abbreviates(short: str, long: str) -> bool:
+    """ "cm" for "centimeter", "st" for "saint": a short form spelt from the word's own letters."""
+    if not (short and long and len(short) < len(long) and short[0] == long[0]):
+        return False
+    if (len(short) > 4 and short not in ABBREVIATIONS) or not _is_subsequence(short, long):
+        return False
+    if long in ABBREVIATIONS.get(short, ()) or stem(long) in ABBREVIATIONS.get(short, ()):
+        return True
+    return len(short) <= 4 and any(
+        lexicon.any_shared_sense(form, base) for form in (short, short + ".") for base in {long, stem(long) + "e", stem(long)}
+    ) if lexicon.index() is not None else False
+
+
+def _significant(number: str) -> str:
+    return number.replace(".", "").lstrip("0").rstrip("0")
+
+
+def rounds_to(said: str, wanted: str) -> bool:
+    """ "2.18 billion" for "2.187 billion": the answer's number rounded (or cut) to fewer significant digits.
+
+    Only for large numbers (10,000 and up) with two or more significant digits, and never years.
+    """
+    try:
+        a, b = Decimal(said), Decimal(wanted)
+    except ArithmeticError:
+        return False
+    if b < 10000 or a < 10000 or len(str(int(a))) != len(str(int(b))):
+        return False
+    digits = len(_significant(said))
+    if digits < 2 or digits >= len(_significant(wanted)):
+        return False
+    exponent = len(str(int(b))) - digits
+    step = Decimal(10) ** exponent
+    return a in ((b / step).to_integral_value(ROUND_HALF_UP) * step, (b / step).to_integral_value(ROUND_DOWN) * step)
+
+
+def _decade_short(said: str, wanted: str) -> bool:
+    """ "80s" for "1980s" (and back): the decade without its century."""
+    a, b = decade(said), decade(wanted)
+    return bool(a and b and a[1] != b[1] and a[0] % 100 == b[0] % 100)
+
+
+_DIGRAPHS = (("tch", "c"), ("sch", "s"), ("ph", "f"), ("kh", "h"), ("ch", "c"), ("sh", "s"), ("zh", "z"), ("ts", "z"),
+             ("tz", "z"), ("dh", "d"), ("th", "t"), ("gh", "g"), ("ck", "c"), ("k", "c"), ("q", "c"), ("w", "v"),
+             ("j", "y"), ("y", "i"))
+
+
+@lru_cache(maxsize=65536)
+def skeleton(word: str) -> str:
+    """The consonants of a name as transliterations keep them: "muhammad"/"mohamad" -> "mhmd"."""
+    for pair in _DIGRAPHS:
+        word = word.replace(*pair)
+    out = word[:1]
+    for char in word[1:]:
+        if char not in "aeiou" and char != out[-1]:
+            out += char
+    return out
+
+
+# British and American spellings of one word: colour/color, centre/center, sulphate/sulfate, anaemia/anemia.
+_SPELLINGS = ((re.compile(r"our(s?)$"), r"or\1"), (re.compile(r"([^aeiou])re(s?)$"), r"\1er\2"),
+              (re.compile(r"^sulph"), "sulf"), (re.compile(r"is(e|es|ed|ing|ation|ations)$"), r"iz\1"),
+              (re.compile(r"ys(e|es|ed|ing)$"), r"yz\1"), (re.compile(r"(?<=[a-z])(ae|oe)(?=[a-z])"), "e"),
+              (re.compile(r"ll(ed|ing|er)$"), r"l\1"), (re.compile(r"ogue$"), "og"), (re.compile(r"ence$"), "ense"))
+
+
+@lru_cache(maxsize=65536)
+def american(word: str) -> str:
+    """One spelling for the British and American forms of a word."""
+    if len(word) < 5:
+        return word
+    for pattern, replacement in _SPELLINGS:
+        word = pattern.sub(replacement, word)
+    return word
+
+
+def is_variant(said: str, wanted: str) -> bool:
+    """Transliterations of one name (Mohamad/Muhammad, Ludmilla/Lyudmila, Sabbatai/Shabtai).
+
+    The consonants must agree, and the letters may differ more the longer the name.
+    """
+    shorter = min(len(said), len(wanted))
+    if shorter < 4 or not said.isalpha() or not wanted.isalpha() or skeleton(said) != skeleton(wanted):
+        return False
+    if shorter <= 5 and said[-1] != wanted[-1]:
+        return False  # "Maria" is not "Mario", nor "Paula" "Paul"
+    limit = max(2, shorter // 2)
+    return edit_distance(said, wanted, limit) <= limit
+
+
+@lru_cache(maxsize=131072)
+def word_match(said: str, wanted: str, names: bool = False) -> str | None:
+    """How one response word meets one answer word, or None; `names` allows transliterations."""
     if said == wanted:
         return EXACT
-    if said.isdigit() or wanted.isdigit():
-        return None  # 1812 is not 1813
-    if stem(said) == stem(wanted):
+    if is_number(said) or is_number(wanted):
+        if _decade_short(said, wanted):
+            return SHORT
+        return ROUNDED if rounds_to(said, wanted) else None  # 1812 is not 1813
+    said_stem, wanted_stem = stem(said), stem(wanted)
+    if said_stem == wanted_stem:
         return FORM
-    for a, b in ((said, wanted), (stem(said), stem(wanted))):
-        limit = typo_allowance(min(len(a), len(b)))
-        if limit and edit_distance(a, b, limit) <= limit:
-            return TYPO
+    if len(said) >= 6 or len(wanted) >= 6:
+        for a, b in ((said, wanted), (said_stem, wanted_stem)):
+            shorter = len(a) if len(a) < len(b) else len(b)
+            limit = 0 if shorter < 6 else 1 if shorter < 10 else 2 if shorter < 15 else 3  # typo_allowance
+            if limit and abs(len(a) - len(b)) <= limit and _close(a, b, limit) and edit_distance(a, b, limit) <= limit:
+                return None if lexicon.different_words(said, wanted) else TYPO
+    if said[0] == wanted[0] and (abbreviates(said, wanted) or abbreviates(wanted, said)):
+        return SHORT
+    if names and is_variant(said, wanted):
+        return VARIANT
+    if said[:2] == wanted[:2] and abs(len(said) - len(wanted)) <= 2 and american(said) == american(wanted):
+        return SPELLING
     return None
 
 
@@ -155,7 +291,9 @@ def _initials_pairs(said: list[str], wanted: list[str], pairs: list) -> None:
                 continue
             shortest = 1 if len(word) == 1 else 2  # "j" may stand for "julius"; "jf" for two words
             for start in range(len(long_side)):
-                for end in range(start + shortest, len(long_side) + 1):
+                if long_side[start][0] != word[0]:
+                    continue  # a run's initials start with its first word's
+                for end in range(start + shortest, min(len(long_side), start + 2 * len(word)) + 1):
                     run = tuple(long_side[start:end])
                     if word in initials_of(run):
                         short_side.remove(word)
@@ -168,21 +306,66 @@ def _initials_pairs(said: list[str], wanted: list[str], pairs: list) -> None:
                 break
 
 
+_ORDER = {EXACT: 0, FORM: 1, SHORT: 2, SPELLING: 3, TYPO: 4, VARIANT: 5, ROUNDED: 6}
+
+
+def _compound_pairs(said: tuple[str, ...], left_said: list[str], left_wanted: list[str], pairs: list, flip: bool) -> None:
+    """Two neighbouring words written as one: "space walk" and "spacewalks"."""
+    for first, second in zip(said, said[1:]):
+        if first not in left_said or second not in left_said:
+            continue
+        joined = stem(first + second)
+        for target in left_wanted:
+            if stem(target) == joined:
+                left_said.remove(first)
+                left_said.remove(second)
+                left_wanted.remove(target)
+                pair = (f"{first} {second}", target, FORM)
+                pairs.append((pair[1], pair[0], FORM) if flip else pair)
+                break
+
+
+@lru_cache(maxsize=65536)
+def _starts(words: tuple[str, ...], names: bool) -> frozenset[str]:
+    found = {word[0] for word in words} | {word[1] for word in words if len(word) > 5}  # a first letter lost
+    return frozenset(found | {skeleton(word)[:1] for word in words} if names else found)
+
+
+def _may_meet(said: tuple[str, ...], wanted: tuple[str, ...], names: bool) -> bool:
+    """A quick test before pairing words: some word starts alike on both sides, or both hold a number
+    ("80s" and "1980s"), or one is the other written together. A long word may have lost its first
+    letter ("ubstitution"); other misspelt first letters are not read."""
+    if _starts(said, names) & _starts(wanted, names) or "".join(said) == "".join(wanted):
+        return True
+    return any(is_number(w) for w in said) and any(is_number(w) for w in wanted)
+
+
 @lru_cache(maxsize=32768)
-def compare(said: tuple[str, ...], wanted: tuple[str, ...]) -> Comparison:
-    """Pair the response's words with the answer's, best matches first, order free."""
-    left_said = list(said)
-    left_wanted = list(wanted)
+def compare(said: tuple[str, ...], wanted: tuple[str, ...], names: bool = False) -> Comparison:
+    """Pair the response's words with the answer's, best matches first, order free.
+
+    `names` says the answer is a proper name, whose spelling may vary by transliteration.
+    """
+    if not _may_meet(said, wanted, names):
+        return Comparison((), tuple(w for w in wanted if w not in FUNCTION_WORDS), tuple(w for w in said if w not in FUNCTION_WORDS))
+    # How each pair of words meets, computed once; then the best kinds are paired first.
+    found = [(_ORDER[how], i, j, how) for i, word in enumerate(said) for j, target in enumerate(wanted)
+             if (word[0] == target[0] or names or len(word) >= 6 or len(target) >= 6 or word[0].isdigit())
+             and (how := word_match(word, target, names))]
+    used_said, used_wanted = set(), set()
     pairs: list[tuple[str, str, str]] = []
-    for kind in (EXACT, FORM, TYPO):
-        for word in list(left_said):
-            for target in left_wanted:
-                if word_match(word, target) == kind:
-                    pairs.append((word, target, kind))
-                    left_said.remove(word)
-                    left_wanted.remove(target)
-                    break
+    for _, i, j, how in sorted(found):
+        if i not in used_said and j not in used_wanted:
+            used_said.add(i)
+            used_wanted.add(j)
+            pairs.append((said[i], wanted[j], how))
+    left_said = [word for i, word in enumerate(said) if i not in used_said]
+    left_wanted = [word for j, word in enumerate(wanted) if j not in used_wanted]
     if left_said and left_wanted:
+        _compound_pairs(said, left_said, left_wanted, pairs, flip=False)
+        _compound_pairs(wanted, left_wanted, left_said, pairs, flip=True)
+    # A lone letter is never the initials of a longer answer ("H" for "Heinrich Böll").
+    if left_said and left_wanted and not (len(said) == 1 and len(said[0]) == 1):
         _initials_pairs(left_said, left_wanted, pairs)
     if left_said and left_wanted and "".join(said) == "".join(wanted):
         # Compounds written apart or together: "space time" and "spacetime".

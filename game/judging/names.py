@@ -27,7 +27,7 @@ _THING_WORDS = frozenset(
     "massacre plan doctrine declaration constitution amendment compromise purchase expedition festival".split()
 )
 _PERSON_CUES = re.compile(
-    r"\b(?:he|his|him|she|her|hers|himself|herself)\b|\bthis\s+(?:man|woman|person|author|writer|poet|"
+    r"\b(?:he|his|him|she|her|hers|himself|herself|who|whom)\b|^\W*whose\b|\bthis\s+(?:man|woman|person|author|writer|poet|"
     r"composer|artist|painter|sculptor|architect|thinker|philosopher|scientist|physicist|chemist|biologist|"
     r"mathematician|economist|sociologist|psychologist|ruler|king|queen|emperor|empress|leader|general|"
     r"president|figure|playwright|dramatist|novelist|director|explorer|saint|pope|character|artist|"
@@ -47,9 +47,11 @@ def looks_like_person(answer: str, question_text: str | None = None) -> bool:
     if comma and tokens(tail) and not set(tokens(tail)) <= SUFFIXES:
         return False  # "Seattle, Washington" is a place; "Martin Luther King, Jr." is still a person
     words = _WORD.findall(fix_mojibake(answer))
-    if not 2 <= len([w for w in words if fold(w) not in PARTICLES]) <= 5 or words[0].lower() == "the" or answer.strip() != answer.strip().strip("\"“”"):
+    if any(word.endswith(("'s", "’s")) for word in words[:-1]) or any(ch.isdigit() for ch in answer):
+        return False  # "Beethoven's Symphony No. 7" is a work; people's names carry no digits
+    if not 2 <= len([w for w in words if fold(w) not in PARTICLES and fold(w) not in _CONNECTORS]) <= 5 or words[0].lower() == "the" or answer.strip() != answer.strip().strip("\"“”"):
         return False
-    capitalised = [w for w in words if fold(w) not in PARTICLES]
+    capitalised = [w for w in words if fold(w) not in PARTICLES and fold(w) not in _CONNECTORS]
     if not all(w[:1].isupper() for w in capitalised):
         return False
     if fold(capitalised[-1]).strip(".") in _THING_WORDS or any(fold(w) == "of" for w in words):
@@ -62,9 +64,21 @@ def speaks_of_person(question_text: str | None) -> bool:
     return question_text is None or bool(_PERSON_CUES.search(question_text))
 
 
+_CONNECTORS = frozenset({"y", "i", "e"})  # Spanish, Catalan and Portuguese join two surnames with these
+
+
+def second_surname(answer: str) -> tuple[str, ...]:
+    """ "Antoni Gaudí i Cornet" -> ("i", "cornet"): a mother's surname after the connector, not needed alone."""
+    words = tokens(answer)
+    if len(words) >= 4 and words[-2] in _CONNECTORS:
+        return words[-2:]
+    return ()
+
+
 def surname(answer: str) -> tuple[str, ...]:
     """The canonical words of a person's surname, with particles ("van Beethoven") and without "Jr."."""
     words = list(tokens(answer))
+    words = words[: len(words) - len(second_surname(answer))]
     while len(words) > 1 and words[-1] in SUFFIXES:
         words.pop()
     last = [words[-1]] if words else []
@@ -76,7 +90,8 @@ def surname(answer: str) -> tuple[str, ...]:
 
 
 def given_names(answer: str) -> tuple[str, ...]:
-    words = [w for w in tokens(answer) if w not in SUFFIXES]
+    words = list(tokens(answer))
+    words = [w for w in words[: len(words) - len(second_surname(answer))] if w not in SUFFIXES]
     return tuple(words[: len(words) - len(surname(answer))])
 
 

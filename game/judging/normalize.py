@@ -5,12 +5,13 @@ judge compares word by word.
 """
 from __future__ import annotations
 
+import html
 import re
 import string
 import unicodedata
 from functools import lru_cache
 
-from .numbers import dates_to_month_first, numbers_to_digits
+from .numbers import dates_to_month_first, numbers_to_digits, spell_numeric_dates
 
 ARTICLES = frozenset({"a", "an", "the"})
 _SQUAD_PUNCT = set(string.punctuation)
@@ -22,8 +23,11 @@ _FOLD = str.maketrans({
 })
 _POSSESSIVE = re.compile(r"'s\b")
 _INITIAL_DOT = re.compile(r"(?<=[a-z])\.(?=\s*[a-z])")
-_DECIMAL = re.compile(r"(?<=\d)[.,](?=\d{3}\b)")
-_SPLIT = re.compile(r"[^a-z0-9]+")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+_DOTTED_THOUSANDS = re.compile(r"\b\d{1,3}(?:\.\d{3}){2,}\b")  # "7.826.367"; "2.187" stays a decimal
+# Words of any script ("Άργος", "Москва"), and decimal numbers whole ("1.8").
+_WORDS = re.compile(r"\d+\.\d+|[^\W_]+")
+_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 
 
 def squad_normalize(text: str) -> str:
@@ -42,10 +46,22 @@ def fix_mojibake(text: str) -> str:
     return text
 
 
+def clean_text(text: str) -> str:
+    """Decode what question sets and typed answers carry by accident: HTML entities ("&amp;"),
+    literal "\\u00e9" escapes and mojibake ("GÃ©rÃ´me")."""
+    if "\\u" in text:
+        text = _ESCAPE.sub(lambda match: chr(int(match.group(1), 16)), text)
+    if "&" in text:
+        text = html.unescape(text)
+    return fix_mojibake(text)
+
+
 def fold(text: str) -> str:
     """Lower case without accents: "Gérôme" -> "gerome", "Søren" -> "soren"."""
-    text = fix_mojibake(text).translate(_FOLD)
-    decomposed = unicodedata.normalize("NFKD", text)
+    text = clean_text(text)
+    if text.isascii():
+        return text.lower()
+    decomposed = unicodedata.normalize("NFKD", text.translate(_FOLD))
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
 
 
@@ -67,15 +83,27 @@ def _merge_initials(words: list[str]) -> list[str]:
 
 
 @lru_cache(maxsize=65536)
+def _words(text: str) -> tuple[str, ...]:
+    text = spell_numeric_dates(fold(text)).replace("&", " and ")
+    text = _POSSESSIVE.sub("", text).replace("'", "")
+    text = _THOUSANDS.sub("", _INITIAL_DOT.sub(" ", text))  # "1,812" -> "1812"; "e.b." -> "e b"
+    if "." in text:
+        text = _DOTTED_THOUSANDS.sub(lambda match: match.group(0).replace(".", ""), text)
+    return tuple(_merge_initials(_WORDS.findall(text)))
+
+
+@lru_cache(maxsize=65536)
 def tokens(text: str) -> tuple[str, ...]:
     """The canonical words of a text, articles dropped, numbers and dates in one form."""
-    text = fold(text).replace("&", " and ")
-    text = _POSSESSIVE.sub("", text).replace("'", "")
-    text = _DECIMAL.sub("", _INITIAL_DOT.sub(" ", text))  # "1,812" -> "1812"; "e.b." -> "e b"
-    words = _merge_initials([w for w in _SPLIT.split(text) if w])
+    words = _words(text)
     # A final "a" is a letter, not an article: "vitamin a", "hepatitis a".
     words = [w for i, w in enumerate(words) if w not in ARTICLES or (w == "a" and i == len(words) - 1 and i)]
     return tuple(dates_to_month_first(numbers_to_digits(words)))
+
+
+def articles(text: str) -> tuple[str, ...]:
+    """The articles a text spells, in order: a rejection clause that spells one means it."""
+    return tuple(word for word in _words(text) if word in ARTICLES)
 
 
 def plain(text: str) -> str:

@@ -6,29 +6,21 @@ Each rule says why in its reason, so the moderator can overrule it at a glance.
 """
 from __future__ import annotations
 
+import re
+
+from . import lexicon
 from .answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine, parse_answer_line
 from .candidates import Candidate, candidates
 from .judgement import Judgement
-from .match import FUNCTION_WORDS, Comparison
-from .names import PARTICLES, SUFFIXES, TITLES, given_names, looks_like_person, others_with_surname, speaks_of_person, surname
+from .match import FUNCTION_WORDS, Comparison, stem
+from .names import PARTICLES, SUFFIXES, TITLES, given_names, second_surname, looks_like_person, others_with_surname, speaks_of_person, surname
 from .normalize import tokens
-from .numbers import MONTHS
+from .numbers import date_parts, is_number
+from .quantities import more_than_number, number_ruling
+from .vocabulary import (ADDED_KINDS, ADDED_TITLES, CHANGING_WORDS, GENERIC, INSTITUTIONS, KEY_WORDS, PLACE_KINDS, RELATIONS,
+                         WORK_TITLES, is_generic)
 
-# Words whose absence or presence does not change which thing is meant ("Republic of Poland").
-GENERIC = frozenset(
-    "republic state states kingdom empire commonwealth federation city county province region district "
-    "river lake sea ocean mount mountain mountains island islands battle siege war treaty people peoples "
-    "saint st sir lord lady dr doctor mr mrs ms king queen emperor empress president general pope "
-    "dynasty family house no number opus op language utc ad ce federal principality duchy grand sultanate "
-    "emirate caliphate federation confederation territory dom comte period era epoch civilization university "
-    "party system desert plateau basin valley peninsula law theory reaction gas dollars dollar percent "
-    "il la le les los las el lo der die das".split()
-)
-# Words that make a different place or thing of a one-word answer ("North Korea", "New England").
-_CHANGING_WORDS = frozenset("north south east west northern southern eastern western new old upper lower great little greater lesser".split())
 MARKED = ("braces", "markup", "caps")  # required parts the line itself marks
-
-
 def matched_words(comparison: Comparison) -> set[str]:
     return {word for _, wanted, _ in comparison.pairs for word in wanted.split()}
 
@@ -37,14 +29,30 @@ def _covers(part: tuple[str, ...], matched: set[str]) -> bool:
     return all(word in matched or word in FUNCTION_WORDS for word in part)
 
 
-def _name_ruling(response, candidate, comparison, line, references, question_text):
+def _known_by_one_name(said: tuple[str, ...], candidate: Candidate) -> bool:
+    """ "Rembrandt", "Leonardo": WordNet lists the given name alone for the person the full name names."""
+    if len(said) != 1 or lexicon.index() is None:
+        return False
+    family = surname(candidate.text)
+    full = lexicon.senses("_".join(candidate.words))
+    short = lexicon.senses("_".join((said[0],) + family)) if family else ()
+    alone = lexicon.senses(said[0])
+    return bool(alone and set(alone[:2]) & set(full + short))
+
+
+def _name_ruling(response, said, candidate, comparison, line, references, question_text):
     """Part of a person's name: first and last names are enough; a surname alone unless it is ambiguous."""
     family = surname(candidate.text)
     matched = matched_words(comparison)
-    if not family or not set(family) - PARTICLES <= matched or not looks_like_person(candidate.text, question_text):
+    if not family or not looks_like_person(candidate.text, question_text):
+        return None
+    if not set(family) - PARTICLES <= matched:
+        if said and said[0] == candidate.words[0] and _known_by_one_name(said, candidate):
+            reason = f'Accept: "{response}" is the name WordNet gives alone for the person {candidate.describe()} names.'
+            return "partial accept", Judgement(ACCEPT, 0.8 * comparison.score, reason, candidate.text)
         return None
     given = set(given_names(candidate.text))
-    if not set(comparison.missing) <= given | PARTICLES | TITLES | SUFFIXES:
+    if not set(comparison.missing) <= given | PARTICLES | TITLES | SUFFIXES | set(second_surname(candidate.text)):
         return None
     if matched & given:
         reason = f'Accept: "{response}" gives the given and family names of {candidate.describe()}; the rest of the name is not needed.'
@@ -69,8 +77,8 @@ def _without_affiliation(candidate: Candidate, matched: set[str]) -> bool:
     """ "Louis XIII" for "Louis XIII of France": a proper name without the "of ..." that places it."""
     text = candidate.text
     head, of, tail = text.partition(" of ")
-    if not of or not head[:1].isupper() or not tail.lstrip("the ")[:1].isupper():
-        return False
+    if not of or not head[:1].isupper() or not tail.lstrip("the ")[:1].isupper() or head.isupper():
+        return False  # "PM of Australia": an office in capitals is no name
     head_words = set(tokens(head)) - FUNCTION_WORDS
     return head_words == matched and not head_words & (GENERIC | TITLES)
 
@@ -78,29 +86,38 @@ def _without_affiliation(candidate: Candidate, matched: set[str]) -> bool:
 def _names_the_head(candidate: Candidate, matched: set[str]) -> bool:
     """ "uncertainty principle" for "Heisenberg uncertainty principle": two or more final words, fewer left out.
 
-    One final word ("momentum" for "linear momentum") is too general and is prompted instead.
+    One final word is left to the other rules. The final words must be common words: in a title,
+    a name at the end ("Who's Afraid of Virginia Woolf?") is not the title.
     """
     content = [word for word in candidate.words if word not in FUNCTION_WORDS]
     given = len(matched)
-    return 2 <= given and given >= len(content) - given and set(content[-given:]) == matched
+    if not (2 <= given and given >= len(content) - given and set(content[-given:]) == matched):
+        return False
+    written = candidate.text.rstrip(" ?!.\"”").split()[-given:]
+    return all(word[:1].islower() for word in written)
 
 
 def _without_formal_title(candidate: Candidate, matched: set[str]) -> bool:
-    """ "Iran" for "Islamic Republic of Iran": the response is the name after a formal "... of"."""
-    if "of" not in candidate.words:
+    """ "Iran" for "Islamic Republic of Iran", "Hamlet" for "The Tragedy of Hamlet, Prince of Denmark":
+    the response is the name after a formal "... of" (up to a comma that only adds a description)."""
+    words = tokens(candidate.text.partition(",")[0]) if "," in candidate.text else candidate.words
+    if "of" not in words:
         return False
-    cut = candidate.words.index("of")
-    head, tail = candidate.words[:cut], [w for w in candidate.words[cut + 1:] if w not in FUNCTION_WORDS]
-    return bool(tail) and set(tail) == matched and any(word in GENERIC for word in head)
+    cut = words.index("of")
+    head, tail = words[:cut], [w for w in words[cut + 1:] if w not in FUNCTION_WORDS]
+    return bool(tail) and set(tail) == matched and any(is_generic(word) or word in WORK_TITLES for word in head)
 
 
 def _required_ruling(response, candidate, comparison, parsed, matched):
     """Rule by the required part when the line marks one (or a place or subtitle is left out)."""
     if not candidate.required or candidate.required_source == "whole":
         return None
-    covered = [part for part in candidate.required if _covers(part, matched)]
     either = bool(parsed and parsed.accept_either and candidate.origin == "main")
-    if covered and (either or len(covered) == len(candidate.required)):
+    parts = candidate.required
+    if either and len(parts) == 1 and len(parts[0]) > 1:  # "<u>Paul Bäumer</u> [accept either name]"
+        parts = tuple((word,) for word in parts[0] if word not in FUNCTION_WORDS)
+    covered = [part for part in parts if _covers(part, matched)]
+    if covered and (either or len(covered) == len(parts)):
         reason = f'Accept: "{response}" gives the required part "{" ".join(covered[0])}" of {candidate.describe()}.'
         return "partial accept", Judgement(ACCEPT, 0.9 * comparison.score, reason, candidate.text)
     if candidate.required_source not in MARKED:
@@ -113,27 +130,135 @@ def _required_ruling(response, candidate, comparison, parsed, matched):
     return "weak reject", Judgement(REJECT, 0.8, reason, candidate.text)
 
 
-# Readings of a partial answer that a moderator would accept: (test, confidence factor, reason).
-_PARTIAL_ACCEPTS = (
-    (lambda c, comparison, matched: all(w in GENERIC for w in comparison.missing), 0.8,
+def _only_described(candidate: Candidate, comparison: Comparison) -> bool:
+    """ "momentum" for "linear momentum", "quantum tunneling" for "quantum mechanical tunneling".
+
+    Only for plain (lower-case, unmarked) answers whose left-out words WordNet's tagged texts use
+    mostly as adjectives ("linear", "human", "mechanical"), with a noun that is not a general word
+    left, and not a term WordNet lists whole ("cell division"): a noun before a noun ("light
+    pollution") makes a kind of its own, so its last word alone is more general. Without WordNet, never.
+    """
+    content = [w for w in candidate.words if w not in FUNCTION_WORDS]
+    kept = [w for w in content if w not in comparison.missing]
+    if (candidate.names or candidate.required_source != "whole" or not 2 <= len(content) <= 4 or not kept
+            or all(is_generic(w) for w in kept) or not candidate.text.islower() or lexicon.index() is None):
+        return False
+    if not all(lexicon.describes(word) or is_generic(word) for word in comparison.missing):
+        return False
+    return not lexicon.senses("_".join(content)) and not lexicon.senses("_".join(content[-2:]))
+
+
+def _person_inside(candidate: Candidate, matched: set[str]) -> str | None:
+    """The person's name in a longer text that the response gives exactly ("Virginia Woolf" in the play's title)."""
+    if looks_like_person(candidate.text):
+        return None
+    for match in _NAME_INSIDE.finditer(candidate.text):
+        name = match.group(0)
+        if set(tokens(name)) == matched and looks_like_person(name):
+            return name
+    return None
+
+
+def _described(candidate: Candidate, person: str) -> bool:
+    """ "the actress Glynis Johns": only lower-case words describe the person named at the end."""
+    before = candidate.text[: candidate.text.rindex(person)]
+    return candidate.text.rstrip(" .").endswith(person) and all(w[:1].islower() for w in before.split())
+
+
+def _only_dated(candidate: Candidate, comparison: Comparison) -> bool:
+    """ "Boston Police Strike" for "Boston Police Strike of 1919": the year after "of" or "in" only dates it."""
+    words = candidate.words
+    missing = comparison.missing
+    return (len(missing) == 1 and missing[0].isdigit() and len(missing[0]) == 4 and words[-1] == missing[0]
+            and len(words) >= 3 and words[-2] in ("of", "in"))
+
+
+_NAME_INSIDE = re.compile(r"[A-ZÀ-Þ][\w.-]*(?:\s+(?:(?:van|von|de|da|di|del|der|du|la|le)\s+)*[A-ZÀ-Þ][\w.-]*)+")
+def _given_names_inside(candidate: Candidate, comparison: Comparison) -> bool:
+    """ "Symphony No. 7 (Beethoven)" for "Ludwig van Beethoven's Symphony No. 7": only a named person's given names left out."""
+    missing = set(comparison.missing)
+    for match in _NAME_INSIDE.finditer(candidate.text):
+        name = match.group(0)
+        if name.strip() == candidate.text.strip() or not looks_like_person(name):
+            continue  # a whole name is for the name rules; "Spanish Civil War" is no person
+        family = set(surname(name))
+        numbered = any(is_number(word) for word in candidate.words)
+        allowed = set(given_names(name)) | PARTICLES | (KEY_WORDS if numbered else set())
+        if family - PARTICLES and family - PARTICLES <= matched_words(comparison) and missing <= allowed:
+            return True
+    return False
+
+
+# Readings of part of an answer: (test, confidence factor, reason).
+# Readings that leave out nothing that identifies the answer: a line that prompts on partial answers
+# does not prompt on these.
+_COMPLETE_READINGS = (
+    (lambda c, comparison, matched: all(is_generic(w) for w in comparison.missing), 0.8,
      'Accept: "{response}" matches {answer} but for the general word(s) "{missing}".'),
     (lambda c, comparison, matched: _without_affiliation(c, matched), 0.75,
      'Accept: "{response}" is {answer} without the place or house it belongs to.'),
-    (lambda c, comparison, matched: _names_the_head(c, matched), 0.7,
-     'Accept: "{response}" gives the last words of {answer} and leaves out only "{missing}" before them.'),
     (lambda c, comparison, matched: _without_formal_title(c, matched), 0.8,
      'Accept: "{response}" is {answer} without its formal title.'),
+    (lambda c, comparison, matched: _given_names_inside(c, comparison), 0.75,
+     'Accept: "{response}" is {answer} without "{missing}", which only completes the name of the person it names '
+     '(or gives the key of the numbered work).'),
+    (lambda c, comparison, matched: _only_dated(c, comparison), 0.8,
+     'Accept: "{response}" is {answer} without the year "{missing}" that only dates it.'),
+)
+# Readings of a partial answer that a moderator would accept when the line does not say to prompt.
+_PARTIAL_ACCEPTS = (
+    (lambda c, comparison, matched: _names_the_head(c, matched), 0.7,
+     'Accept: "{response}" gives the last words of {answer} and leaves out only "{missing}" before them.'),
+    (lambda c, comparison, matched: _only_described(c, comparison), 0.65,
+     'Accept: "{response}" is the thing {answer} names, without "{missing}", which only describes it '
+     '(an adjective, and WordNet lists no term for the whole).'),
 )
 
 
-def part_of_answer(response, candidate, comparison, line, references, question_text):
+def covers_marked_part(candidate: Candidate, comparison: Comparison) -> bool:
+    """Whether the response gives every part the line underlines in this text."""
+    if candidate.required_source not in ("braces", "markup") or not candidate.required:
+        return False
+    matched = matched_words(comparison)
+    return all(_covers(part, matched) for part in candidate.required)
+
+
+def _rest_is_prompted(candidate: Candidate, comparison: Comparison, parsed: AnswerLine | None) -> str | None:
+    """ "spin" for "spin angular momentum [prompt on "angular momentum"]": the line prompts on the rest of
+    the answer (two or more words), so the word it leaves is the one that counts. Returns that prompt text."""
+    if not parsed or candidate.origin != "main" or candidate.required_source != "whole" or len(comparison.missing) < 2:
+        return None
+    for text in parsed.texts(PROMPT):
+        rest = tokens(text)
+        if rest == tuple(comparison.missing) and candidate.words[-len(rest):] == rest:
+            return text
+    return None
+
+
+def part_of_answer(response, said, candidate, comparison, line, references, question_text):
     """The response gives some of the answer's words and nothing else."""
+    parsed = line if isinstance(line, AnswerLine) else parse_answer_line(line) if line else None
+    ruled = _part_of_answer(response, said, candidate, comparison, parsed, line, references, question_text)
+    if parsed and parsed.no_partial and ruled and ruled[1].verdict == PROMPT:
+        reason = f'Reject: "{response}" gives only part of {candidate.describe()}, and the line says not to prompt on partial answers.'
+        return "weak reject", Judgement(REJECT, 0.8, reason, candidate.text)
+    return ruled
+
+
+def _part_of_answer(response, said, candidate, comparison, parsed, line, references, question_text):
     matched = matched_words(comparison)
     missing = " ".join(comparison.missing)
-    parsed = line if isinstance(line, AnswerLine) else parse_answer_line(line) if line else None
-    ruled = _required_ruling(response, candidate, comparison, parsed, matched) or _name_ruling(
-        response, candidate, comparison, line, references, question_text
+    prompted = _rest_is_prompted(candidate, comparison, parsed)
+    if prompted:
+        reason = f'Accept: "{response}" is the word of {candidate.describe()} that counts: the line prompts on the rest, "{prompted}".'
+        return "partial accept", Judgement(ACCEPT, 0.75 * comparison.score, reason, candidate.text)
+    ruled = number_ruling(response, said, candidate, comparison) or _required_ruling(
+        response, candidate, comparison, parsed, matched) or _name_ruling(
+        response, said, candidate, comparison, line, references, question_text
     )
+    if ruled:
+        return ruled
+    ruled = _reading(_COMPLETE_READINGS, response, candidate, comparison, matched)
     if ruled:
         return ruled
     if parsed and parsed.prompt_on_partial:
@@ -142,15 +267,29 @@ def part_of_answer(response, candidate, comparison, line, references, question_t
     if parsed and parsed.accept_either and candidate.origin == "main" and _is_end_of(candidate.words, matched):
         reason = f'Accept: the line accepts either portion, and "{response}" is one end of {candidate.describe()}; check it is an underlined portion.'
         return "partial accept", Judgement(ACCEPT, 0.75 * comparison.score, reason, candidate.text)
-    for test, factor, template in _PARTIAL_ACCEPTS:
-        if test(candidate, comparison, matched):
-            reason = template.format(response=response, answer=candidate.describe(), missing=missing)
-            return "partial accept", Judgement(ACCEPT, factor * comparison.score, reason, candidate.text)
-    if all(word in GENERIC or word in FUNCTION_WORDS for word in matched):
+    ruled = _reading(_PARTIAL_ACCEPTS, response, candidate, comparison, matched)
+    if ruled:
+        return ruled
+    if all(is_generic(word) or word in FUNCTION_WORDS for word in matched):
         reason = f'Reject: "{response}" shares only general words with {candidate.describe()}.'
         return "weak reject", Judgement(REJECT, 0.75, reason, candidate.text)
+    person = _person_inside(candidate, matched)
+    if person and _described(candidate, person):
+        reason = f'Accept: "{response}" is the person {candidate.describe()} names, without the description "{missing}".'
+        return "partial accept", Judgement(ACCEPT, 0.8 * comparison.score, reason, candidate.text)
+    if person:
+        reason = f'Reject: "{response}" is the person "{person}" named inside {candidate.describe()}, not the answer.'
+        return "weak reject", Judgement(REJECT, 0.7, reason, candidate.text)
     reason = f'Prompt: "{response}" gives only part of {candidate.describe()} (it leaves out "{missing}").'
     return "partial prompt", Judgement(PROMPT, 0.55 * comparison.score, reason, candidate.text, MORE_SPECIFIC)
+
+
+def _reading(readings, response, candidate, comparison, matched):
+    for test, factor, template in readings:
+        if test(candidate, comparison, matched):
+            reason = template.format(response=response, answer=candidate.describe(), missing=" ".join(comparison.missing))
+            return "partial accept", Judgement(ACCEPT, factor * comparison.score, reason, candidate.text)
+    return None
 
 
 def _is_end_of(words: tuple[str, ...], matched: set[str]) -> bool:
@@ -168,23 +307,76 @@ def _belongs_to(said: tuple[str, ...], comparison: Comparison) -> bool:
     return set(comparison.extra) == set(said[cut + 1:]) - FUNCTION_WORDS and bool(comparison.extra)
 
 
+def _asks_for(word: str, question_text: str | None) -> bool:
+    """Whether the question asks for this kind of thing ("this battle"); with no question, assume so."""
+    if question_text is None:
+        return True
+    return stem(word) in {stem(w) for w in tokens(question_text)}
+
+
+def _describing_word_added(said, candidate: Candidate, comparison: Comparison) -> bool:
+    """ "economic bubble" for "bubbles": an adjective added to a plain answer, where the whole is no term of its own."""
+    if candidate.names or not candidate.text.islower() or lexicon.index() is None or len(comparison.extra) != 1:
+        return False
+    return lexicon.describes(comparison.extra[0]) and not lexicon.senses("_".join(said))
+
+
+def _middle_names(said: tuple[str, ...], candidate: Candidate, comparison: Comparison, question_text) -> bool:
+    """ "Alexander Stirling Calder" for "Alexander Calder": names added between the given name and the surname."""
+    family = surname(candidate.text)
+    if len(candidate.words) < 2 or not family or not looks_like_person(candidate.text, question_text):
+        return False
+    inner = said[1: len(said) - len(family)]
+    return said[0] == candidate.words[0] and said[-len(family):] == family and set(comparison.extra) <= set(inner)
+
+
 def more_than_answer(response, said, candidate, comparison, question_text):
     """The response gives all of the answer and more words besides."""
     extra = " ".join(comparison.extra)
-    if all(word in GENERIC for word in comparison.extra):
-        reason = f'Accept: "{response}" matches {candidate.describe()} and adds only the general word(s) "{extra}".'
+    extras = comparison.extra
+    numbered = any(is_number(word) for word in candidate.words) or date_parts(candidate.words)
+    if numbered and any(is_number(word) for word in extras) or all(is_number(w) or w in FUNCTION_WORDS for w in candidate.words):
+        return more_than_number(response, said, candidate, comparison)
+    if _beside_required(candidate, comparison, question_text):
+        return _required_with_more(response, candidate, comparison)
+    # A kind of thing is added freely unless the question is about a person ("Lake Victoria" for the queen).
+    kind_added = len(extras) == 1 and (
+        (extras[0] in ADDED_KINDS and (extras[0] not in PLACE_KINDS or not question_text
+                                       or not speaks_of_person(question_text) or _asks_for(extras[0], question_text)))
+        or (extras[0] in GENERIC and extras[0] not in INSTITUTIONS and question_text and _asks_for(extras[0], question_text)))
+    if all(word in ADDED_TITLES for word in extras) or kind_added:
+        reason = f'Accept: "{response}" matches {candidate.describe()} and adds only "{extra}", which names the same thing.'
         return "partial accept", Judgement(ACCEPT, 0.85 * comparison.score, reason, candidate.text)
-    if all(word.isdigit() for word in comparison.extra) and any(w in MONTHS.values() for w in candidate.words):
-        reason = f'Accept: "{response}" gives the date {candidate.describe()} more precisely ("{extra}").'
-        return "partial accept", Judgement(ACCEPT, 0.8 * comparison.score, reason, candidate.text)
+    if _describing_word_added(said, candidate, comparison):
+        reason = (f'Accept: "{response}" is {candidate.describe()} with "{extra}", which only describes it '
+                  f'(an adjective, and WordNet lists no term for the whole).')
+        return "partial accept", Judgement(ACCEPT, 0.65 * comparison.score, reason, candidate.text)
+    if _middle_names(said, candidate, comparison, question_text):
+        family = " ".join(surname(candidate.text)).title()
+        if lexicon.index() is not None and lexicon.any_shared_sense("_".join(said), "_".join(candidate.words)):
+            reason = f'Accept: "{response}" is {candidate.describe()} with the middle name(s) "{extra}"; WordNet gives both names to one person.'
+            return "partial accept", Judgement(ACCEPT, 0.8 * comparison.score, reason, candidate.text)
+        reason = (f'Prompt: "{response}" adds the middle name(s) "{extra}" to {candidate.describe()}; '
+                  f"it may be another {family} (John Quincy Adams is not John Adams), so ask.")
+        return "partial prompt", Judgement(PROMPT, 0.6 * comparison.score, reason, candidate.text, f"Which {family}?")
     if _belongs_to(said, comparison):
         reason = f'Accept: "{response}" is {candidate.describe()} with what it belongs to ("of {extra}").'
         return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)
-    single_name = len(candidate.words) == 1 and candidate.text[:1].isupper() and candidate.words[0] not in GENERIC
+    if _kind_named_before(response, said, candidate, comparison) and not (question_text and speaks_of_person(question_text)):
+        reason = f'Accept: "{response}" is {candidate.describe()} with "{extra}" before it, which only says what kind of thing it is.'
+        return "partial accept", Judgement(ACCEPT, 0.75 * comparison.score, reason, candidate.text)
+    if _described_person(response, said, candidate, comparison, question_text):
+        reason = f'Accept: "{response}" is {candidate.describe()} with a description ("{extra}") before the name.'
+        return "partial accept", Judgement(ACCEPT, 0.75 * comparison.score, reason, candidate.text)
+    single_name = len(candidate.words) == 1 and candidate.text[:1].isupper() and not is_generic(candidate.words[0])
+    if single_name and said[0] == candidate.words[0] and len(said) <= 3 and question_text \
+            and looks_like_person(response, question_text):
+        reason = f'Accept: "{response}" adds the surname "{extra}" to {candidate.describe()}; check it is the right person.'
+        return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)
     if single_name and all(word.isdigit() for word in comparison.extra):
         reason = f'Accept: "{response}" is {candidate.describe()} with a number ("{extra}"); check it is the right one.'
         return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)
-    names_first = said[-1] == candidate.words[0] and not set(comparison.extra) & _CHANGING_WORDS
+    names_first = said[-1] == candidate.words[0] and not set(comparison.extra) & (CHANGING_WORDS | GENERIC | ADDED_KINDS)
     if single_name and names_first and speaks_of_person(question_text):
         reason = f'Accept: "{response}" adds the given name(s) "{extra}" to {candidate.describe()}; check they belong to the right person.'
         return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)
@@ -192,8 +384,65 @@ def more_than_answer(response, said, candidate, comparison, question_text):
     return "weak reject", Judgement(REJECT, 0.6, reason, candidate.text)
 
 
-def overlapping_answer(response, candidate, comparison, question_text):
+def _kind_named_before(response, said, candidate: Candidate, comparison: Comparison) -> bool:
+    """ "the planet Jupiter", "the city of Paris", "the band Queen": lower-case words before a proper name
+    that say what it is. Words after it ("Indiana State University") make another thing; in a question
+    about a person, "the state of Washington" is not Washington."""
+    if not candidate.names or said[-len(candidate.words):] != candidate.words:
+        return False
+    extras = set(comparison.extra)
+    written = set(tokens(" ".join(w for w in response.split() if w[:1].islower())))
+    return extras <= written and not extras & (RELATIONS | CHANGING_WORDS) and not any(is_number(w) for w in extras)
+
+
+def _described_person(response, said, candidate, comparison, question_text) -> bool:
+    """ "the actress Glynis Johns", "written by Thomas Chisholm": lower-case words before a person's whole name."""
+    if not looks_like_person(candidate.text, question_text) or said[-len(candidate.words):] != candidate.words:
+        return False
+    written = {word for word in tokens(" ".join(w for w in response.split() if w[:1].islower()))}
+    return set(comparison.extra) <= written and not set(comparison.extra) & RELATIONS
+
+
+def place_conflict(response: str, place: str, candidate: Candidate):
+    """ "Plymouth, England" for "Plymouth, Massachusetts": the places after the commas must agree."""
+    head, comma, tail = candidate.text.partition(",")
+    if not comma or not tokens(tail) or any(is_number(word) for word in tokens(place) + tokens(tail)):
+        return None
+    mine, theirs = set(tokens(place)), set(tokens(tail))
+    if mine & theirs or not mine:
+        return None
+    reason = f'Reject: "{response}" places it in "{place}", but {candidate.describe()} is in "{tail.strip()}".'
+    return "firm reject", Judgement(REJECT, 0.85, reason, candidate.text)
+
+
+def _beside_required(candidate: Candidate, comparison: Comparison, question_text) -> bool:
+    """ "Eucharist bread" for "sacramental <u>bread</u>": every underlined part is given, and the other
+    words neither name a person nor change the thing ("North", a number)."""
+    extras = set(comparison.extra)
+    return (candidate.required_source in ("braces", "markup") and covers_marked_part(candidate, comparison)
+            and not looks_like_person(candidate.text, question_text) and not extras & CHANGING_WORDS
+            and not any(is_number(word) for word in extras))
+
+
+def _required_with_more(response, candidate, comparison):
+    required = " / ".join(" ".join(part) for part in candidate.required)
+    reason = (f'Accept: "{response}" gives the underlined part "{required}" of {candidate.describe()}; '
+              f'the words "{" ".join(comparison.extra)}" beside it do not change it (overrule if they are wrong).')
+    return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)
+
+
+def overlapping_answer(response, said, candidate, comparison, question_text):
     """The response shares some words with the answer and has others of its own: another answer."""
+    if any(is_number(word) for word in comparison.extra) and any(is_number(word) for word in comparison.missing):
+        what = "date" if date_parts(said) and date_parts(candidate.words) else "number"
+        reason = f'Reject: "{response}" gives a different {what} from {candidate.describe()}.'
+        return "firm reject", Judgement(REJECT, 0.85, reason, candidate.text)
+    if _beside_required(candidate, comparison, question_text):
+        return _required_with_more(response, candidate, comparison)
+    if all(is_generic(word) or word in TITLES for word in comparison.missing) and _belongs_to(said, comparison):
+        reason = (f'Accept: "{response}" is {candidate.describe()} without "{" ".join(comparison.missing)}" '
+                  f'and with what it belongs to ("of {" ".join(comparison.extra)}").')
+        return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)
     family = surname(candidate.text)
     matched = matched_words(comparison)
     if family and matched == set(family) and looks_like_person(candidate.text, question_text):

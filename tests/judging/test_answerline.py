@@ -86,7 +86,7 @@ def test_the_parse_is_json_serialisable():
     assert data["required"] == ["spin"] and data["required_marked"] is True
     assert data["clauses"][0] == {
         "kind": "prompt", "texts": ["ships"], "qualifier": None, "prompt_question": "Which?", "note": None,
-        "raw": 'prompt on "ships" by asking "Which?"',
+        "raw": 'prompt on "ships" by asking "Which?"', "required": [[]], "contains": False, "anti_prompt": False,
     }
 
 

@@ -1,5 +1,7 @@
 """What a judgement carries besides the verdict: confidence, the matched text, the reason, the prompt question."""
 
+import pytest
+
 from game.judging.judge import judge
 from game.judging.normalize import squad_normalize, tokens
 
@@ -53,3 +55,40 @@ def test_squad_normalisation_matches_the_official_rule():
     assert squad_normalize("The  Beatles!") == "beatles"
     assert squad_normalize("A Tale of Two Cities.") == "tale of two cities"
     assert tokens("U.S.A.") == ("usa",) and tokens("the 4th of July") == ("july", "4")
+
+
+def test_synonyms_come_from_wordnet_and_their_absence_is_said(monkeypatch):
+    from game.judging import lexicon
+
+    if not lexicon.available():
+        pytest.skip("WordNet (Debian package wordnet-base) is not installed")
+    assert judge("nanna", "grandmother").verdict == "accept"
+    assert "WordNet" in judge("nanna", "grandmother").reason
+    monkeypatch.setattr(lexicon, "_index", None)
+    monkeypatch.setattr(lexicon, "_loaded", True)
+    lexicon.senses.cache_clear()
+    without = judge("nana", "grandmother")
+    assert without.verdict == "reject" and "WordNet is not installed" in without.reason
+    assert judge("grandmother", "grandmother").verdict == "accept"  # everything else works on
+    lexicon.senses.cache_clear()
+
+
+def test_the_reason_says_how_the_response_was_read():
+    assert "Read without the description" in judge("Jefferson Davis, the president of the Confederacy", "Jefferson Davis").reason
+    assert "Read without the words around" in judge("What is Paris?", "Paris").reason
+    assert "Read without the place" in judge("Plymouth, Massachusetts", "Plymouth").reason
+    assert "Read in Latin letters" in judge("Άργος", "Argos").reason
+    assert "Read" not in judge("Paris", "Paris").reason
+
+
+def test_each_kind_of_rule_names_itself_in_the_reason():
+    assert "anti-prompt" in judge("dissolving", "mixing [anti-prompt on dissolving]").reason
+    assert "more specific" in judge("dissolving", "mixing [anti-prompt on dissolving]").reason
+    assert "short form" in judge("Dr. Zhivago", "Doctor Zhivago").reason
+    assert "transliteration" in judge("Mohamad Ali", "Muhammad Ali").reason
+    assert "rounded" in judge("$2.18 billion", references=["$2.187 billion"]).reason
+    assert "only the year" in judge("2001", references=["October 9, 2001"]).reason
+    assert "different date" in judge("October 9, 2001", references=["2001", "October 10, 2001"]).reason
+    assert "places it in" in judge("Plymouth, England", references=["Plymouth, Massachusetts"]).reason
+    assert "ruled out by" in judge("The Invisible Man", 'Invisible Man [do not accept "The Invisible Man"]').reason
+    assert "no longer held" in judge("Faunus", "Pan [accept Faunus before mention]", buzz=(4, ("Romans", "called", "him", "Faunus"))).reason

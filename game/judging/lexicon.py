@@ -1,0 +1,202 @@
+"""Synonyms and abbreviations of common nouns from WordNet, so "grandma" meets "grandmother".
+
+The data is Debian's `wordnet-base` package (WordNet 3.0 under /usr/share/wordnet), read with
+NLTK's WordNet corpus reader. Reading it takes NLTK a few seconds and a couple of hundred MiB, so
+the first reading keeps only what the judge asks (each noun's senses, most frequent first, the
+irregular plurals, and the words used mostly as adjectives) in a small JSON index under var/, which every later process loads in a
+fraction of a second. `make` builds the index (`python -m game.judging.lexicon`); without the
+package the judge works on and says in its reasons that synonyms were not checked.
+"""
+from __future__ import annotations
+
+import io
+import json
+import logging
+import os
+import sys
+import threading
+import warnings
+from functools import lru_cache
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+WORDNET_DIR = Path(os.environ.get("EXHIBITION_WORDNET_DIR", "/usr/share/wordnet"))
+INDEX_PATH = Path(os.environ.get("EXHIBITION_WORDNET_INDEX", Path(__file__).resolve().parents[2] / "var" / "wordnet-nouns.json"))
+INDEX_VERSION = 3
+MISSING = "WordNet is not installed (Debian package wordnet-base), so synonyms were not checked"
+
+# The lexicographer files of WordNet 3.0 in number order (wndb(5WN), lexnames(5WN)); Debian's
+# package leaves out the `lexnames` file NLTK's reader opens, so the reader is handed this list.
+_LEXNAMES = (
+    "adj.all adj.pert adv.all noun.Tops noun.act noun.animal noun.artifact noun.attribute noun.body noun.cognition "
+    "noun.communication noun.event noun.feeling noun.food noun.group noun.location noun.motive noun.object "
+    "noun.person noun.phenomenon noun.plant noun.possession noun.process noun.quantity noun.relation noun.shape "
+    "noun.state noun.substance noun.time verb.body verb.change verb.cognition verb.communication verb.competition "
+    "verb.consumption verb.contact verb.creation verb.emotion verb.motion verb.perception verb.possession "
+    "verb.social verb.stative verb.weather adj.ppl"
+).split()
+# WordNet's own rules for taking a regular plural back to its noun (morphy(7WN)).
+_NOUN_ENDINGS = (("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"), ("men", "man"),
+                 ("ies", "y"), ("s", ""))
+# How far down each word's list of senses (most frequent first) a shared sense may lie: one of the
+# two must mean it first, the other among its first three ("radical" is "free radical" second).
+_FIRST, _NEAR = 1, 3
+
+_lock = threading.Lock()
+_index: dict | None = None
+_loaded = False
+
+
+def _reader():
+    """NLTK's WordNet reader on the Debian files (imported here: NLTK is slow to import)."""
+    import nltk
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+
+    lexnames = "".join(f"{number:02d}\t{name}\t0\n" for number, name in enumerate(_LEXNAMES))
+
+    class DebianWordNet(WordNetCorpusReader):
+        def open(self, fileid):
+            return io.StringIO(lexnames) if fileid == "lexnames" else super().open(fileid)
+
+        def map_wn(self, version="wordnet"):
+            return None  # this is WordNet 3.0 itself: nothing to map from
+
+    if str(WORDNET_DIR) not in nltk.data.path:
+        nltk.data.path.append(str(WORDNET_DIR))  # NLTK opens files only under its data paths
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "no multilingual data": we need none
+        return DebianWordNet(str(WORDNET_DIR), None)
+
+
+def _source_stamp() -> str:
+    return str((WORDNET_DIR / "index.noun").stat().st_mtime_ns)
+
+
+def build_index() -> dict:
+    """Read every noun's senses and the irregular plurals with NLTK, and keep them as JSON."""
+    reader = _reader()
+    senses = {name: [lemma.synset().offset() for lemma in reader.lemmas(name, pos="n")]
+              for name in reader.all_lemma_names(pos="n")}
+    adjectives = set(reader.all_lemma_names(pos="a")) | set(reader.all_lemma_names(pos="s"))
+
+    def uses(word: str, *parts: str) -> int:  # how often the tagged corpora use the word so (cntlist)
+        return sum(lemma.count() for pos in parts for lemma in reader.lemmas(word, pos=pos))
+
+    # Words that are nouns too but mostly describe ("human" heart, "ideal" gas; not "light" pollution).
+    describing = sorted(word for word in adjectives & set(senses) if "_" not in word and uses(word, "a", "s") > uses(word, "n"))
+    adjectives = sorted(set(adjectives) - set(senses) | set(describing))
+    plurals = {}
+    with reader.open("noun.exc") as lines:
+        for line in lines:
+            words = line.split()
+            if len(words) >= 2:
+                plurals[words[0]] = words[1]
+    index = {"version": INDEX_VERSION, "source": _source_stamp(), "senses": senses, "plurals": plurals,
+             "describing": adjectives}
+    try:
+        INDEX_PATH.parent.mkdir(parents=True, exist_ok=True)
+        partial = INDEX_PATH.with_suffix(f".{os.getpid()}.tmp")  # processes building at once each write their own
+        partial.write_text(json.dumps(index, separators=(",", ":")))
+        partial.replace(INDEX_PATH)
+    except OSError as error:  # a read-only checkout still judges, it only reads WordNet again next time
+        log.warning("Could not keep the WordNet index at %s: %s", INDEX_PATH, error)
+    return index
+
+
+def _load() -> dict | None:
+    if not (WORDNET_DIR / "index.noun").is_file():
+        log.warning("%s: %s is missing.", MISSING, WORDNET_DIR / "index.noun")
+        return None
+    try:
+        index = json.loads(INDEX_PATH.read_text())
+        if index.get("version") == INDEX_VERSION and index.get("source") == _source_stamp():
+            return index
+    except (OSError, ValueError):
+        pass
+    try:
+        return build_index()
+    except Exception as error:  # NLTK missing or the files unreadable: judge on without synonyms
+        log.warning("%s: %s", MISSING, error)
+        return None
+
+
+def index() -> dict | None:
+    """The noun index, loaded on first use; None where WordNet is absent."""
+    global _index, _loaded
+    if not _loaded:
+        with _lock:
+            if not _loaded:
+                _index, _loaded = _load(), True
+    return _index
+
+
+@lru_cache(maxsize=1)
+def _adjectives() -> frozenset:
+    data = index()
+    return frozenset(data["describing"]) if data else frozenset()
+
+
+def describes(word: str) -> bool:
+    """Whether WordNet's tagged texts use the word mostly as an adjective ("linear", "human", not "light")."""
+    return index() is not None and word in _adjectives()
+
+
+@lru_cache(maxsize=65536)
+def different_words(a: str, b: str) -> bool:
+    """Whether WordNet knows both as nouns with no sense in common ("grandfather", "grandmother"):
+    then one is no misspelling of the other."""
+    first, second = senses(a), senses(b)
+    return bool(first and second and not set(first) & set(second))
+
+
+def available() -> bool:
+    return index() is not None
+
+
+def _base_forms(key: str) -> list[str]:
+    """The key, and the noun it may be a plural of ("torrid_zones" -> "torrid_zone")."""
+    data = index()
+    head, _, last = key.rpartition("_")
+    found = [key]
+    irregular = data["plurals"].get(last)
+    if irregular:
+        found.append(f"{head}_{irregular}" if head else irregular)
+    for ending, base in _NOUN_ENDINGS:
+        if last.endswith(ending) and len(last) > len(ending) + 1:
+            found.append(f"{head}_{last[: -len(ending)] + base}" if head else last[: -len(ending)] + base)
+    return found
+
+
+@lru_cache(maxsize=65536)
+def senses(key: str) -> tuple[int, ...]:
+    """The noun senses of a phrase written with underscores, most frequent first; () if none."""
+    data = index()
+    if data is None or not key:
+        return ()
+    for form in _base_forms(key):
+        found = data["senses"].get(form)
+        if found:
+            return tuple(found)
+    return ()
+
+
+def shared_sense(a: str, b: str) -> bool:
+    """Whether two phrases name the same thing: one's first sense is among the other's first few."""
+    first, second = senses(a), senses(b)
+    if not first or not second:
+        return False
+    return bool(set(first[:_FIRST]) & set(second[:_NEAR]) or set(second[:_FIRST]) & set(first[:_NEAR]))
+
+
+def any_shared_sense(a: str, b: str) -> bool:
+    """Whether WordNet lists both words for some one thing, however rare (for abbreviations)."""
+    return bool(set(senses(a)) & set(senses(b)))
+
+
+if __name__ == "__main__":  # make runs this, so no judge has to wait for NLTK (it reads WordNet only if the index is stale)
+    if not (WORDNET_DIR / "index.noun").is_file():
+        print(f"{MISSING}; the judge works without it. Install it with: apt-get install -y wordnet-base")
+        sys.exit(0)
+    built = index()
+    print(f"WordNet index: {len(built['senses']):,} nouns at {INDEX_PATH}" if built else MISSING)
