@@ -1,7 +1,8 @@
-"""Where built bots keep their files, and how a build replaces them without a half-written state.
+"""Where built bots keep their files, and how a build is written without a half-written state.
 
-A build writes into a fresh sibling folder and swaps it in at the end, so a worker that loads the
-bot meanwhile sees either the old artefacts or the new ones, never a mixture.
+Each build of a bot has its own folder, EXHIBITION_BOT_DIR/<name>/build-<n>, that no later build
+touches, so a seat pinned to build n plays exactly that build. A build writes into a fresh sibling
+folder and renames it into place at the end, so nobody ever loads a half-written build.
 """
 from __future__ import annotations
 
@@ -20,6 +21,17 @@ META = "bot.json"
 
 def bot_dir(name: str) -> Path:
     return Path(settings.EXHIBITION_BOT_DIR) / name
+
+
+def build_dir(name: str, number: int) -> Path:
+    return bot_dir(name) / f"build-{number}"
+
+
+def latest_build_dir(name: str) -> Path:
+    """The newest build folder of bot name (or its own folder, as built before builds were kept apart)."""
+    folder = bot_dir(name)
+    numbered = [(int(p.name[6:]), p) for p in folder.glob("build-*") if p.name[6:].isdigit() and (p / META).is_file()]
+    return max(numbered)[1] if numbered else folder
 
 
 @contextmanager

@@ -1,12 +1,20 @@
-"""Tier budgets: a bot's on-disk artefacts are measured against its tier before it may take a seat.
+"""Tier budgets: a bot's artefacts are measured against its tier, on disk and in memory.
 
 EfficientQA's tracks limited the size of the whole system on disk; we enforce that by adding up
 the apparent sizes of every file under the bot's artefact directory (following symbolic links,
-counting each file once) rather than trusting a declared number.
+counting each file once) rather than trusting a declared number. The same walk gives a
+fingerprint of what it saw (each file's path, size and modification time), cheap enough to repeat
+while a bot plays, so a change to the artefacts is noticed and measured again; content_digest
+hashes the files themselves, once per build and again only when the fingerprint moves.
+
+Each tier also has a resident-memory budget: the memory that loading a bot adds to a worker
+process (measured by the worker, see bots.gate). The compose file's memory limits follow from it.
 """
 from __future__ import annotations
 
+import hashlib
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 MIB = 1024**2
@@ -20,8 +28,27 @@ TIER_LIMITS = {
 }
 
 
+# Tier name -> resident memory a loaded bot may add to a worker process (None: no limit). Loading
+# an index costs more than its files (term dictionaries become Python objects), hence 2x for the
+# small tier; docker-compose.yml gives each tier's worker concurrency x budget + headroom.
+MEMORY_BUDGETS = {
+    "500mib": 1 * GIB,
+    "6gib": 8 * GIB,
+    "unlimited": None,
+}
+
+
+# What a worker process holds before any bot (Python, Django, NumPy, SciPy, scikit-learn), with room
+# to spare: bench/bots.py --celery prints the measured figure beside it.
+WORKER_PROCESS_HEADROOM = 512 * MIB
+
+
 class TierExceeded(Exception):
     """A bot is too large (or cannot be measured) for the tier it was asked to play in."""
+
+
+class MemoryOverBudget(TierExceeded):
+    """Loading a bot added more resident memory than its tier allows."""
 
 
 def human_bytes(n: int) -> str:
@@ -32,15 +59,19 @@ def human_bytes(n: int) -> str:
     return f"{n} bytes"
 
 
-def measure_artefacts(path) -> int:
-    """Total apparent size in bytes of the files at or under path (0 if it does not exist)."""
-    path = Path(path)
-    if not path.exists():
-        return 0
+@dataclass(frozen=True)
+class Measurement:
+    bytes: int
+    fingerprint: str  # sha256 of every counted file's relative path, size and modification time
+    files: tuple[str, ...]  # the counted files, relative to the measured path, in walk order
+
+
+def _counted_files(path: Path):
+    """(relative name, full path, stat) of each file at or under path, each file counted once."""
     if path.is_file():
-        return path.stat().st_size
+        yield path.name, path, path.stat()
+        return
     seen: set[tuple[int, int]] = set()
-    total = 0
     for root, dirs, files in os.walk(path, followlinks=True):
         # A link back up the tree would make the walk endless: visit each directory once.
         key = os.stat(root)
@@ -48,15 +79,104 @@ def measure_artefacts(path) -> int:
             dirs[:] = []
             continue
         seen.add((key.st_dev, key.st_ino))
-        for name in files:
+        dirs.sort()
+        for name in sorted(files):
+            full = os.path.join(root, name)
             try:
-                st = os.stat(os.path.join(root, name))
+                st = os.stat(full)
             except FileNotFoundError:  # a dangling link holds nothing
                 continue
             if (st.st_dev, st.st_ino) not in seen:
                 seen.add((st.st_dev, st.st_ino))
-                total += st.st_size
-    return total
+                yield os.path.relpath(full, path), Path(full), st
+
+
+def inspect_artefacts(path) -> Measurement:
+    """Size and fingerprint of the files at or under path (0 bytes if it does not exist)."""
+    path = Path(path)
+    digest = hashlib.sha256()
+    total, names = 0, []
+    if path.exists():
+        for name, _, st in _counted_files(path):
+            total += st.st_size
+            names.append(name)
+            digest.update(f"{name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return Measurement(total, digest.hexdigest(), tuple(names))
+
+
+def measure_artefacts(path) -> int:
+    """Total apparent size in bytes of the files at or under path (0 if it does not exist)."""
+    return inspect_artefacts(path).bytes
+
+
+def content_digest(path, extra: str = "") -> str:
+    """sha256 over extra and every counted file's relative path and contents: a build's identity."""
+    path = Path(path) if path else None
+    digest = hashlib.sha256(extra.encode())
+    if path is not None and path.exists():
+        for name, full, _ in _counted_files(path):
+            digest.update(f"\0{name}\0".encode())
+            with open(full, "rb") as handle:
+                for block in iter(lambda: handle.read(1 << 20), b""):
+                    digest.update(block)
+    return digest.hexdigest()
+
+
+def parse_bytes(text: str) -> int:
+    """'1073741824', '512MiB', '1.5 GiB' -> bytes."""
+    cleaned = text.strip().replace(" ", "")
+    for unit, size in (("GiB", GIB), ("MiB", MIB), ("KiB", 1024)):
+        if cleaned.endswith(unit):
+            return int(float(cleaned[: -len(unit)]) * size)
+    return int(cleaned)
+
+
+def memory_budget(tier: str) -> int | None:
+    """The resident memory a loaded bot may add in tier.
+
+    From settings.EXHIBITION_BOT_MEMORY_BUDGETS, else the environment variable
+    EXHIBITION_BOT_MEMORY_<TIER> (e.g. EXHIBITION_BOT_MEMORY_500MIB=1GiB), else MEMORY_BUDGETS.
+    """
+    from django.conf import settings
+
+    configured = getattr(settings, "EXHIBITION_BOT_MEMORY_BUDGETS", None) or {}
+    if tier in configured:
+        return configured[tier]
+    raw = os.environ.get(f"EXHIBITION_BOT_MEMORY_{tier.upper()}")
+    return parse_bytes(raw) if raw else MEMORY_BUDGETS.get(tier)
+
+
+def check_size(name: str, tier: str, measured: int, where, measurable: bool = True) -> int:
+    """measured if a bot of that size may play in tier; otherwise TierExceeded naming both sizes."""
+    if tier not in TIER_LIMITS:
+        raise TierExceeded(f"There is no tier called {tier!r}; choose one of {', '.join(TIER_LIMITS)}.")
+    limit = TIER_LIMITS[tier]
+    if limit is None:
+        return measured
+    if not measurable:
+        raise TierExceeded(
+            f"Bot {name!r} runs on a remote server, so its size cannot be measured against the "
+            f"{human_bytes(limit)} limit ({limit:,} bytes); seat it in the unlimited tier."
+        )
+    if measured > limit:
+        raise TierExceeded(
+            f"Bot {name!r} cannot play in the {tier} tier: its artefacts in {where} "
+            f"measured {human_bytes(measured)} ({measured:,} bytes), over the {human_bytes(limit)} limit "
+            f"({limit:,} bytes). Rebuild it smaller or seat it in a larger tier."
+        )
+    return measured
+
+
+def check_memory(name: str, tier: str, added: int) -> int:
+    """added if loading the bot may add that much resident memory in tier; otherwise MemoryOverBudget."""
+    budget = memory_budget(tier)
+    if budget is not None and added > budget:
+        raise MemoryOverBudget(
+            f"Bot {name!r} cannot play in the {tier} tier: loading it added {human_bytes(added)} "
+            f"({added:,} bytes) of resident memory to the worker, over the tier's {human_bytes(budget)} budget "
+            f"({budget:,} bytes). Rebuild it smaller or seat it in a larger tier."
+        )
+    return added
 
 
 def check_tier(bot, tier: str) -> int:
@@ -65,21 +185,8 @@ def check_tier(bot, tier: str) -> int:
     bot is anything with name and artefact_dir (a bots.models.Bot); a bot whose `measurable` is
     false (it runs elsewhere) may only play where there is no limit.
     """
-    if tier not in TIER_LIMITS:
-        raise TierExceeded(f"There is no tier called {tier!r}; choose one of {', '.join(TIER_LIMITS)}.")
-    limit = TIER_LIMITS[tier]
-    if limit is None:
-        return measure_artefacts(bot.artefact_dir) if bot.artefact_dir else 0
-    if not getattr(bot, "measurable", True):
-        raise TierExceeded(
-            f"Bot {bot.name!r} runs on a remote server, so its size cannot be measured against the "
-            f"{human_bytes(limit)} limit ({limit:,} bytes); seat it in the unlimited tier."
-        )
+    measurable = getattr(bot, "measurable", True)
+    if tier not in TIER_LIMITS or (TIER_LIMITS[tier] is not None and not measurable):
+        return check_size(bot.name, tier, 0, bot.artefact_dir, measurable)
     measured = measure_artefacts(bot.artefact_dir) if bot.artefact_dir else 0
-    if measured > limit:
-        raise TierExceeded(
-            f"Bot {bot.name!r} cannot play in the {tier} tier: its artefacts in {bot.artefact_dir} "
-            f"measured {human_bytes(measured)} ({measured:,} bytes), over the {human_bytes(limit)} limit "
-            f"({limit:,} bytes). Rebuild it smaller or seat it in a larger tier."
-        )
-    return measured
+    return check_size(bot.name, tier, measured, bot.artefact_dir, measurable)

@@ -1,6 +1,7 @@
-"""Building a bot's artefacts from a data file into EXHIBITION_BOT_DIR/<name>/ (or another folder).
+"""Building a bot's artefacts from a data file into a folder of its own.
 
-Shared by the build_bot command, which also registers the bot, and the benchmark, which does not.
+Shared by the build_bot command, which builds into EXHIBITION_BOT_DIR/<name>/build-<n> and records
+the build, and the benchmark, which builds into a temporary folder and records nothing.
 """
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 from django.utils import timezone
 
-from bots.artefacts import META, bot_dir, build_into, write_json
+from bots.artefacts import META, build_into, write_json
 from bots.registry import KINDS
 
 
@@ -16,10 +17,11 @@ def buildable(kind: str) -> bool:
     return hasattr(KINDS[kind], "build")
 
 
-def build_artefacts(kind: str, name: str, data, config: dict, progress=print, target: Path | None = None) -> Path:
-    """Build kind from data into target (default: the bot's own folder); return the folder."""
-    target = Path(target) if target else bot_dir(name)
+def build_artefacts(kind: str, data, config: dict, target: Path, progress=print, questions=None) -> Path:
+    """Build kind from data (and training questions for its buzzer, if given) into target; return the folder."""
+    target = Path(target)
     with build_into(target) as fresh:
-        summary = KINDS[kind].build(data, fresh, config, progress)
-        write_json(fresh / META, {"kind": kind, "data": str(data), "built_at": timezone.now().isoformat(), **summary})
+        summary = KINDS[kind].build(data, fresh, config, progress, questions=questions)
+        record = {"kind": kind, "data": str(data), "questions": str(questions) if questions else None}
+        write_json(fresh / META, {**record, "built_at": timezone.now().isoformat(), **summary})
     return target

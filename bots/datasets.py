@@ -3,8 +3,12 @@
 - question-answer pairs: JSONL {"question", "answer"} where answer is a string or a list (the
   NQ-open form), or QANTA JSON (a list, or {"questions": [...]}, optionally gzipped) whose answer
   is the Wikipedia page title;
-- passages: JSONL {"title", "text"}, or QANTA JSON split into its sentences, each titled with the
-  question's answer page.
+- passages: JSONL {"title", "text"} (what import_knowledge writes from Wikipedia), or QANTA JSON
+  split into its sentences, each titled with the question's answer page.
+
+Pairs and passages read from QANTA JSON carry the number of the question they came from (source),
+so a bot trained by cross-validation can leave a held-out question's own sentences out. JSON lines
+are read one line at a time, so a large knowledge file is never held in memory as text.
 """
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ from bots.text import page_title, strip_power_mark
 class Pair:
     question: str
     answers: tuple[str, ...]
+    source: int | None = None  # the record it came from
 
     @property
     def answer(self) -> str:
@@ -34,31 +39,49 @@ def _open_text(path: Path):
     return gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else open(path, encoding="utf-8")
 
 
-def _read_records(path) -> tuple[str, list[dict]]:
-    """('qanta', questions) for QANTA JSON, ('jsonl', objects) for JSON lines."""
+def _records(path):
+    """('qanta', question) for each question of QANTA JSON, ('jsonl', object) for each JSON line."""
     path = Path(path)
     if not path.is_file():
         raise DataError(f"There is no data file at {path}.")
     with _open_text(path) as handle:
-        content = handle.read()
-    stripped = content.lstrip()
-    if stripped.startswith("["):
-        return "qanta", json.loads(stripped)
-    if stripped.startswith("{"):
-        try:
-            data = json.loads(stripped)
-        except json.JSONDecodeError:
-            data = None
-        if isinstance(data, dict) and isinstance(data.get("questions"), list):
-            return "qanta", data["questions"]
-    records = []
-    for number, line in enumerate(content.splitlines(), 1):
-        if line.strip():
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as error:
-                raise DataError(f"{path} line {number} is not JSON: {error}") from None
-    return "jsonl", records
+        start = handle.read(1)
+        while start and start.isspace():
+            start = handle.read(1)
+        if start in ("[", "{"):
+            rest = handle.read()
+            data = _qanta(start + rest)
+            if data is not None:
+                yield from (("qanta", record) for record in data)
+                return
+            lines = (start + rest).splitlines()
+        else:
+            handle.seek(0)
+            lines = handle
+        for number, line in enumerate(lines, 1):
+            if line.strip():
+                try:
+                    yield "jsonl", json.loads(line)
+                except json.JSONDecodeError as error:
+                    raise DataError(f"{path} line {number} is not JSON: {error}") from None
+
+
+def _qanta(content: str):
+    """The questions of a QANTA JSON document, or None when content is JSON lines instead."""
+    if content.startswith("["):
+        return json.loads(content)
+    try:
+        data = json.loads(content)
+    except json.JSONDecodeError:
+        return None
+    return data["questions"] if isinstance(data, dict) and isinstance(data.get("questions"), list) else None
+
+
+def holds_questions(path) -> bool:
+    """Whether a data file holds questions with answers (QANTA JSON, JSONL pairs) rather than passages."""
+    for form, record in _records(path):
+        return form == "qanta" or (isinstance(record, dict) and "question" in record)
+    return False
 
 
 def _field(record, name: str, where: str):
@@ -68,15 +91,14 @@ def _field(record, name: str, where: str):
 
 
 def _each_record(path):
-    """(form, record, where-it-is) for every record of the file."""
-    form, records = _read_records(path)
-    for i, record in enumerate(records, 1):
-        yield form, record, f"{path} record {i}"
+    """(form, record, where-it-is, number) for every record of the file."""
+    for i, (form, record) in enumerate(_records(path), 1):
+        yield form, record, f"{path} record {i}", i
 
 
 def read_pairs(path) -> list[Pair]:
     pairs = []
-    for form, record, where in _each_record(path):
+    for form, record, where, number in _each_record(path):
         if form == "qanta":
             if not _field(record, "page", where):
                 continue  # QANTA leaves a few answers unmapped to a page: nothing to learn from them
@@ -88,26 +110,27 @@ def read_pairs(path) -> list[Pair]:
             answers = tuple(answer) if isinstance(answer, list) else (answer,)
         if not isinstance(question, str) or not answers or not all(isinstance(a, str) and a for a in answers):
             raise DataError(f"{where} needs a question string and at least one non-empty answer string.")
-        pairs.append(Pair(question, answers))
+        pairs.append(Pair(question, answers, number))
     if not pairs:
         raise DataError(f"{path} holds no question-answer pairs.")
     return pairs
 
 
-def _qanta_sentences(record, where: str) -> list[dict]:
+def _qanta_sentences(record, where: str, number: int) -> list[dict]:
     text = _field(record, "text", where)
     if not _field(record, "page", where):
         return []
     spans = record.get("tokenizations") or [[0, len(text)]]
     title = page_title(record["page"])
-    return [{"title": title, "text": strip_power_mark(text[a:b])} for a, b in spans if text[a:b].strip()]
+    return [{"title": title, "text": strip_power_mark(text[a:b]), "source": number}
+            for a, b in spans if text[a:b].strip()]
 
 
 def read_passages(path) -> list[dict]:
     passages = []
-    for form, record, where in _each_record(path):
+    for form, record, where, number in _each_record(path):
         if form == "qanta":
-            passages.extend(_qanta_sentences(record, where))
+            passages.extend(_qanta_sentences(record, where, number))
             continue
         title, text = _field(record, "title", where), _field(record, "text", where)
         if not isinstance(title, str) or not isinstance(text, str):

@@ -2,8 +2,9 @@
 
 With a broker (settings.REDIS_URL set) the query becomes a Celery task on the tier's queue
 (bots.500mib, bots.6gib, bots.unlimited) and a bot worker sends the act back over the Redis channel
-layer. In the embedded default (no REDIS_URL) a small thread pool in this process answers it and
-sends the act to the in-memory channel layer. Either way send_query returns at once.
+layer. In the embedded default (no REDIS_URL) a small thread pool in this process answers it, held
+to the tier as a worker of that queue would hold it, and sends the act to the in-memory channel
+layer. Either way send_query returns at once.
 """
 from __future__ import annotations
 
@@ -28,8 +29,8 @@ def queue_for(tier: str) -> str:
     return f"bots.{tier}"
 
 
-def _answer_in_process(payload: dict, loop) -> None:
-    send_reply(payload["reply_to"], answer(payload), loop)
+def _answer_in_process(payload: dict, tier: str, loop) -> None:
+    send_reply(payload["reply_to"], answer(payload, tier), loop)
 
 
 def send_query(payload: dict, tier: str, loop: asyncio.AbstractEventLoop | None = None) -> None:
@@ -50,4 +51,4 @@ def send_query(payload: dict, tier: str, loop: asyncio.AbstractEventLoop | None 
             loop = asyncio.get_running_loop()
         except RuntimeError:
             loop = None
-    _pool.submit(_answer_in_process, payload, loop)
+    _pool.submit(_answer_in_process, payload, tier, loop)

@@ -65,7 +65,7 @@ class ReplayBot(BaseBot):
         self.rows: list | None = None
 
     @classmethod
-    def build(cls, data_path, out_dir, config: dict, progress) -> dict:
+    def build(cls, data_path, out_dir, config: dict, progress, questions=None) -> dict:
         responses = read_responses(data_path)
         shutil.copyfile(data_path, Path(out_dir) / FILE)
         rows = sum(len(r) for r in responses.values())

@@ -59,6 +59,16 @@ class SparseIndex:
     def size(self) -> int:
         return self.postings.shape[1]
 
+    def familiarity(self, text: str) -> float:
+        """Share of the text's words (stop words aside) that occur anywhere in the indexed documents:
+        low for a question about things this index has never seen."""
+        if not hasattr(self, "_words"):
+            self._words = self.vectorizer.build_analyzer()
+            self._vocabulary = self.vectorizer.vocabulary_ if hasattr(self.vectorizer, "vocabulary_") \
+                else self.vectorizer.vocabulary
+        words = [w for w in self._words(text) if " " not in w]
+        return sum(w in self._vocabulary for w in words) / len(words) if words else 0.0
+
     @classmethod
     def build(cls, texts: list[str], scheme="bm25", k1=1.2, b=0.75, ngram_range=(1, 1), min_df=1) -> SparseIndex:
         if scheme not in SCHEMES:

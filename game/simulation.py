@@ -4,6 +4,10 @@
 straight to the next thing that happens (a word, a timer, a competitor's action) and sends every
 command through MatchRunner, so the match lands in the real event log exactly as a live one would.
 Every simulated competitor is labelled as simulated wherever it appears.
+
+A registered bot (RegisteredBot, `simulate --bot TIER=NAME`) plays for real: it is asked what the
+conductor would ask it (the revealed words only, its tier enforced, private data only as bots.trust
+allows) after every word of its phase, and its guesses, buzzes and answers go into the match.
 """
 from __future__ import annotations
 
@@ -64,6 +68,34 @@ def wrong_answer(rng: random.Random, state: MatchState) -> str:
     return rng.choice(choices)
 
 
+@dataclass
+class RegisteredBot:
+    """A bot from the registry, in the seat of its tier; it acts as it would in a live match."""
+
+    seat: str
+    team: str
+    spec: dict  # the seat's pinned build
+    tier: str
+    role: str = "bot"
+    guess: str = ""
+
+    def actor(self) -> dict:
+        return {"role": "bot", "seat": self.seat, "team": self.team}
+
+    def ask(self, state: MatchState):
+        """The bot's Act for what is revealed now; BotError / TierExceeded when it cannot act."""
+        from bots.protocol import Query
+        from bots.registry import load_bot
+        from bots.trust import private_fields
+        from game.conductor.bots import revealed_query
+
+        query = Query.from_dict(revealed_query(state, state.seats[self.seat]))
+        known = {"question_id": state.question.qid, "answer": state.question.answer,
+                 "length_words": len(state.question.words), "question_idx": state.q.number - 1}
+        private = {name: known[name] for name in private_fields(self.spec)}
+        return load_bot(self.spec, private or None, tier=self.tier).act(query)
+
+
 class VirtualMatch:
     """Plays a match on a virtual clock with simulated competitors and a simulated moderator."""
 
@@ -119,9 +151,11 @@ class VirtualMatch:
         kind, data = event["type"], event["data"]
         if kind == "phase_started":
             self._plan_phase(state, data)
+            self._ask_bots(state)
         elif kind == "word_revealed":
             self._report_guesses(state)
             self._maybe_buzz(state)
+            self._ask_bots(state)
         elif kind == "buzz":
             self._answer_after_buzz(state, data)
         elif kind == "judge_suggested":
@@ -134,10 +168,43 @@ class VirtualMatch:
         elif kind == "question_closed":
             self.later(3000, {"type": "next", "actor": MODERATOR})
 
+    def _ask_bots(self, state: MatchState):
+        """Each registered bot of the phase's tier acts on what is revealed, as the conductor would ask it."""
+        from bots.budgets import TierExceeded
+        from bots.errors import BotError
+
+        q = state.q
+        for c in self.competitors:
+            if not isinstance(c, RegisteredBot) or not self._may_play(state, c) or c.team in q.locked:
+                continue
+            if q.mode == "buzz" and (q.possession is not None or q.revealed == 0 or c.seat in self._plans):
+                continue
+            if q.mode == "team" and (c.team in q.submissions or c.team in q.passed or c.seat in self._plans):
+                continue
+            try:
+                act = c.ask(state)
+            except (BotError, TierExceeded) as error:
+                self.send({"type": "bot_missed", "actor": SYSTEM, "data": {"seat": c.seat, "reason": str(error)}})
+                self._plans[c.seat] = (None, False)
+                continue
+            self.send({"type": "bot_guess", "actor": c.actor(), "data": {
+                "guess": act.guess, "confidence": act.confidence, "buzz": act.buzz,
+                "alternatives": [list(a) for a in act.alternatives]}})
+            if q.mode == "team":
+                self._plans[c.seat] = (None, True)
+                command = {"type": "submit", "actor": c.actor(), "data": {"text": act.guess}} if act.guess \
+                    else {"type": "pass", "actor": c.actor(), "data": {}}
+                self.later(1000, command, then=lambda s, n=q.number, p=q.phase + 1: _same_phase(s, n, p))
+            elif act.buzz and act.guess:
+                c.guess = act.guess
+                self._plans[c.seat] = (None, True)
+                self.later(state.rules.get("bot_reaction_ms", 0), {"type": "buzz", "actor": c.actor(),
+                                                                     "data": {"seen": q.revealed}})
+
     def _plan_phase(self, state: MatchState, data: dict):
         words = len(state.question.words)
         self._plans = {}
-        playing = [c for c in self.competitors if self._may_play(state, c)]
+        playing = [c for c in self.competitors if self._may_play(state, c) and not isinstance(c, RegisteredBot)]
         if data["mode"] == "buzz":
             for c in playing:
                 self._plans[c.seat] = c.plan_buzz(self.rng, words)
@@ -165,6 +232,8 @@ class VirtualMatch:
     def _maybe_buzz(self, state: MatchState):
         q = state.q
         for c in self.competitors:
+            if isinstance(c, RegisteredBot):
+                continue
             word, _ = self._plans.get(c.seat, (None, False))
             if word is not None and q.revealed >= word and q.possession is None and c.team not in q.locked:
                 self._plans[c.seat] = (None, self._plans[c.seat][1])
@@ -195,7 +264,10 @@ class VirtualMatch:
     def _answer_after_buzz(self, state: MatchState, data: dict):
         c = self._competitor(data["seat"])
         _, right = self._plans.get(c.seat, (None, False))
-        text = correct_answer(state) if right else wrong_answer(self.rng, state)
+        if isinstance(c, RegisteredBot):
+            text = c.guess
+        else:
+            text = correct_answer(state) if right else wrong_answer(self.rng, state)
         delay = self.rng.randint(1000, 4000) if c.role == "player" else 200
         self.later(delay, {"type": "answer", "actor": c.actor(), "data": {"text": text}})
 
@@ -204,7 +276,8 @@ class VirtualMatch:
         if c is None:
             return
         command = "answer" if data["mode"] == "buzz" else "submit"
-        self.later(1500, {"type": command, "actor": c.actor(), "data": {"text": correct_answer(state)}})
+        text = c.guess if isinstance(c, RegisteredBot) else correct_answer(state)  # a real bot knows no more
+        self.later(1500, {"type": command, "actor": c.actor(), "data": {"text": text}})
 
     def _moderator_rules(self, state: MatchState):
         """The simulated moderator follows the judge's suggestion for whoever is to be ruled."""

@@ -129,6 +129,15 @@ def load_state(match: Match):
     return fold(load_events(match))
 
 
+def refuse_unfit_bots(match: Match) -> None:
+    """Measure every bot seat's pinned build again; refuse the start, naming each figure, if one is over."""
+    from bots.admission import refusals_at_start
+
+    refusals = refusals_at_start(match)
+    if refusals:
+        raise Rejected(" ".join(refusals), "bot_over_tier")
+
+
 @dataclass(frozen=True)
 class Receipt:
     """Who sent a client's command and the id it carries: the key its answer is kept under."""
@@ -163,6 +172,8 @@ class MatchRunner:
         """
         now = now if now is not None else now_ms()
         try:
+            if command.get("type") == "start" and self.state.status == "setup":
+                refuse_unfit_bots(self.match)
             events, state = decide_and_fold(self.state, command, now)
         except Rejected as refusal:
             if refusal.events or receipt is not None:

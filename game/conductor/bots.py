@@ -130,9 +130,11 @@ class BotDriver:
             "query": revealed_query(s, seat),
             "time_limit_ms": limit,
         }
-        if self.seats[seat_id]["trusted"]:
-            payload["private"] = {"question_id": s.question.qid, "answer": s.question.answer,
-                                  "length_words": len(s.question.words)}
+        fields = self.seats[seat_id].get("private") or ()
+        if fields:  # only what bots.trust allows this kind of bot; question_idx is QANTA's, 0-based
+            known = {"question_id": s.question.qid, "answer": s.question.answer,
+                     "length_words": len(s.question.words), "question_idx": s.q.number - 1}
+            payload["private"] = {name: known[name] for name in fields}
         timeout = {"type": "bot.timeout", "seat": seat_id, "query_id": query_id,
                    "reason": f"The bot gave no answer within {limit} ms; play goes on without it."}
         timer = self.host.put_later(limit + TRANSPORT_GRACE_MS, timeout)

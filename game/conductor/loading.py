@@ -7,9 +7,6 @@ from __future__ import annotations
 from game.models import CommandReceipt, Match, Seat
 from game.store import MatchRunner, seat_data
 
-TRUSTED_BOT_KINDS = {"simulated", "replay_csv"}  # our own code; may be told the answer line
-
-
 RECENT_RECEIPTS = 5000  # answers kept in memory for retried commands; older ones are read on demand
 
 
@@ -33,21 +30,19 @@ def find_receipt(runner: MatchRunner, actor: str, command_id: str) -> dict | Non
 
 
 def bot_seats(runner: MatchRunner) -> dict:
-    """seat key -> {"config": Seat.bot_config, "trusted": bool} for the match's bot seats."""
+    """seat key -> {"config": Seat.bot_config, "private": the private fields it may be given,
+    "trusted": whether that includes the answer} for the match's bot seats.
+
+    What a bot may be told is decided by what it is (bots.trust), never by a flag in its config.
+    """
+    from bots.trust import private_fields  # the bots app owns what kind a seat's bot is
+
     seats = Seat.objects.filter(team__match=runner.match, kind=Seat.Kind.BOT)
-    return {seat.key: {"config": dict(seat.bot_config or {}), "trusted": _trusted(seat.bot_config or {})}
-            for seat in seats}
-
-
-def _trusted(config: dict) -> bool:
-    if config.get("simulated") or config.get("kind") in TRUSTED_BOT_KINDS:
-        return True
-    name = config.get("bot")
-    if not name:
-        return False
-    from bots.models import Bot  # the bots app owns what kind a named bot is
-
-    return Bot.objects.filter(name=name, kind__in=TRUSTED_BOT_KINDS).exists()
+    out = {}
+    for seat in seats:
+        fields = private_fields(seat.bot_config or {})
+        out[seat.key] = {"config": dict(seat.bot_config or {}), "private": fields, "trusted": "answer" in fields}
+    return out
 
 
 def unseated(runner: MatchRunner) -> list[dict]:

@@ -2,6 +2,8 @@
 and a check for the Redis server the integration tests talk to."""
 import json
 import os
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import signal
 import socket
 import subprocess
@@ -145,11 +147,11 @@ def purge_broker_keys():
 
 
 @contextmanager
-def running_worker(log_path, queue: str = QUEUE):
+def running_worker(log_path, queue: str = QUEUE, env: dict | None = None):
     """A bot worker for one tier's queue, in its own process group; ended on exit."""
     env = {
         **os.environ, "REDIS_URL": REDIS_URL, "CELERY_BROKER_KEY_PREFIX": KEY_PREFIX,
-        "DJANGO_SETTINGS_MODULE": "exhibition.settings",
+        "DJANGO_SETTINGS_MODULE": "exhibition.settings", **(env or {}),
     }
     command = [
         sys.executable, "-m", "celery", "-A", "exhibition", "worker", "-Q", queue, "--pool", "prefork",
@@ -194,3 +196,65 @@ def broker(settings):
     celery_app.close()  # drop connections made to this broker
     celery_app.conf.update(saved)
     purge_broker_keys()
+
+
+# -- remote bots: real HTTP servers on this machine ---------------------------------------------------
+
+class BotServer(ThreadingHTTPServer):
+    """Answers each request with reply(method, path, body) -> (status, JSON value or raw bytes)."""
+
+    daemon_threads = True
+    block_on_close = False
+
+    def __init__(self, reply):
+        self.reply = reply
+        self.received = []
+        super().__init__(("127.0.0.1", 0), Handler)
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+
+class Handler(BaseHTTPRequestHandler):
+    def _answer(self, method):
+        length = int(self.headers.get("Content-Length") or 0)
+        body = json.loads(self.rfile.read(length)) if length else None
+        self.server.received.append((method, self.path, body))
+        status, value = self.server.reply(method, self.path, body)
+        data = value if isinstance(value, bytes) else json.dumps(value).encode()
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client stopped waiting (the time-out test)
+
+    def do_GET(self):
+        self._answer("GET")
+
+    def do_POST(self):
+        self._answer("POST")
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def serve():
+    servers = []
+
+    def start(reply):
+        server = BotServer(reply)
+        threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.shutdown()
+        server.server_close()
+
+

@@ -6,7 +6,6 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from bots.builtin.buzzer import Buzzer
 from bots.errors import BotError
 from bots.models import Bot
 from bots.protocol import Query
@@ -30,8 +29,9 @@ def test_build_reports_progress_and_artefact_size(bot_root, pairs_file):
     assert "read 10 question-answer pairs" in output
     bot = Bot.objects.get(name="pairs")
     assert f"({bot.measured_bytes:,} bytes)" in output and "fits the 500mib tier" in output
-    assert bot.artefact_dir == str(bot_root / "pairs") and bot.built_at is not None
-    assert (bot_root / "pairs" / "bot.json").is_file()
+    assert bot.artefact_dir == str(bot_root / "pairs" / "build-1") and bot.built_at is not None
+    assert (bot_root / "pairs" / "build-1" / "bot.json").is_file()
+    assert "build 1 registered" in output
 
 
 def test_build_refuses_missing_data_with_a_readable_error(bot_root, tmp_path):
@@ -102,15 +102,6 @@ def test_answer_document_buzzer_grows_surer_as_clues_arrive(bot_root, tossups_fi
     assert late.confidence > early.confidence
 
 
-def test_buzzer_learns_which_scores_mean_a_right_answer():
-    rows = [[s, g, 0, 0, 1, s, 0.5, 0] for s, g in ((5, 4), (6, 5), (7, 6), (1, 0.1), (2, 0.1), (1.5, 0.2))]
-    buzzer = Buzzer.fit(rows, [1, 1, 1, 0, 0, 0])
-    assert buzzer.probability([6.5, 5.5, 0, 0, 1, 6.5, 0.5, 0]) > 0.5 > buzzer.probability([1, 0.1, 0, 0, 1, 1, 0.5, 0])
-    restored = Buzzer.from_json(buzzer.to_json())
-    assert restored.probability(rows[0]) == pytest.approx(buzzer.probability(rows[0]))
-    assert Buzzer.fit(rows, [0] * 6) is None
-
-
 @pytest.mark.parametrize(
     "question, answer",
     [
@@ -137,12 +128,17 @@ def test_retriever_reader_reads_search_snippets(bot_root, passages_file):
     assert ask(bot, question, final=True, phase=3, snippets=[snippet]).guess == "Jørn Utzon"
 
 
-def test_a_bot_is_loaded_once_per_process_and_again_after_a_rebuild(bot_root, pairs_file):
+def test_a_bot_is_loaded_once_per_process_and_a_rebuild_is_a_new_build(bot_root, pairs_file):
     build("qa_pairs", "pairs", pairs_file)
-    first = load_bot({"bot": "pairs"})
-    assert load_bot({"bot": "pairs"}) is first
+    first_spec = Bot.objects.get(name="pairs").spec
+    first = load_bot(first_spec)
+    assert load_bot(first_spec) is first
     build("qa_pairs", "pairs", pairs_file)
-    assert load_bot({"bot": "pairs"}) is not first
+    second_spec = Bot.objects.get(name="pairs").spec
+    assert second_spec["build"] != first_spec["build"]
+    assert load_bot(first_spec) is first  # a seat pinned to the first build keeps it
+    assert load_bot(second_spec) is not first
+    assert (bot_root / "pairs" / "build-1").is_dir() and (bot_root / "pairs" / "build-2").is_dir()
 
 
 def test_an_unbuilt_bot_says_how_to_build_it(bot_root):

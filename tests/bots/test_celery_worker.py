@@ -3,14 +3,15 @@
 import asyncio
 import io
 import os
+import re
 import signal
-import time
 import uuid
 
 import pytest
 from channels.layers import get_channel_layer
 from django.core.management import call_command
 
+from bots.building import build_artefacts
 from bots.dispatch import send_query
 from tests.bots.conftest import running_worker
 
@@ -28,13 +29,13 @@ def worker(broker, tmp_path):
 @pytest.fixture
 def pairs_bot(bot_root, pairs_file):
     call_command("build_bot", "qa_pairs", "--name", "pairs", "--data", pairs_file, stdout=io.StringIO())
-    return {"kind": "qa_pairs", "name": "pairs", "artefact_dir": str(bot_root / "pairs")}
+    return {"kind": "qa_pairs", "name": "pairs", "artefact_dir": str(bot_root / "pairs" / "build-1")}
 
 
-def payload(channel, bot, text, **extra):
+def payload(channel, bot, text, tier="500mib", **extra):
     return {
         "reply_to": channel, "match": "LIVE42", "seat": "s3", "query_id": uuid.uuid4().hex, "bot": bot,
-        "query": {"text": text, "word_index": len(text.split()), "final": True, "tier": "500mib"}, **extra,
+        "query": {"text": text, "word_index": len(text.split()), "final": True, "tier": tier}, **extra,
     }
 
 
@@ -72,3 +73,32 @@ async def test_with_the_worker_killed_no_reply_comes_and_the_caller_goes_on(brok
     send_query(payload(channel, pairs_bot, "who painted the mona lisa"), "500mib")  # returns: nobody waits
     with pytest.raises(asyncio.TimeoutError):
         await receive(channel, wait=3)
+
+
+async def test_the_500mib_worker_refuses_other_tiers_and_remote_bots(worker, pairs_bot):
+    from bots.tasks import act
+
+    channel = await get_channel_layer().new_channel()
+    wrong_tier = payload(channel, pairs_bot, "who painted the mona lisa", tier="unlimited")
+    act.apply_async(args=[wrong_tier], queue="bots.500mib")  # past send_query's routing, straight into the queue
+    assert (await receive(channel))["error"] == (
+        "This bot worker serves the 500mib tier and refused a query for the unlimited tier; "
+        "the query must go to the bots.unlimited queue.")
+    remote = {"kind": "remote_qanta", "name": "far", "url": "http://127.0.0.1:9"}
+    send_query(payload(channel, remote, "who painted the mona lisa"), "500mib")
+    assert "runs on a remote server, so its size cannot be measured against the 500 MiB limit" in (
+        await receive(channel))["error"]
+
+
+async def test_a_worker_measures_the_memory_a_bot_adds_and_refuses_it_over_budget(broker, bot_root, tmp_path):
+    rows = "".join(f"q{i},{p},guess number {i} {p},0.{p % 10},False\n" for i in range(20000) for p in range(0, 40, 4))
+    (tmp_path / "big.buzz.csv").write_text("question_id,token_position,guess,confidence,buzz\n" + rows)
+    folder = build_artefacts("replay_csv", tmp_path / "big.buzz.csv", {}, bot_root / "big", progress=lambda m: None)
+    spec = {"kind": "replay_csv", "name": "big", "artefact_dir": str(folder)}
+    channel = await get_channel_layer().new_channel()
+    with running_worker(tmp_path / "worker.log", env={"EXHIBITION_BOT_MEMORY_500MIB": "16MiB"}):
+        send_query(payload(channel, spec, "anything", private={"question_id": "q7"}), "500mib")
+        error = (await receive(channel, wait=30))["error"]
+    assert error.startswith("Bot 'big' cannot play in the 500mib tier: loading it added ")
+    added = int(re.search(r"\(([\d,]+) bytes\) of resident memory", error).group(1).replace(",", ""))
+    assert added > 16 * 1024**2 and "over the tier's 16 MiB budget (16,777,216 bytes)" in error

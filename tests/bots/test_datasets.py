@@ -37,8 +37,8 @@ def test_qanta_json_gives_one_passage_per_sentence(tmp_path):
     path = tmp_path / "qanta.json"
     path.write_text(json.dumps(QANTA))
     assert read_passages(path) == [
-        {"title": "Hamlet (character)", "text": "This prince of Denmark."},
-        {"title": "Hamlet (character)", "text": "For 10 points, name him."},
+        {"title": "Hamlet (character)", "text": "This prince of Denmark.", "source": 1},
+        {"title": "Hamlet (character)", "text": "For 10 points, name him.", "source": 1},
     ]
 
 

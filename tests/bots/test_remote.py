@@ -1,9 +1,6 @@
 """Remote bots against real HTTP servers on this machine speaking the QANTA and JSON protocols."""
-import json
 import socket
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -12,64 +9,6 @@ from bots.protocol import Query
 from bots.registry import load_bot
 
 STATUS = {"ready": True, "batch": True, "batch_size": 8, "include_wiki_paragraphs": False}
-
-
-class BotServer(ThreadingHTTPServer):
-    """Answers each request with reply(method, path, body) -> (status, JSON value or raw bytes)."""
-
-    daemon_threads = True
-    block_on_close = False
-
-    def __init__(self, reply):
-        self.reply = reply
-        self.received = []
-        super().__init__(("127.0.0.1", 0), Handler)
-
-    @property
-    def url(self):
-        return f"http://127.0.0.1:{self.server_address[1]}"
-
-
-class Handler(BaseHTTPRequestHandler):
-    def _answer(self, method):
-        length = int(self.headers.get("Content-Length") or 0)
-        body = json.loads(self.rfile.read(length)) if length else None
-        self.server.received.append((method, self.path, body))
-        status, value = self.server.reply(method, self.path, body)
-        data = value if isinstance(value, bytes) else json.dumps(value).encode()
-        try:
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the client stopped waiting (the time-out test)
-
-    def do_GET(self):
-        self._answer("GET")
-
-    def do_POST(self):
-        self._answer("POST")
-
-    def log_message(self, *args):
-        pass
-
-
-@pytest.fixture
-def serve():
-    servers = []
-
-    def start(reply):
-        server = BotServer(reply)
-        threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-        servers.append(server)
-        return server
-
-    yield start
-    for server in servers:
-        server.shutdown()
-        server.server_close()
 
 
 def qanta_guess(question: dict) -> dict:

@@ -24,7 +24,7 @@ def test_a_built_bot_takes_a_seat_in_its_tier(team, bot_root, pairs_file):
     bot = Bot.objects.get(name="pairs")
     seat = seat_bot(team, bot)
     assert (seat.kind, seat.bot_tier, seat.name) == (Seat.Kind.BOT, "500mib", "pairs")
-    assert seat.bot_config == {"bot": "pairs"}
+    assert seat.bot_config == {"bot": "pairs", "build": bot.current_build.pk}  # pinned to the build measured
     bot.refresh_from_db()
     assert bot.measured_bytes > 0
 

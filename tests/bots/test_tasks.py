@@ -31,7 +31,7 @@ def test_the_task_sends_the_act_to_reply_to():
 
 
 def test_a_soft_time_limit_still_sends_an_error_reply(monkeypatch):
-    def out_of_time(payload):
+    def out_of_time(payload, tier):
         raise SoftTimeLimitExceeded()
 
     monkeypatch.setattr(tasks, "answer", out_of_time)

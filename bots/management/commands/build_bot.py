@@ -1,20 +1,22 @@
 """`python manage.py build_bot KIND --name N --data PATH`: build a bot's artefacts and register it.
 
 Built-in kinds read the data file, write their index (and buzzer) under
-EXHIBITION_BOT_DIR/<name>/, and report the size measured against the bot's tier. Kinds with
-nothing to build (simulated, remote) are only registered with their settings.
+EXHIBITION_BOT_DIR/<name>/build-<n>/, and report the size measured against the bot's tier. Kinds
+with nothing to build (simulated, remote) are registered with their settings. Either way the result
+is a new build of the bot (bots.models.BotBuild): seats made from now on pin it, older seats keep
+the build they pinned.
 """
 import json
 import re
 import time
 
 from django.core.management.base import BaseCommand, CommandError
-from django.utils import timezone
-
-from bots.errors import BotError
+from bots.artefacts import build_dir
 from bots.building import build_artefacts, buildable
-from bots.budgets import TIER_LIMITS, TierExceeded, check_tier, human_bytes, measure_artefacts
+from bots.budgets import TIER_LIMITS, TierExceeded, check_size, human_bytes
+from bots.builds import next_build_number, record_build
 from bots.datasets import DataError
+from bots.errors import BotError
 from bots.models import Bot
 from bots.registry import KINDS
 
@@ -27,13 +29,16 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("kind", choices=sorted(KINDS))
         parser.add_argument("--name", required=True, help="Unique name; also the artefact folder's name.")
-        parser.add_argument("--data", help="Data file to build from (JSONL pairs or passages, QANTA JSON, buzz CSV).")
+        parser.add_argument("--data", help="Data file to build from: JSONL pairs or passages (import_knowledge "
+                                               "writes these from Wikipedia), QANTA JSON, buzz CSV.")
+        parser.add_argument("--questions", help="Training questions (QANTA JSON or JSONL pairs) for the buzzer of a bot "
+                                                "built from passages; never the questions it will be tested on.")
         parser.add_argument("--tier", choices=list(TIER_LIMITS), help="Tier it plays in (default: the kind's).")
         parser.add_argument("--threshold", type=float, help="Confidence at or above which it buzzes.")
         parser.add_argument("--url", help="Server URL of a remote bot.")
         parser.add_argument("--config", default="{}", help="Further settings as a JSON object.")
 
-    def handle(self, *args, kind, name, data, tier, threshold, url, config, **options):
+    def handle(self, *args, kind, name, data, questions, tier, threshold, url, config, **options):
         if not NAME.match(name):
             raise CommandError(f"{name!r} is not a usable bot name: use letters, digits, '.', '_' or '-'.")
         try:
@@ -51,25 +56,20 @@ class Command(BaseCommand):
             self.stdout.flush()
 
         artefact_dir = ""
+        number = next_build_number(Bot.objects.filter(name=name).first())
         if buildable(kind):
             if not data:
                 raise CommandError(f"A {kind} bot is built from data: pass --data PATH.")
             try:
-                artefact_dir = str(build_artefacts(kind, name, data, settings, progress))
+                artefact_dir = str(build_artefacts(kind, data, settings, build_dir(name, number), progress, questions))
             except (DataError, BotError) as error:
                 raise CommandError(str(error)) from None
-        bot, _ = Bot.objects.update_or_create(
-            name=name,
-            defaults={
-                "kind": kind, "tier": tier, "config": settings, "artefact_dir": artefact_dir, "built_at": timezone.now()
-            },
-        )
-        bot.measured_bytes = measure_artefacts(artefact_dir) if artefact_dir else 0
-        bot.save(update_fields=["measured_bytes"])
+        build = record_build(name, kind, tier, settings, artefact_dir, number)
         try:
-            check_tier(bot, tier)
+            check_size(name, tier, build.measured_bytes, artefact_dir, build.measurable)
             verdict = f"fits the {tier} tier"
         except TierExceeded as error:
             verdict = f"WARNING, it cannot take a seat: {error}"
-        size = f"{human_bytes(bot.measured_bytes)} ({bot.measured_bytes:,} bytes)"
-        progress(f"bot {name!r} ({kind}) registered; artefacts {size} in {artefact_dir or '(none)'}; {verdict}")
+        size = f"{human_bytes(build.measured_bytes)} ({build.measured_bytes:,} bytes)"
+        progress(f"bot {name!r} ({kind}) build {number} registered; artefacts {size} in {artefact_dir or '(none)'}; "
+                 f"digest {build.digest[:12]}; {verdict}")

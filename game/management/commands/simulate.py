@@ -1,46 +1,88 @@
-"""`manage.py simulate`: play a whole match with simulated humans and bots, print the box score."""
+"""`manage.py simulate`: play a whole match with simulated humans and bots, print the box score.
+
+`--bot TIER=NAME` seats a registered bot (its current build, checked against the tier) in that
+tier's seat instead of a simulated one; it plays for real, word by word.
+"""
 from django.core.management.base import BaseCommand, CommandError
 
 from game.boxscore import box_score, format_box_score
 from game.demo import ensure_demo_packet
 from game.engine.api import PRESETS, Rejected, RulesError
 from game.models import Packet
-from game.simulation import SimulatedCompetitor, VirtualMatch
+from game.simulation import RegisteredBot, SimulatedCompetitor, VirtualMatch
 from game.store import MatchRunner, SeatSpec, TeamSpec, create_match_record, now_ms
 
 BOT_ACCURACY = {"500mib": 0.45, "6gib": 0.55, "unlimited": 0.7}
 
 
-def simulated_teams(format_name: str) -> list[TeamSpec]:
+def simulated_teams(format_name: str, registered: dict | None = None) -> list[TeamSpec]:
+    """Two simulated humans against a bot per tier: registered[tier] (a bots.models.Bot) or a simulated one."""
+    registered = registered or {}
     humans = TeamSpec("Humans", [
         SeatSpec("Ada", captain=True, config={"simulated": True}),
         SeatSpec("Grace", config={"simulated": True}),
     ])
     tiers = ["500mib", "6gib", "unlimited"] if format_name == "efficientqa" else ["500mib"]
-    computer = TeamSpec("Computer", [
-        SeatSpec(f"Sim {tier}", kind="bot", tier=tier, config={"kind": "simulated", "simulated": True,
-                                                                 "accuracy": BOT_ACCURACY[tier]})
-        for tier in tiers
-    ])
-    return [humans, computer]
+    seats = []
+    for tier in tiers:
+        bot = registered.get(tier)
+        if bot is not None:
+            seats.append(SeatSpec(bot.display_name, kind="bot", tier=tier, config=bot.spec))
+        else:
+            seats.append(SeatSpec(f"Sim {tier}", kind="bot", tier=tier, config={
+                "kind": "simulated", "simulated": True, "accuracy": BOT_ACCURACY[tier]}))
+    return [humans, TeamSpec("Computer", seats)]
 
 
-def play_simulated_match(packet: Packet, format_name: str, seed: int = 1, questions: int | None = None):
-    """Play a whole match with simulated people and bots into the event log; (final state, Match)."""
+def registered_bots(choices: list[str], format_name: str) -> dict:
+    """tier -> Bot for each --bot TIER=NAME, each checked against its tier now."""
+    from bots.admission import check_seat
+    from bots.budgets import TIER_LIMITS, TierExceeded
+    from bots.errors import BotError
+    from bots.models import Bot
+
+    tiers = ["500mib", "6gib", "unlimited"] if format_name == "efficientqa" else ["500mib"]
+    chosen = {}
+    for choice in choices:
+        tier, _, name = choice.partition("=")
+        if tier not in TIER_LIMITS or not name:
+            raise CommandError(f"--bot takes TIER=NAME with TIER one of {', '.join(TIER_LIMITS)}, not {choice!r}.")
+        if tier not in tiers:
+            raise CommandError(f"The {format_name} format has no {tier} seat; it plays {', '.join(tiers)}.")
+        bot = Bot.objects.filter(name=name).first()
+        if bot is None:
+            raise CommandError(f"There is no bot called {name!r}; build it first with `manage.py build_bot`.")
+        try:
+            check_seat(bot.spec, tier)
+        except (TierExceeded, BotError) as error:
+            raise CommandError(str(error)) from None
+        chosen[tier] = bot
+    return chosen
+
+
+def play_simulated_match(packet: Packet, format_name: str, seed: int = 1, questions: int | None = None,
+                         registered: dict | None = None):
+    """Play a whole match into the event log with simulated people, and a simulated bot per tier unless
+    registered[tier] (a bots.models.Bot) plays it for real; returns (final state, Match)."""
+    registered = registered or {}
     overrides = {"questions": questions} if questions else {}
     try:
         match = create_match_record(
             title=f"Simulated {format_name} match (seed {seed})", packet=packet,
-            format_name=format_name, overrides=overrides, teams=simulated_teams(format_name), seed=seed,
+            format_name=format_name, overrides=overrides, teams=simulated_teams(format_name, registered), seed=seed,
         )
     except (Rejected, RulesError) as exc:
         raise CommandError(str(exc)) from exc
     runner = MatchRunner(match)
-    competitors = [
-        SimulatedCompetitor(seat=s["id"], team=s["team"], role="bot" if s["kind"] == "bot" else "player",
-                            accuracy=BOT_ACCURACY.get(s["tier"] or "", 0.6))
-        for s in runner.state.seats.values()
-    ]
+    specs = {seat.key: seat.bot_config for team in match.teams.all() for seat in team.seats.all()}
+    competitors = []
+    for s in runner.state.seats.values():
+        if s["kind"] == "bot" and s["tier"] in registered:
+            competitors.append(RegisteredBot(seat=s["id"], team=s["team"], spec=specs[s["id"]], tier=s["tier"]))
+        else:
+            competitors.append(SimulatedCompetitor(
+                seat=s["id"], team=s["team"], role="bot" if s["kind"] == "bot" else "player",
+                accuracy=BOT_ACCURACY.get(s["tier"] or "", 0.6)))
     state = VirtualMatch(runner, competitors, seed=seed, start_ms=now_ms()).run()
     match.refresh_from_db()
     return state, match
@@ -54,6 +96,8 @@ class Command(BaseCommand):
         parser.add_argument("--packet", default="demo", help="Packet slug (default: the demo packet).")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--questions", type=int, default=None, help="How many questions (default: the format's).")
+        parser.add_argument("--bot", action="append", default=[], metavar="TIER=NAME",
+                            help="Seat the registered bot NAME in the TIER seat (repeat for several tiers).")
 
     def handle(self, *args, **opts):
         if opts["packet"] == "demo":
@@ -61,7 +105,8 @@ class Command(BaseCommand):
         packet = Packet.objects.filter(slug=opts["packet"]).first()
         if packet is None:
             raise CommandError(f"There is no packet {opts['packet']!r}; import one with `manage.py import_questions`.")
-        state, match = play_simulated_match(packet, opts["format"], opts["seed"], opts["questions"])
+        registered = registered_bots(opts["bot"], opts["format"])
+        state, match = play_simulated_match(packet, opts["format"], opts["seed"], opts["questions"], registered)
         self.stdout.write(f"Match {match.code}: {match.title}")
         self.stdout.write(format_box_score(box_score(state)))
         self.stdout.write(f"{state.seq} events stored; the match is {match.get_status_display()}.")
