@@ -48,7 +48,7 @@ from pathlib import Path
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Run as a script, this file's folder would come first on the path and shadow the bots package.
 sys.path = [str(BASE_DIR)] + [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent]
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "exhibition.settings")
+import bench.environment  # noqa: E402,F401  (a key and settings for a run that is not a server)
 
 REDIS_URL = "redis://127.0.0.1:6379/13"
 NEAR_COPY = 0.6

@@ -26,7 +26,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "exhibition.settings")
+import bench.environment  # noqa: E402,F401  (a key and settings for a run that is not a server)
 
 import django  # noqa: E402
 

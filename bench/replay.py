@@ -64,7 +64,7 @@ def summary(values: list[float]) -> str:
 def setup_django(db: Path):
     os.environ["DATABASE_URL"] = f"sqlite:///{db}"
     os.environ.pop("REDIS_URL", None)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "exhibition.settings")
+    import bench.environment  # noqa: F401  (a key and settings for a run that is not a server)
     import django
 
     django.setup()
