@@ -42,6 +42,6 @@ def qr_svg(url: str) -> SafeString:
 def join_link(request, code: str) -> JoinLink:
     base = hall.base_url(request.get_host(), request.scheme, hall=settings.EXHIBITION_HALL,
                          public_url=settings.EXHIBITION_PUBLIC_URL)
-    host = base.split("://", 1)[-1]
-    return JoinLink(base=base, join=f"{base}/join", match_join=f"{base}/m/{code}/join",
-                    local_only=hall.is_local_host(host))
+    # A loopback address reaches no phone, unless the operator named it as the public address.
+    local_only = not settings.EXHIBITION_PUBLIC_URL and hall.is_local_host(base.split("://", 1)[-1])
+    return JoinLink(base=base, join=f"{base}/join", match_join=f"{base}/m/{code}/join", local_only=local_only)

@@ -8,7 +8,7 @@
 
 import uPlot from "../vendor/uplot/uPlot.esm.js";
 import { applyFrame, applySnapshot, emptyView, seatName, teamName } from "./match-socket.js";
-import { renderScreen } from "./screen.js";
+import { keepFitted, renderScreen } from "./screen.js";
 import { botLabel, el, renderTimer, teamClass } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -275,6 +275,8 @@ document.addEventListener("keydown", (e) => {
     if (q) seekTo(timeOfSeq(q.start_seq));
   } else if (e.key.toLowerCase() === "b") nextBuzz();
 });
+
+keepFitted(() => view);
 
 // The first frame: the match with its first question about to be read.
 foldTo(frames.length ? 1 : 0);
