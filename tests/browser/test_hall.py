@@ -126,12 +126,12 @@ def test_keys_never_scroll_the_screen(hall_server, open_page, width, height):
     assert_in_view(screen.locator("#scores .score .points").first, "the scores after the keys")
 
 
-def decode_qr(page) -> list[str]:
+def decode_qr(page, where: str) -> list[str]:
     """The QR code as the screen shows it, read from its pixels by ZXing, as a phone's camera would."""
     import numpy as np
     import zxingcpp
 
-    shot = base64.b64encode(page.locator("#join-qr").screenshot()).decode()
+    shot = base64.b64encode(page.locator(where).screenshot()).decode()
     pixels = page.evaluate("""async (png) => {
       const img = new Image();
       img.src = "data:image/png;base64," + png;
@@ -153,7 +153,8 @@ def test_a_phone_joins_through_the_qr_code_on_the_screen_and_plays(hall_server, 
     expect(screen.locator("#conn")).to_have_text("connected")
     shown = screen.locator("#join-url")
     expect(shown).to_have_text(f"{server['public'].split('://')[1]}/join")
-    [link] = decode_qr(screen)
+    # Before the match the screen is the way in: a large QR code (the bar's small one takes over once it starts).
+    [link] = decode_qr(screen, "#join-panel .big-qr")
     assert link == f"{server['public']}/m/{code}/join" == screen.locator("#join-qr").get_attribute("href")
 
     moderator = open_page(1440, 900)
@@ -172,6 +173,8 @@ def test_a_phone_joins_through_the_qr_code_on_the_screen_and_plays(hall_server, 
     expect(ada.locator("body")).to_have_attribute("data-wake-lock", "off")
 
     press_next(moderator)
+    expect(screen.locator("#join-panel")).to_be_hidden()
+    assert decode_qr(screen, "#join-qr") == [link]
     for phone in (ada, bo):  # the match is live: the phones keep their screens on
         expect(phone.locator("body")).to_have_attribute("data-wake-lock", "held")
     reveal(moderator, 5)
