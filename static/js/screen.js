@@ -145,7 +145,7 @@ export function flashBuzz(view, frame) {
     el("span", { class: "flash-team", text: `${teamName(view, frame.data.team)} buzzed` }));
   box.hidden = false;
   clearTimeout(flashTimer);
-  flashTimer = setTimeout(() => { box.hidden = true; }, 1800);
+  flashTimer = setTimeout(() => { box.hidden = true; }, 1600);
   return true;
 }
 
