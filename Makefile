@@ -22,16 +22,27 @@ wordnet:
 		{ apt-get update -qq && apt-get install -y -qq wordnet-base >/dev/null; } || true; }
 	$(PY) -m game.judging.lexicon
 
-# The demo is a development server on this machine: DEBUG on, the development secret key.
+# The demo is a development server on this machine: DEBUG on, the development secret key, 127.0.0.1.
+# `make demo HALL=1` serves the phones of a room on this machine's network instead: every interface,
+# this machine's LAN addresses allowed, DEBUG off, a secret key of the machine's own (var/secret-key),
+# plain HTTP (README: "Running an exhibition in a hall").
+PORT ?= 8000
+ifeq ($(HALL),1)
+setup demo: export EXHIBITION_HALL = 1
+setup demo: export DEBUG = 0
+BIND := 0.0.0.0
+else
 setup demo: export DEBUG = 1
+BIND := 127.0.0.1
+endif
 
 setup: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput -v0
 
 demo: setup
-	$(PY) manage.py demo_setup
-	$(PY) manage.py runserver --noreload 127.0.0.1:8000
+	$(PY) manage.py demo_setup --base-url http://127.0.0.1:$(PORT)
+	$(PY) manage.py runserver --noreload $(BIND):$(PORT)
 
 # The suite runs on the embedded default (SQLite); the tests marked `postgres` run again on the
 # PostgreSQL that production uses (they skip on a laptop without it, and fail under CI=true).

@@ -10,6 +10,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from exhibition import hall
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -23,7 +25,20 @@ def env_flag(name: str, default: bool = False) -> bool:
 # Safe by default: DEBUG is off unless set (make demo sets it), and without a SECRET_KEY only a DEBUG
 # server starts. The key signs seat tokens: a known key lets anyone forge one and play another's seat.
 DEBUG = env_flag("DEBUG", False)
+
+# Hall mode (EXHIBITION_HALL=1, `make demo HALL=1`): phones on the hall's network play. The server
+# answers at this machine's LAN addresses (read from its interfaces, exhibition/hall.py) and at
+# EXHIBITION_PUBLIC_URL's host when set; the big screen hands out that URL and its QR code.
+EXHIBITION_HALL = env_flag("EXHIBITION_HALL", False)
+try:
+    EXHIBITION_PUBLIC_URL = hall.check_public_url(os.environ.get("EXHIBITION_PUBLIC_URL", ""))
+except ValueError as exc:
+    raise ImproperlyConfigured(str(exc)) from None
+
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY and EXHIBITION_HALL:
+    # Everyone on the hall's network could forge seat tokens with the development key: never use it there.
+    SECRET_KEY = hall.machine_secret(BASE_DIR / "var" / "secret-key")
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured(
@@ -33,11 +48,17 @@ if not SECRET_KEY:
     SECRET_KEY = "exhibition-development-only-key-never-use-it-on-a-server-0123456789"
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+# The websocket Origin check (channels' AllowedHostsOriginValidator) reads ALLOWED_HOSTS too.
+ALLOWED_HOSTS += [h for h in hall.allowed_hosts(hall.lan_addresses() if EXHIBITION_HALL else [], EXHIBITION_PUBLIC_URL)
+                  if h not in ALLOWED_HOSTS]
+if EXHIBITION_PUBLIC_URL:
+    CSRF_TRUSTED_ORIGINS.append(hall.public_origin(EXHIBITION_PUBLIC_URL))
 
 # HTTPS (on unless DEBUG): redirect plain HTTP, secure cookies, and HSTS. Set HTTPS=off only on a
-# plain-HTTP network you trust (a hall's own Wi-Fi). Behind a TLS-terminating proxy set BEHIND_PROXY=1:
-# the proxy's X-Forwarded-Proto and X-Forwarded-For are then believed.
-HTTPS = env_flag("HTTPS", not DEBUG)
+# plain-HTTP network you trust (a hall's own Wi-Fi): hall mode is that case, so there it is off
+# unless EXHIBITION_PUBLIC_URL is an https:// address. Behind a TLS-terminating proxy set
+# BEHIND_PROXY=1: the proxy's X-Forwarded-Proto and X-Forwarded-For are then believed.
+HTTPS = env_flag("HTTPS", EXHIBITION_PUBLIC_URL.startswith("https://") if EXHIBITION_HALL else not DEBUG)
 BEHIND_PROXY = env_flag("BEHIND_PROXY", False)
 if HTTPS:
     SECURE_SSL_REDIRECT = True

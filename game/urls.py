@@ -8,6 +8,7 @@ urlpatterns = [
     path("host/", views_host.host_home, name="host"),
     path("host/m/<str:code>/", views_host.host_match, name="host_match"),
     path("host/import/", views_import.host_import, name="host_import"),
+    path("host/bots/remote", views_host.register_remote_bot, name="register_remote_bot"),
     path("join", views_match.join_code, name="join_code"),
     path("m/<str:code>/join", views_match.join, name="join"),
     path("m/<str:code>/play", views_match.play, name="play"),

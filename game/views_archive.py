@@ -20,6 +20,7 @@ from .engine.formats import PRESETS
 from .exports import bot_seats, boxscore_csv, buzz_csv, gameplay_csv
 from .match_archive import export_lines
 from .models import Match, MatchEvent
+from .not_found import match_page
 from .replay import Replay, load_log
 from .views_host import staff_required
 
@@ -94,6 +95,7 @@ def toggle_hidden(request, code):
     return redirect(back if back and safe else reverse("archive"))
 
 
+@match_page
 def replay_page(request, code):
     match = finished_match(request, code)
     audience = _audience(request)
@@ -118,6 +120,7 @@ def _box(match: Match) -> tuple[dict, Replay]:
     return box_score(replay.final, replay.frames("spectator")), replay
 
 
+@match_page
 def boxscore_page(request, code):
     match = finished_match(request, code)
     box, replay = _box(match)

@@ -1,21 +1,34 @@
-"""The host's pages: every match at a glance, the new-match form, and the links to hand out."""
+"""The host's pages: every match at a glance, the new-match form with every rule of the format, the
+remote bots' registration, and the links to hand out."""
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.decorators import user_passes_test
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 
+from bots.models import Bot
+from bots.remote_registration import RegistrationRefused, register_remote
 from .engine.api import Rejected
-from .engine.formats import PRESETS
-from .forms import NewMatchForm
+from .forms_host import HostMatchForm, RemoteBotForm, preset_values
+from .join_link import join_link
 from .models import Match
+from .not_found import match_page
 from .store import create_match_record
 from .views import wake_conductor
 
 staff_required = user_passes_test(lambda u: u.is_active and u.is_staff, login_url=settings.LOGIN_URL)
 
 
+def _host_page(request, form, remote_form, status=200):
+    matches = Match.objects.select_related("packet").order_by("-created")[:100]
+    remote = Bot.objects.filter(kind__in=Bot.REMOTE_KINDS).order_by("name")
+    return render(request, "host.html", {"form": form, "remote_form": remote_form, "matches": matches,
+                                         "remote_bots": remote, "presets": preset_values()}, status=status)
+
+
 @staff_required
 def host_home(request):
-    form = NewMatchForm(request.POST or None)
+    form = HostMatchForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -26,21 +39,37 @@ def host_home(request):
         else:
             wake_conductor(match.code)
             return redirect("host_match", code=match.code)
-    matches = Match.objects.select_related("packet").order_by("-created")[:100]
-    presets = {name: {"questions": p["questions"], "words_per_minute": p["words_per_minute"],
-                      "answer_seconds": p["answer_seconds"], "reveal": p["reveal"],
-                      "points": [ph["points"] for ph in p["phases"]]} for name, p in PRESETS.items()}
-    return render(request, "host.html", {"form": form, "matches": matches, "presets": presets})
+    return _host_page(request, form, RemoteBotForm())
 
 
+@require_POST
+@staff_required
+def register_remote_bot(request):
+    """Register a remote bot once it has answered: then it can be seated in the unlimited tier."""
+    remote_form = RemoteBotForm(request.POST)
+    if remote_form.is_valid():
+        data = remote_form.cleaned_data
+        try:
+            build, found = register_remote(data["name"], data["protocol"], data["url"])
+        except RegistrationRefused as refusal:
+            remote_form.add_error(None, str(refusal))
+        else:
+            messages.success(request, f"Remote bot {build.bot.name} registered ({found}); it can now take the "
+                                      "unlimited tier's seat in a new match.")
+            return redirect("host")
+    return _host_page(request, HostMatchForm(), remote_form, status=400)
+
+
+@match_page
 @staff_required
 def host_match(request, code):
     match = get_object_or_404(Match.objects.select_related("packet"), code=code)
     teams = match.teams.prefetch_related("seats")
+    room = join_link(request, code)
     links = {
         "moderate": request.build_absolute_uri(f"/m/{match.code}/moderate"),
-        "join": request.build_absolute_uri(f"/m/{match.code}/join"),
-        "join_any": request.build_absolute_uri("/join"),
+        "join": room.match_join,
+        "join_any": room.join,
         "watch": request.build_absolute_uri(f"/m/{match.code}/watch"),
     }
-    return render(request, "host_match.html", {"match": match, "teams": teams, "links": links})
+    return render(request, "host_match.html", {"match": match, "teams": teams, "links": links, "join": room})

@@ -14,6 +14,8 @@ from .seat_tokens import make_seat_token, read_seat_token
 from .store import seat_data
 from .views import notify_conductor
 from .views_host import staff_required
+from .join_link import join_link
+from .not_found import match_page
 
 SESSION_SEATS = "seats"
 SOCKET_ROLE = {"moderator": "moderate", "player": "play", "spectator": "watch"}
@@ -116,6 +118,7 @@ def _take_seat(match: Match, form: JoinForm) -> Seat | None:
     return Seat.objects.create(team=team, name=name, kind=Seat.Kind.HUMAN, captain=captain)
 
 
+@match_page
 def play(request, code):
     match = get_object_or_404(Match, code=code)
     seat, token = seat_in_session(request, match)
@@ -125,12 +128,15 @@ def play(request, code):
     return render(request, "play.html", {"match": match, "seat": seat, "config": config})
 
 
+@match_page
 @staff_required
 def moderate(request, code):
     match = get_object_or_404(Match, code=code)
     return render(request, "moderate.html", {"match": match, "config": _page_config(match, "moderator")})
 
 
+@match_page
 def watch(request, code):
     match = get_object_or_404(Match, code=code)
-    return render(request, "watch.html", {"match": match, "config": _page_config(match, "spectator")})
+    return render(request, "watch.html", {"match": match, "config": _page_config(match, "spectator"),
+                                          "join": join_link(request, code)})

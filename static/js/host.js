@@ -1,19 +1,30 @@
-// The new-match form: when the host picks a format, show that format's own values as the
-// placeholders of the fields left empty, and hide the points of phases the format does not have.
+// The new-match form: when the host picks a format, each rule field left empty shows that format's
+// own value (greyed, as its placeholder), and only the phases the format has, with the settings of
+// each phase's kind (a buzz phase has dead time and negs, a team phase discussion time), are shown.
 
 const presets = JSON.parse(document.getElementById("format-presets").textContent);
 const form = document.getElementById("new-match");
+const OWN = "the format's own";
 
 function showPreset() {
   const preset = presets[form.format_name.value];
   if (!preset) return;
-  form.questions.placeholder = preset.questions;
-  form.answer_seconds.placeholder = preset.answer_seconds;
-  for (let i = 1; i <= 3; i++) {
-    const input = form[`points_${i}`];
-    const exists = i <= preset.points.length;
-    input.closest("label").hidden = !exists;
-    input.placeholder = exists ? preset.points[i - 1] : "";
+  for (const [name, value] of Object.entries(preset.fields)) {
+    const input = form.elements[name];
+    if (!input) continue;
+    if (input.tagName === "SELECT") input.options[0].textContent = `${value} (${OWN})`;
+    else input.placeholder = value ?? "none";
+  }
+  for (const group of form.querySelectorAll(".phase-group")) {
+    const number = Number(group.dataset.phase);
+    group.hidden = number > preset.phase_count;
+    for (const input of group.querySelectorAll("input")) {
+      const has = Object.hasOwn(preset.phases, input.name);
+      input.closest("label").hidden = !has;
+      input.placeholder = has ? (preset.phases[input.name] ?? "none") : "";
+    }
+    const discussion = Object.hasOwn(preset.phases, `discussion_seconds_${number}`);
+    group.querySelector(".phase-mode").textContent = discussion ? "team discussion" : "buzz in";
   }
 }
 

@@ -4,11 +4,16 @@
 
 import { seatName, teamName } from "./match-socket.js";
 import { el, openScreen, phaseText, renderFeed, renderFinal, renderQuestion, renderScores, renderSnippets } from "./ui.js";
+import { ScreenWakeLock } from "./wake-lock.js";
 
 const $ = (id) => document.getElementById(id);
 const { config, client, command: send } = openScreen({ audience: "player", render });
 const ME = config.seat;
 const MY_TEAM = config.team;
+
+// The phone stays awake while the match is live; where the browser cannot do that, the player is told so.
+const wakeLock = new ScreenWakeLock((state) => { document.body.dataset.wakeLock = state; });
+document.body.dataset.wakeLock = wakeLock.state;
 
 const isCaptain = (view) => !!(view.seats[ME]?.captain ?? config.captain);
 
@@ -57,6 +62,8 @@ $("btn-pass").addEventListener("click", () => {
 function render(view) {
   const q = view.question;
   document.body.classList.toggle("is-paused", view.paused);
+  wakeLock.want(view.status === "live");
+  $("awake-note").hidden = !(view.status === "live" && wakeLock.state === "unavailable");
   renderScores($("scores"), view, { mine: MY_TEAM });
   $("phase").textContent = view.paused ? `${phaseText(view)} · paused` : phaseText(view);
   $("me").textContent = `${view.seats[ME]?.name ?? ""} · ${teamName(view, MY_TEAM)}${isCaptain(view) ? " · captain" : ""}`;

@@ -8,7 +8,7 @@
 
 import uPlot from "../vendor/uplot/uPlot.esm.js";
 import { applyFrame, applySnapshot, emptyView, seatName, teamName } from "./match-socket.js";
-import { renderScreen } from "./screen.js";
+import { flashBuzz, keepFitted, renderScreen } from "./screen.js";
 import { botLabel, el, renderTimer, teamClass } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -252,7 +252,10 @@ function step(now) {
   if (!playing) return;
   clock = Math.min(duration, clock + (now - last) * speed);
   last = now;
+  const from = applied;
   foldTo(indexAt(clock));
+  // While it plays, a buzz flashes the buzzer's name as it did in the hall (not when jumping about).
+  for (let i = from; i < applied; i++) flashBuzz(view, frames[i]);
   if (clock >= duration) playing = false;
   draw();
   if (playing) requestAnimationFrame(step);
@@ -275,6 +278,8 @@ document.addEventListener("keydown", (e) => {
     if (q) seekTo(timeOfSeq(q.start_seq));
   } else if (e.key.toLowerCase() === "b") nextBuzz();
 });
+
+keepFitted(() => view);
 
 // The first frame: the match with its first question about to be read.
 foldTo(frames.length ? 1 : 0);

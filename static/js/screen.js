@@ -2,12 +2,16 @@
 // (replay.js) both draw a view model with renderScreen, into the markup of
 // templates/includes/screen.html. Change the big screen here and the replay changes with it.
 //
-// It shows the question as it is read, the scoreboard, the phase, where each buzz came, each answer
-// and ruling, the answer line at the close, each bot's top guesses with confidence bars against its
-// buzz threshold, and at the end the closing moment: winner, final score and per-phase summary.
+// It shows the question as it is read, the scoreboard with each side's part in the phase (priority,
+// the floor, answered, passed, out), the phase and its clock, where each buzz came, each answer and
+// ruling, the answer at the close, each bot's card, and at the end the closing moment.
+//
+// The screen never scrolls: its parts share the height of the box it is drawn in, and the text of
+// the question, the snippets and the bot cards shrink until they fit (fitText). When even the
+// smallest size is too big, the text keeps its latest words in view.
 
 import { teamName } from "./match-socket.js";
-import { el, phaseText, renderBots, renderFeed, renderFinal, renderQuestion, renderScores, renderSnippets } from "./ui.js";
+import { el, phaseText, renderBots, renderFeed, renderFinal, renderQuestion, renderScores, renderSnippets, teamClass } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -18,18 +22,130 @@ export function renderScreen(view, { links = [] } = {}) {
   document.body.classList.toggle("is-paused", view.paused);
   document.body.classList.toggle("is-final", finished);
   renderScores($("scores"), view);
+  markSides($("scores"), view);
   $("phase").textContent = view.paused ? `${phaseText(view)} · paused` : phaseText(view);
   renderQuestion($("question"), view);
   renderBots($("bots"), view);
   renderSnippets($("snippets"), view);
-  renderFeed($("feed"), view, { limit: 4 });
+  renderFeed($("feed"), view, { limit: 3, omit: ["closed"] });  // the answer has its own banner
   renderFinal($("final"), view, { links });
   const box = $("answer-line");
   box.replaceChildren();
   if (q?.closed && !finished) {
     const r = q.result;
-    box.append(el("span", { class: "label", text: "Answer" }), el("strong", { class: "answer", text: q.answer || "" }),
-      el("span", { class: "result", text: r ? `${teamName(view, r.team)} +${r.points}` : "dead" }));
+    box.append(el("span", { class: "label", text: "Answer" }), el("strong", { class: "answer", text: q.answer_clean || q.answer || "" }),
+      el("span", { class: "outcome", text: r ? `${teamName(view, r.team)} +${r.points}` : "nobody got it" }));
   }
   box.hidden = !box.childElementCount;
+  fitScreen(view);
 }
+
+// -- each side's part in the phase, on its score card ------------------------------------------------
+
+/** [[kind, text], ...] for a team on the question in play: priority, the floor, answered, passed, out. */
+export function sideMarks(view, team) {
+  const q = view.question;
+  if (!q || q.closed || view.status !== "live") return [];
+  const marks = [];
+  if ((view.rules?.phases?.length || 1) > 1 && q.priority === team) marks.push(["priority", "priority"]);
+  if (q.mode === "team") {
+    const submitted = Object.hasOwn(q.submissions || {}, team) || (q.submitted || []).includes(team);
+    if (q.locked.includes(team)) marks.push(["out", "ruled wrong"]);
+    else if (q.passed.includes(team)) marks.push(["out", "passed"]);
+    else if (submitted) marks.push(["done", "answered"]);
+    else marks.push(["busy", "discussing"]);
+    if (q.floor === team && !q.locked.includes(team)) marks.push(["floor", "ruled first"]);
+  } else if (q.possession?.team === team) {
+    marks.push(["floor", "answering"]);
+  } else if (q.locked.includes(team)) {
+    marks.push(["out", "locked out"]);
+  }
+  return marks;
+}
+
+function markSides(box, view) {
+  for (const card of box.querySelectorAll(".score")) {
+    const marks = sideMarks(view, card.dataset.team);
+    if (marks.length) card.append(el("span", { class: "side-marks" }, marks.map(([kind, text]) => el("span", { class: `side-mark ${kind}`, text }))));
+  }
+}
+
+// -- fitting the screen ------------------------------------------------------------------------
+
+const FIT = [  // [element id, largest and smallest font size in em of the screen's own]
+  ["snippets", 1.05, 0.5],
+  ["bots", 1, 0.45],
+  ["question", 2.3, 0.6],
+];
+const fitted = new Map();  // id -> {key, size}: within one phase of a question, text only ever shrinks
+
+const fits = (box) => box.scrollHeight <= box.clientHeight + 1 && box.scrollWidth <= box.clientWidth + 1;
+
+/**
+ * The largest font size in [min, max] em (to a hundredth) at which box's content fits its own
+ * height, found by halving; the box's height must not depend on its content (a grid or flex share).
+ * If nothing fits, the smallest size, scrolled to the end so the latest words stay in view.
+ */
+export function fitText(box, max, min) {
+  box.style.fontSize = `${max}em`;
+  box.scrollTop = 0;
+  if (fits(box)) return max;
+  let lo = min, hi = max;
+  while (hi - lo > 0.01) {
+    const mid = (lo + hi) / 2;
+    box.style.fontSize = `${mid}em`;
+    if (fits(box)) lo = mid; else hi = mid;
+  }
+  box.style.fontSize = `${lo}em`;
+  if (!fits(box)) box.scrollTop = box.scrollHeight;
+  return lo;
+}
+
+function fitScreen(view) {
+  const q = view.question;
+  const key = q ? `${q.number}|${q.phase}|${q.closed}|${view.status}` : view.status;
+  for (const [id, max, min] of FIT) {
+    const box = $(id);
+    if (!box || box.hidden || !box.clientHeight) continue;
+    const last = fitted.get(id);
+    const size = fitText(box, last && last.key === key ? last.size : max, min);
+    fitted.set(id, { key, size });
+  }
+}
+
+/**
+ * Fit again from the largest sizes whenever the screen's body changes size: the window is resized,
+ * or a part above or below it (the timer, the answer banner, a hint) comes or goes. The body's size
+ * never depends on the text fitted inside it, so fitting cannot set off another round.
+ */
+export function keepFitted(getView) {
+  const body = document.querySelector(".screen-body");
+  if (!body || typeof ResizeObserver === "undefined") return;
+  let last = "";
+  new ResizeObserver(() => {
+    const size = `${body.clientWidth}x${body.clientHeight}`;
+    if (size === last) return;
+    last = size;
+    fitted.clear();
+    fitScreen(getView());
+  }).observe(body);
+}
+
+// -- a buzz: the buzzer's name flashes --------------------------------------------------------
+
+let flashTimer = null;
+
+/** Flash the buzzer's name when `frame` is a buzz; returns whether it did. */
+export function flashBuzz(view, frame) {
+  if (frame?.type !== "buzz" || !frame.data) return false;
+  const box = $("buzz-flash");
+  const seat = view.seats[frame.data.seat];
+  box.className = `buzz-flash ${teamClass(view, frame.data.team)}`;
+  box.replaceChildren(el("span", { class: "flash-name", text: seat?.name ?? "Someone" }),
+    el("span", { class: "flash-team", text: `${teamName(view, frame.data.team)} buzzed` }));
+  box.hidden = false;
+  clearTimeout(flashTimer);
+  flashTimer = setTimeout(() => { box.hidden = true; }, 1600);
+  return true;
+}
+

@@ -126,8 +126,8 @@ export function tick(fn) {
 
 const FEED_VERDICT = { accept: "correct", reject: "wrong", prompt: "prompt" };
 
-export function renderFeed(box, view, { limit = 8 } = {}) {
-  const items = view.feed.filter((f) => f.kind !== "buzz").slice(-limit).reverse();
+export function renderFeed(box, view, { limit = 8, omit = [] } = {}) {
+  const items = view.feed.filter((f) => f.kind !== "buzz" && !omit.includes(f.kind)).slice(-limit).reverse();
   box.replaceChildren(...items.map((f) => {
     if (f.kind === "ruling") {
       return el("li", { class: `feed-item ruling ${f.verdict} ${teamClass(view, f.team)}` },
@@ -145,36 +145,67 @@ export function renderFeed(box, view, { limit = 8 } = {}) {
   }));
 }
 
-/** Each bot's top guesses with confidence bars against its buzz threshold. */
+/** Each bot's card (botCard) for the question on screen. */
 export function renderBots(box, view) {
-  const q = view.question;
   const bots = Object.values(view.seats).filter((s) => s.kind === "bot");
-  box.replaceChildren();
-  for (const seat of bots) {
-    const g = q?.bot_guesses?.[seat.id];
-    const card = el("div", { class: `bot-card ${teamClass(view, seat.team)}${g?.buzz ? " buzzing" : ""}`, "data-seat": seat.id },
-      el("div", { class: "bot-head" }, el("span", { class: "bot-name", text: botLabel(seat) }),
-        seat.tier ? el("span", { class: "pill", text: seat.tier }) : null));
-    if (!g) {
-      const phases = view.rules?.phases || [];
-      const own = phases.findIndex((ph) => ph.bot_tier === seat.tier);
-      const later = q && !q.closed && own >= 0 && own + 1 !== q.phase;
-      const done = view.status === "finished" || q?.closed;
-      card.append(el("p", { class: "muted", text: done ? "no guess on this question" : later ? `plays in phase ${own + 1}` : q ? "thinking…" : "waiting" }));
-    } else {
-      const rows = (g.alternatives && g.alternatives.length ? g.alternatives : [[g.guess, g.confidence]]).slice(0, 3);
-      const threshold = typeof g.threshold === "number" ? g.threshold : null;
-      for (const [guess, score] of rows) {
-        const pct = Math.round(Math.min(1, Math.max(0, Number(score) || 0)) * 100);
-        const bar = el("div", { class: "bar" }, el("div", { class: "fill", style: `width:${pct}%` }));
-        if (threshold !== null) bar.append(el("div", { class: "threshold", style: `left:${Math.round(threshold * 100)}%`, title: `buzz threshold ${Math.round(threshold * 100)}%` }));
-        card.append(el("div", { class: "guess-row" }, el("span", { class: "guess", text: guess }), el("span", { class: "pct", text: `${pct}%` }), bar));
-      }
-      card.append(el("p", { class: "bot-foot muted" }, `at word ${g.word}`, threshold !== null ? ` · buzzes at ${Math.round(threshold * 100)}%` : "", g.buzz ? " · BUZZ" : ""));
-    }
-    box.append(card);
-  }
+  box.replaceChildren(...bots.map((seat) => botCard(view, seat)));
   box.hidden = bots.length === 0;
+}
+
+const pct = (x) => `${Math.round(x * 100)}%`;
+const unit = (x) => (typeof x === "number" && Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : null);
+
+/**
+ * What a bot's card says, from its latest guess g (the fold's bot_guesses[seat]; null before any):
+ * one scale for every bot, its own confidence in its top guess in [0, 1] with its buzz threshold on
+ * the same bar. Optional fields, when the data has them: status ("thinking" | "guessed" | "missed"
+ * | "settled"), missed_reason, and guess null for "no guess". A closed question settles every card.
+ */
+export function botCardState(view, seat) {
+  const q = view.question;
+  const g = q?.bot_guesses?.[seat.id] || null;
+  const settled = view.status === "finished" || !!q?.closed || g?.status === "settled";
+  const guess = g && typeof g.guess === "string" && g.guess.trim() ? g.guess.trim() : null;
+  const state = { guess, confidence: guess ? unit(g.confidence) : null, threshold: unit(g?.threshold), word: g?.word ?? null,
+    buzz: !!g?.buzz, settled, note: "" };
+  if (g?.status === "missed") {
+    state.note = /time|late/i.test(g.missed_reason || "") ? "no answer (timed out)" : "failed: no answer";
+    state.missed = true;
+  } else if (!q) {
+    state.note = "waiting for the question";
+  } else if (!guess) {
+    const own = (view.rules?.phases || []).findIndex((ph) => ph.bot_tier === seat.tier);
+    if (settled) state.note = "no guess on this question";
+    else if (own >= 0 && own + 1 > q.phase) state.note = `plays in phase ${own + 1}`;
+    else state.note = g ? "no guess" : "no guess yet";
+  }
+  if (settled && q?.result?.seat === seat.id) state.right = true;
+  return state;
+}
+
+/** One bot's card: name and tier, its top guess with a confidence bar against its threshold, its other guesses. */
+export function botCard(view, seat) {
+  const s = botCardState(view, seat);
+  const card = el("div", { class: `bot-card ${teamClass(view, seat.team)}${s.buzz && !s.settled ? " buzzing" : ""}${s.settled ? " settled" : ""}${s.missed ? " missed" : ""}`,
+    "data-seat": seat.id, "data-state": s.missed ? "missed" : s.settled ? "settled" : s.guess ? "guessed" : "waiting" },
+  el("div", { class: "bot-head" }, el("span", { class: "bot-name", text: botLabel(seat) }), seat.tier ? el("span", { class: "pill", text: seat.tier }) : null));
+  if (!s.guess || s.missed) {
+    card.append(el("p", { class: `bot-note${s.missed ? " missed" : ""}`, text: s.note }));
+    return card;
+  }
+  const bar = el("div", { class: "bar", role: "img", "aria-label": `confidence ${pct(s.confidence ?? 0)}${s.threshold !== null ? `, buzzes at ${pct(s.threshold)}` : ""}` },
+    el("div", { class: "fill", style: `width:${pct(s.confidence ?? 0)}` }));
+  if (s.threshold !== null) bar.append(el("div", { class: "threshold", style: `left:${pct(s.threshold)}`, title: `buzz threshold ${pct(s.threshold)}` }));
+  card.append(el("div", { class: "guess-row top" },
+    el("span", { class: "guess" }, s.settled ? el("span", { class: "final-label", text: "final: " }) : null, s.guess),
+    el("span", { class: "pct", text: s.confidence === null ? "" : pct(s.confidence) }), bar));
+  const g = view.question.bot_guesses[seat.id];
+  const others = (g.alternatives || []).map(([text]) => String(text ?? "").trim()).filter((text) => text && text !== s.guess).slice(0, 2);
+  if (others.length) card.append(el("p", { class: "bot-also", text: `also: ${others.join(" · ")}` }));
+  const foot = [s.word !== null ? `at word ${s.word}` : "", s.threshold !== null ? `buzzes at ${pct(s.threshold)}` : "",
+    s.buzz ? "buzzed" : "", s.right ? "right" : ""].filter(Boolean).join(" · ");
+  if (foot) card.append(el("p", { class: "bot-foot muted", text: foot }));
+  return card;
 }
 
 /**

@@ -1,12 +1,27 @@
 // The spectator screen for a hall: the live socket feeds the view, screen.js draws it (the same code
-// draws the replay), and at the end the screen points the room to the replay and the box score.
+// draws the replay), a buzz flashes the buzzer's name with a beep, and at the end the screen points
+// the room to the replay and the box score. Nothing on it scrolls, whatever key is pressed.
 
+import { BuzzSound } from "./buzz-sound.js";
 import { openScreen } from "./ui.js";
-import { renderScreen } from "./screen.js";
+import { flashBuzz, keepFitted, renderScreen } from "./screen.js";
+
+const sound = new BuzzSound({ button: document.getElementById("sound"), hint: document.getElementById("sound-hint") });
 
 const { config, client } = openScreen({
   audience: "spectator",
-  render: (view) => renderScreen(view, { links: [[`/m/${config.code}/replay`, "Watch the replay"], [`/m/${config.code}/boxscore`, "Box score"]] }),
+  render: (view, frame) => {
+    // Before the match the screen is the way in: the join address and its QR code, large.
+    document.body.classList.toggle("is-setup", ["setup", "none"].includes(view.status) && !!document.getElementById("join-panel"));
+    renderScreen(view, { links: [[`/m/${config.code}/replay`, "Watch the replay"], [`/m/${config.code}/boxscore`, "Box score"]] });
+    if (flashBuzz(view, frame)) sound.play();
+  },
 });
 
+// A projector's keyboard (or a presenter's clicker) must never scroll the hall's screen.
+const SCROLL_KEYS = new Set([" ", "Spacebar", "PageDown", "PageUp", "ArrowDown", "ArrowUp", "ArrowLeft", "ArrowRight", "Home", "End"]);
+document.addEventListener("keydown", (e) => { if (SCROLL_KEYS.has(e.key)) e.preventDefault(); });
+keepFitted(() => client.view);
+
+window.exhibitionScreen = { sound, view: () => client.view };
 client.connect();

@@ -146,15 +146,16 @@ def test_an_unbuilt_bot_says_how_to_build_it(bot_root):
         load_bot({"kind": "qa_pairs", "name": "never-built"})
 
 
-def test_bots_without_artefacts_are_registered_with_their_settings(bot_root):
+def test_bots_without_artefacts_are_registered_with_their_settings(bot_root, serve):
     out = io.StringIO()
     settings = ["--config", '{"accuracy": 0.6}', "--threshold", "0.4"]
     call_command("build_bot", "simulated", "--name", "practice", *settings, stdout=out)
-    call_command("build_bot", "remote_json", "--name", "far", "--url", "http://127.0.0.1:9/act", stdout=out)
+    url = serve(lambda method, path, body: (200, {"guess": "", "confidence": 0.0, "buzz": False})).url + "/act"
+    call_command("build_bot", "remote_json", "--name", "far", "--url", url, stdout=out)
     practice, far = Bot.objects.get(name="practice"), Bot.objects.get(name="far")
     assert (practice.kind, practice.tier) == ("simulated", "500mib")
     assert practice.config == {"accuracy": 0.6, "threshold": 0.4}
-    assert (far.tier, far.config, far.artefact_dir) == ("unlimited", {"url": "http://127.0.0.1:9/act"}, "")
+    assert (far.tier, far.config, far.artefact_dir) == ("unlimited", {"url": url}, "")
     assert load_bot({"bot": "practice"}).threshold == 0.4
     with pytest.raises(CommandError, match="not a usable bot name"):
         call_command("build_bot", "simulated", "--name", "../escape", stdout=out)

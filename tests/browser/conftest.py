@@ -6,6 +6,7 @@ import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -31,23 +32,22 @@ def _server_env(db: Path) -> dict:
     return env
 
 
-@pytest.fixture(scope="module")
-def exhibition_server(tmp_path_factory):
-    """Seed a database, start Daphne on it, and yield {"url", "db", "user", "password", "matches"}."""
-    folder = tmp_path_factory.mktemp("live")
-    db = folder / "db.sqlite3"
-    env = _server_env(db)
-    seeded = subprocess.run([sys.executable, str(ROOT / "tests" / "browser" / "seed.py")], env=env, cwd=ROOT,
+@contextmanager
+def seeded_server(folder: Path, env: dict, seed: str = "seed.py", args: tuple = (), bind: str = "127.0.0.1",
+                  port: int | None = None):
+    """Run tests/browser/<seed> on a fresh database, start Daphne on it, and yield the seed's JSON with
+    the server's "url" and "db"."""
+    seeded = subprocess.run([sys.executable, str(ROOT / "tests" / "browser" / seed), *args], env=env, cwd=ROOT,
                             capture_output=True, text=True, check=True)
     info = json.loads(seeded.stdout.strip().splitlines()[-1])
-    port = _free_port()
+    port = port or _free_port()
     log = open(folder / "daphne.log", "w")
     daphne = Path(sys.executable).with_name("daphne")
-    server = subprocess.Popen([str(daphne), "-b", "127.0.0.1", "-p", str(port), "exhibition.asgi:application"],
+    server = subprocess.Popen([str(daphne), "-b", bind, "-p", str(port), "exhibition.asgi:application"],
                               env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     try:
         _wait_for_port(port, server, folder / "daphne.log")
-        yield dict(info, url=f"http://127.0.0.1:{port}", db=db)
+        yield dict(info, url=f"http://127.0.0.1:{port}", db=Path(env["DATABASE_URL"].removeprefix("sqlite:///")))
     finally:
         server.terminate()
         try:
@@ -55,6 +55,14 @@ def exhibition_server(tmp_path_factory):
         except subprocess.TimeoutExpired:
             server.kill()
         log.close()
+
+
+@pytest.fixture(scope="module")
+def exhibition_server(tmp_path_factory):
+    """Seed a database, start Daphne on it, and yield {"url", "db", "user", "password", "matches"}."""
+    folder = tmp_path_factory.mktemp("live")
+    with seeded_server(folder, _server_env(folder / "db.sqlite3")) as server:
+        yield server
 
 
 def _wait_for_port(port: int, server: subprocess.Popen, log: Path):

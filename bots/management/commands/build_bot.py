@@ -2,12 +2,12 @@
 
 Built-in kinds read the data file, write their index (and buzzer) under
 EXHIBITION_BOT_DIR/<name>/build-<n>/, and report the size measured against the bot's tier. Kinds
-with nothing to build (simulated, remote) are registered with their settings. Either way the result
+with nothing to build are registered with their settings; a remote bot only once it has answered
+(bots/remote_registration.py, the same check the host page makes). Either way the result
 is a new build of the bot (bots.models.BotBuild): seats made from now on pin it, older seats keep
 the build they pinned.
 """
 import json
-import re
 import time
 
 from django.core.management.base import BaseCommand, CommandError
@@ -18,9 +18,8 @@ from bots.builds import next_build_number, record_build
 from bots.datasets import DataError
 from bots.errors import BotError
 from bots.models import Bot
-from bots.registry import KINDS
-
-NAME = re.compile(r"^[A-Za-z0-9][\w.-]{0,59}$")
+from bots.registry import KINDS, REMOTE_KINDS
+from bots.remote_registration import RegistrationRefused, check_name, register_remote
 
 
 class Command(BaseCommand):
@@ -39,8 +38,10 @@ class Command(BaseCommand):
         parser.add_argument("--config", default="{}", help="Further settings as a JSON object.")
 
     def handle(self, *args, kind, name, data, questions, tier, threshold, url, config, **options):
-        if not NAME.match(name):
-            raise CommandError(f"{name!r} is not a usable bot name: use letters, digits, '.', '_' or '-'.")
+        try:
+            check_name(name)
+        except RegistrationRefused as error:
+            raise CommandError(str(error)) from None
         try:
             settings = json.loads(config)
         except json.JSONDecodeError as error:
@@ -48,6 +49,14 @@ class Command(BaseCommand):
         if not isinstance(settings, dict):
             raise CommandError("--config must be a JSON object.")
         settings.update({k: v for k, v in (("threshold", threshold), ("url", url)) if v is not None})
+        if kind in REMOTE_KINDS:
+            try:
+                build, found = register_remote(name, kind, settings.pop("url", ""), settings, tier)
+            except RegistrationRefused as error:
+                raise CommandError(str(error)) from None
+            self.stdout.write(f"remote bot {name!r} ({kind}) at {build.config['url']} registered as build "
+                              f"{build.number} in the {build.bot.tier} tier: {found}")
+            return
         tier = tier or KINDS[kind].default_tier
         started = time.monotonic()
 

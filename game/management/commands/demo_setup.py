@@ -15,6 +15,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from bots.budgets import check_tier
+from exhibition import hall
 from bots.models import Bot
 from game.demo import ensure_demo_packet
 from game.models import SnippetPassage
@@ -66,10 +67,16 @@ class Command(BaseCommand):
             computer.seats.append(SeatSpec(name, kind="bot", tier=tier, config=bot.spec))
         match = create_match_record(title="Demo: humans vs. computer", packet=packet, format_name="efficientqa",
                                     teams=[TeamSpec("Humans"), computer])
+        # In a hall, the room is told this machine's LAN address, not 127.0.0.1 (exhibition/hall.py).
+        room = hall.base_url(base_url.split("://", 1)[-1], base_url.split("://", 1)[0], hall=settings.EXHIBITION_HALL,
+                             public_url=settings.EXHIBITION_PUBLIC_URL)
+        if settings.EXHIBITION_HALL and hall.is_local_host(room.split("://", 1)[-1]):
+            self.stdout.write(self.style.WARNING(
+                "Hall mode, but this machine has no network address besides loopback: join its Wi-Fi first."))
         self.stdout.write(self.style.SUCCESS("\nThe demo match is ready.") + f"""
   Host and moderator sign-in: {HOST_USER} / {password}
   Moderator console:  {base_url}/m/{match.code}/moderate
-  Players join at:    {base_url}/m/{match.code}/join   (join code {match.code})
-  Spectator screen:   {base_url}/m/{match.code}/watch
+  Players join at:    {room}/m/{match.code}/join   (or type {room.split("://", 1)[-1]}/join and the code {match.code})
+  Spectator screen:   {base_url}/m/{match.code}/watch   (shows the join address and its QR code)
   Host pages:         {base_url}/host/
 """)

@@ -1,0 +1,132 @@
+"""Seed a fresh database for the hall tests: a staff user, a match to join and play, and matches left
+at the moments the big screen must fit.
+
+Run as a script with DATABASE_URL pointing at the test's SQLite file, before Daphne starts. Prints
+{"user", "password", "matches": {name: code}} as JSON on the last line. The staged matches are played
+with real commands through game.store.MatchRunner, so their event logs are what a live match writes.
+"""
+import json
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "exhibition.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+
+from game.engine.formats import PRESETS  # noqa: E402
+from game.models import Packet, Question  # noqa: E402
+from game.store import MatchRunner, SeatSpec, TeamSpec, create_match_record, now_ms  # noqa: E402
+
+USER, PASSWORD = "moderator", "a-long-test-password"
+
+# A tossup of more than 120 words (with its power mark) and an answer line full of directives: the
+# big screen's worst case.
+LONG_TOSSUP = (
+    "This play's protagonist mocks a courtier by comparing a cloud to a camel, a weasel and a whale, and "
+    "he later jumps into a grave to grapple with a grieving brother. A play within this play, which its hero "
+    "calls The Mousetrap, reenacts a murder in a garden by poison poured into a sleeping king's ear. Two "
+    "schoolfellows of the protagonist carry a sealed letter ordering his execution, but pirates intervene and "
+    "the letter is rewritten. A gravedigger unearths the skull of a jester named Yorick in this play. For 10 "
+    "points, (*) name this Shakespeare tragedy in which the Prince of Denmark avenges his father, whose ghost "
+    "appears on the battlements of Elsinore, and which ends with Fortinbras arriving to find almost everyone "
+    "on stage dead after a poisoned fencing match between its hero and Laertes."
+)
+LONG_ANSWER = '<u>Hamlet</u> [accept The Tragedy of Hamlet, Prince of Denmark; do not accept or prompt on "Denmark"]'
+STAGES = ("phase1", "phase3", "closed")
+SIMULATED = {"kind": "simulated", "simulated": True, "accuracy": 0.6}
+SNIPPETS = [
+    ("Hamlet", "The Tragedy of <mark>Hamlet</mark>, <mark>Prince</mark> of <mark>Denmark</mark>, often shortened to "
+     "<mark>Hamlet</mark>, is a tragedy written by William <mark>Shakespeare</mark> sometime between 1599 and 1601. "
+     "It is Shakespeare's longest play."),
+    ("The Mousetrap (Hamlet)", "The <mark>Mousetrap</mark> is the <mark>play</mark> within the <mark>play</mark> that "
+     "<mark>Prince</mark> Hamlet stages to catch the conscience of the <mark>king</mark>, reenacting the "
+     "<mark>murder</mark> of his father."),
+    ("Yorick", "<mark>Yorick</mark> is the dead court <mark>jester</mark> whose <mark>skull</mark> is exhumed by the "
+     "<mark>gravedigger</mark> in Act 5, Scene 1."),
+]
+
+
+def phases(**by_mode):
+    return [dict(p, **by_mode[p["mode"]]) for p in PRESETS["efficientqa"]["phases"]]
+
+
+def seed() -> dict:
+    call_command("migrate", verbosity=0, interactive=False)
+    get_user_model().objects.create_superuser(USER, "moderator@example.org", PASSWORD)
+    packet = Packet.objects.create(slug="hall", title="Hall packet")
+    Question.objects.create(packet=packet, position=1, kind="short", text=LONG_TOSSUP, answer=LONG_ANSWER,
+                            accepted=["Hamlet"], category="Literature")
+    Question.objects.create(packet=packet, position=2, kind="short", text="Which planet is known as the Red Planet?",
+                            answer="Mars", accepted=["Mars"], category="Science")
+    # Moderator-paced reveal and long timers: every word appears because the moderator pressed Space.
+    slow = {"reveal": "moderator", "answer_seconds": 120, "prompt_seconds": 120,
+            "phases": phases(buzz={"dead_seconds": 120}, team={"discussion_seconds": 600})}
+    codes = {}
+    live = create_match_record(title="Hall night", packet=packet, format_name="efficientqa",
+                               overrides={**slow, "questions": 1}, teams=[TeamSpec("Humans"), TeamSpec("Machines")])
+    codes["live"] = live.code
+    bots = [SeatSpec(f"{tier} bot (simulated)", kind="bot", tier=tier, config=dict(SIMULATED))
+            for tier in ("500mib", "6gib", "unlimited")]
+    for stage in STAGES:
+        match = create_match_record(title="Humans vs. computer in the hall", packet=packet, format_name="efficientqa",
+                                    overrides={**slow, "questions": 1},
+                                    teams=[TeamSpec("Humans", [SeatSpec("Ada", captain=True)]), TeamSpec("Computer", bots)])
+        # Started in the past, so that phase 3 (two phases' time limits later) begins about now; left
+        # paused, so no clock runs out and no bot is asked anything while the tests look at it.
+        runner = MatchRunner(match)
+        play_to(runner, stage, now_ms() - 760_000)
+        runner.handle({"type": "pause", "actor": {"role": "moderator"}, "data": {}}, runner.state.t)
+        codes[f"screen_{stage}"] = match.code
+    return {"user": USER, "password": PASSWORD, "matches": codes}
+
+
+def play_to(runner: MatchRunner, stage: str, now: int):
+    """Play question 1 with real commands up to `stage`: "phase1" (every word read, the small bot's
+    guess), "phase3" (both team phases reached, snippets and all three bots' guesses shown), "closed"
+    (the humans' team answer accepted in phase 3)."""
+    moderator, system = {"role": "moderator"}, {"role": "system"}
+    seats = {s["name"]: s for s in runner.state.seats.values()}
+
+    def bot(tier, guess, confidence, alternatives, threshold):
+        seat = seats[f"{tier} bot (simulated)"]
+        runner.handle({"type": "bot_guess", "actor": {"role": "bot", "seat": seat["id"], "team": seat["team"]},
+                       "data": {"guess": guess, "confidence": confidence, "buzz": False, "threshold": threshold,
+                                "alternatives": alternatives}}, now)
+
+    def expire() -> int:  # nobody answers before the deadline: the next phase starts then
+        at = runner.state.q.deadline["at"] + 1
+        runner.handle({"type": "tick", "actor": system, "data": {}}, at)
+        return at
+
+    runner.handle({"type": "start", "actor": moderator, "data": {}}, now)
+    for word in range(len(runner.state.question.words)):
+        now += 250
+        runner.handle({"type": "reveal", "actor": moderator, "data": {"word": word}}, now)
+        if word == 60:
+            bot("500mib", "Macbeth", 0.31, [["Macbeth", 0.31], ["King Lear", 0.22], ["Othello", 0.1]], 0.6)
+    bot("500mib", "Hamlet", 0.55, [["Hamlet", 0.55], ["Macbeth", 0.2], ["The Tempest", 0.05]], 0.6)
+    if stage == "phase1":
+        return
+    now = expire()
+    bot("6gib", "Hamlet", 0.48, [["Hamlet", 0.48], ["Rosencrantz and Guildenstern Are Dead", 0.3]], 0.7)
+    now = expire()
+    snippets = [{"title": title, "text": marked.replace("<mark>", "").replace("</mark>", ""), "marked": marked}
+                for title, marked in SNIPPETS]
+    runner.handle({"type": "snippets", "actor": system, "data": {"snippets": snippets}}, now)
+    bot("unlimited", "Hamlet", 0.93, [["Hamlet", 0.93], ["Hamlet (1948 film)", 0.04]], 0.8)
+    if stage == "phase3":
+        return
+    ada = {"role": "player", "seat": seats["Ada"]["id"], "team": seats["Ada"]["team"]}
+    runner.handle({"type": "submit", "actor": ada, "data": {"text": "Hamlet"}}, now + 5000)
+    runner.handle({"type": "rule", "actor": moderator, "data": {"verdict": "accept", "after": 0}}, now + 8000)
+
+
+if __name__ == "__main__":
+    print(json.dumps(seed()))

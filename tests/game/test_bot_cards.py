@@ -1,0 +1,75 @@
+"""What a bot's card says on the big screen (static/js/ui.js botCardState, run under Node): one scale
+for every bot (its confidence in its top guess in [0, 1], its buzz threshold on the same bar), "no
+guess yet" rather than a blank, a settled card once the question closes, and a miss said as one."""
+import json
+import shutil
+import subprocess
+
+from tests.conftest import need_service
+from tests.servers import ROOT
+
+HARNESS = ROOT / "tests" / "js" / "bot_cards.mjs"
+RULES = {"phases": [{"mode": "buzz", "bot_tier": "500mib"}, {"mode": "team", "bot_tier": "6gib"},
+                    {"mode": "team", "bot_tier": "unlimited"}]}
+SEATS = {"small": {"id": "small", "name": "Small", "kind": "bot", "tier": "500mib", "team": "t1"},
+         "big": {"id": "big", "name": "Big", "kind": "bot", "tier": "6gib", "team": "t1"}}
+
+
+def view(guesses=None, phase=1, closed=False, result=None, status="live"):
+    question = {"phase": phase, "closed": closed, "result": result, "bot_guesses": guesses or {}}
+    return {"status": status, "rules": RULES, "seats": SEATS, "question": question}
+
+
+def cards(*cases) -> list[dict]:
+    node = shutil.which("node")
+    need_service(node is not None, "Node.js is not installed (it runs the browser's drawing code in tests)")
+    done = subprocess.run([node, str(HARNESS), str(ROOT), json.dumps(cases)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def guess(text="Hamlet", confidence=0.55, threshold=0.6, **more):
+    return {"word": 12, "guess": text, "confidence": confidence, "threshold": threshold, "buzz": False,
+            "alternatives": [[text, 37.5], ["Macbeth", 12.0]], **more}
+
+
+def test_before_its_first_guess_a_bot_says_no_guess_yet_or_when_it_plays():
+    waiting, later, before = cards([view(), "small"], [view(), "big"], [{**view(), "question": None}, "small"])
+    assert (waiting["guess"], waiting["note"]) == (None, "no guess yet")
+    assert later["note"] == "plays in phase 2"
+    assert before["note"] == "waiting for the question"
+
+
+def test_the_bar_shows_its_own_confidence_against_its_threshold_on_one_scale():
+    [card] = cards([view({"small": guess()}), "small"])
+    # The alternatives' raw scores (37.5, 12) are another scale: never shown as a percentage.
+    assert (card["guess"], card["confidence"], card["threshold"], card["settled"]) == ("Hamlet", 0.55, 0.6, False)
+    [wild] = cards([view({"small": guess(confidence=1.7, threshold=-3)}), "small"])
+    assert (wild["confidence"], wild["threshold"]) == (1, 0)
+
+
+def test_a_blank_or_null_guess_reads_no_guess_not_a_blank_at_zero_percent():
+    blank, null = cards([view({"small": guess(text="  ", confidence=0)}), "small"],
+                        [view({"small": guess(text=None, confidence=None)}), "small"])
+    for card in (blank, null):
+        assert (card["guess"], card["confidence"], card["note"]) == (None, None, "no guess")
+
+
+def test_every_card_settles_when_the_question_closes():
+    final, silent, won = cards(
+        [view({"small": guess()}, phase=3, closed=True), "small"],
+        [view({"small": guess()}, phase=3, closed=True), "big"],
+        [view({"big": guess()}, phase=2, closed=True, result={"seat": "big", "team": "t1", "points": 2}), "big"])
+    assert final["settled"] and final["guess"] == "Hamlet" and not final.get("right")
+    assert silent["settled"] and silent["note"] == "no guess on this question"
+    assert won["right"] is True
+    [ended] = cards([view({"small": guess()}, status="finished"), "small"])
+    assert ended["settled"]
+
+
+def test_a_bot_that_missed_says_it_timed_out_or_failed():
+    late, broken = cards(
+        [view({"small": guess(status="missed", missed_reason="timed out after 3000 ms")}), "small"],
+        [view({"small": {"status": "missed", "missed_reason": "connection refused", "guess": None}}), "small"])
+    assert late["missed"] and late["note"] == "no answer (timed out)"
+    assert broken["missed"] and broken["note"] == "failed: no answer"
