@@ -166,7 +166,7 @@ class MatchSocket(AsyncWebsocketConsumer):
         if protocol is not None:
             protocol.sendClose(code=CLOSE_TOO_SLOW, reason=TOO_SLOW)
         else:
-            await self.close(code=CLOSE_TOO_SLOW)
+            await self.close(code=CLOSE_TOO_SLOW, reason=TOO_SLOW)
 
     async def catch_up(self, last_seq: int, force_snapshot: bool = False):
         self.holding = [] if self.holding is None else self.holding
@@ -187,16 +187,15 @@ class MatchSocket(AsyncWebsocketConsumer):
         if self.holding is not None:
             self.holding.extend(frames)
             return 0
-        if self.last_sent is None or self.writer is None:
+        if self.last_sent is None or self.writer is None or not frames:
             return 0
-        sent = 0
-        for seq, text in frames:
-            if seq <= self.last_sent:
-                continue
-            self.last_sent = seq
-            self.writer.write(seq, text, prepared)
-            sent += 1
-        return sent
+        if frames[0][0] <= self.last_sent:  # some of them came by catch-up already
+            frames = [f for f in frames if f[0] > self.last_sent]
+            if not frames:
+                return 0
+        self.last_sent = frames[-1][0]
+        self.writer.write(frames, prepared)
+        return len(frames)
 
     def send_now(self, text: str) -> None:
         """A frame outside the event sequence (a heartbeat)."""
