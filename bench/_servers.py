@@ -73,6 +73,7 @@ class Stack:
         self.redis_port = free_port() if own_redis else None
         self.dir = Path(tempfile.mkdtemp(prefix=f"exhibition-bench-{tag}-"))
         self.procs: dict[str, subprocess.Popen] = {}
+        self.extra: dict[str, int] = {}  # other processes to measure (the bench's watcher processes), name -> pid
         self.pg_name: str | None = None
         self.redis_used = False
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
@@ -201,9 +202,9 @@ class Stack:
         import psutil
 
         out = {}
-        for name, proc in self.procs.items():
+        for name, pid in {**{n: p.pid for n, p in self.procs.items()}, **self.extra}.items():
             try:
-                p = psutil.Process(proc.pid)
+                p = psutil.Process(pid)
                 cpu = p.cpu_times()
                 out[name] = {"rss": p.memory_info().rss, "cpu": cpu.user + cpu.system}
             except psutil.Error:

@@ -60,8 +60,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.dont_write_bytecode = True  # leave no __pycache__ in bench/
 
+from _client import FAULT_TIMEOUT, STEP_TIMEOUT, LoopLag, Sock, connect, now_ms, open_all, reach_all  # noqa: E402
 from _profile import Profiler, summary  # noqa: E402
-from _servers import ServerError, Stack, free_port  # noqa: E402
+from _servers import PYTHON, ServerError, Stack, free_port  # noqa: E402
 
 WORDS_PER_MINUTE = 300
 BUZZ_AFTER = 8  # words shown on the buzzing player's screen before it buzzes
@@ -69,11 +70,6 @@ FAULT_AT_WORD = 3  # the fault comes once this many words of question 2 are out
 MAX_SOCKETS = 3500
 MAX_QUESTIONS = 20
 MAX_RUNS = 8
-CONNECT_CONCURRENCY = 20
-STEP_TIMEOUT = 30.0  # seconds any single wait may take before the run is given up
-FAULT_TIMEOUT = 90.0  # a fault run waits this long for the pause and for every socket to come back
-RETRY_S = 2.0  # a command with no answer is sent again (same id) after this, as the browser does
-TRY_AGAIN = ("busy", "slow_down", "unavailable")
 MIB = 1024 * 1024
 
 SETUP = r"""
@@ -135,10 +131,6 @@ def question_text(i: int) -> str:
             "past old temples toward the sea; name this river?")
 
 
-def now_ms() -> float:
-    return time.time() * 1000
-
-
 def pct(values, p: float):
     """Nearest-rank percentile (p99 of fewer than 100 values is the maximum)."""
     if not values:
@@ -153,223 +145,6 @@ def load_average() -> str:
 
 # -- the client side ------------------------------------------------------------------------------
 
-class Sock:
-    """One websocket client: stamps every frame as it arrives and keeps the event frames raw.
-
-    With `reconnect`, a socket the server closes is opened again with hello and its last seq, as
-    the browser does (fault runs)."""
-
-    def __init__(self, name: str, audience: str, url: str, origin: str, cookie: str | None = None,
-                 reconnect: bool = False, match: int = 0):
-        self.name, self.audience, self.url, self.origin, self.cookie = name, audience, url, origin, cookie
-        self.reconnect, self.match = reconnect, match
-        self.events: list[tuple] = []  # (seq, type, t, received ms, word index); duplicates kept
-        self.word_bytes: list[int] = []
-        self.snapshots: list[int] = []  # the seq of each snapshot received
-        self.last_seq = 0  # the highest seq up to which nothing is missing
-        self.replies: dict[str, asyncio.Future] = {}
-        self.waiters: list[tuple] = []
-        self.refs = 0
-        self.closes: list[str] = []
-        self.closed_by: str | None = None
-        self.closing = False
-        self.resyncing = False
-        self.ws = None
-        self.join_ms = None
-        self.snapshot: asyncio.Future | None = None
-        self.reader: asyncio.Task | None = None
-
-    async def open(self):
-        from websockets.asyncio.client import connect as ws_connect
-
-        for attempt in range(200 if self.reconnect else 1):
-            try:
-                self.ws = await ws_connect(self.url, origin=self.origin,
-                                           additional_headers={"Cookie": self.cookie} if self.cookie else None,
-                                           ping_interval=None, open_timeout=STEP_TIMEOUT, close_timeout=2,
-                                           max_queue=None)
-                break
-            except (OSError, asyncio.TimeoutError, Exception):
-                if not self.reconnect or attempt == 199:
-                    raise
-                await asyncio.sleep(0.5)
-        self.snapshot = asyncio.get_running_loop().create_future()
-        self.resyncing = False
-        sent = now_ms()
-        await self.ws.send(json.dumps({"type": "hello", "data": {"last_seq": self.last_seq}}))
-        if self.reader is None:
-            self.reader = asyncio.get_running_loop().create_task(self._read())
-        return sent
-
-    async def _read(self):
-        import websockets
-
-        while True:
-            try:
-                async for raw in self.ws:
-                    self._take(raw, now_ms())
-                self.closes.append(f"closed {self.ws.close_code}")
-            except websockets.ConnectionClosed as closed:
-                self.closes.append(f"closed {closed.rcvd.code if closed.rcvd else 'abnormally'}")
-            if self.closing or not self.reconnect:
-                break
-            try:
-                await self.open()
-            except Exception as problem:
-                self.closes.append(f"could not reopen: {problem!r}")
-                break
-        self.closed_by = self.closes[-1] if self.closes else "closed"
-        gone = ConnectionError(f"{self.name}: socket {self.closed_by}")
-        for future in [self.snapshot, *self.replies.values(), *(w[2] for w in self.waiters)]:
-            if future is not None and not future.done():
-                future.set_exception(gone)
-
-    def _take(self, raw: str, received: float):
-        frame = json.loads(raw)
-        seq = frame.get("seq")
-        kind = frame.get("type")
-        if seq is not None:
-            event = (seq, kind, frame.get("t"), received, (frame.get("data") or {}).get("index"))
-            self.events.append(event)
-            if seq == self.last_seq + 1:
-                self.last_seq = seq
-            elif seq > self.last_seq + 1 and self.reconnect:
-                self._resync()
-            if kind == "word_revealed" and len(self.word_bytes) < 50:
-                self.word_bytes.append(len(raw.encode()))
-            if self.waiters:
-                self._check(event)
-        elif kind in ("ack", "error"):
-            future = self.replies.pop(frame.get("ref"), None)
-            if future is not None and not future.done():
-                future.set_result((frame, received))
-        elif kind == "snapshot":
-            self.resyncing = False
-            self.snapshots.append(frame["data"]["seq"])
-            self.last_seq = max(self.last_seq, frame["data"]["seq"])
-            if self.snapshot is not None and not self.snapshot.done():
-                self.snapshot.set_result(received)
-            if self.waiters:
-                self._check((frame["data"]["seq"], "snapshot", None, received, None))
-        elif kind == "heartbeat" and self.reconnect and (frame.get("data") or {}).get("seq", 0) > self.last_seq:
-            self._resync()
-
-    def _resync(self):
-        """Frames were lost (a fault run): ask for a snapshot, as the browser does."""
-        if not self.resyncing:
-            self.resyncing = True
-            asyncio.get_running_loop().create_task(self._send_quietly({"type": "resync"}))
-
-    async def _send_quietly(self, frame: dict):
-        try:
-            await self.ws.send(json.dumps(frame))
-        except Exception:
-            self.resyncing = False
-
-    def _check(self, event):
-        for waiter in list(self.waiters):
-            test, since, future = waiter
-            if event[0] > since and not future.done() and test(event):
-                future.set_result(event)
-                self.waiters.remove(waiter)
-
-    async def wait_for(self, test, since: int, timeout: float = STEP_TIMEOUT):
-        """The first event frame after seq `since` that passes test (already received or still to come)."""
-        for event in self.events:
-            if event[0] > since and test(event):
-                return event
-        if self.reader.done():
-            raise ConnectionError(f"{self.name}: socket {self.closed_by}")
-        waiter = (test, since, asyncio.get_running_loop().create_future())
-        self.waiters.append(waiter)
-        try:
-            return await asyncio.wait_for(waiter[2], timeout)
-        finally:
-            if waiter in self.waiters:
-                self.waiters.remove(waiter)
-
-    async def reached(self, seq: int, timeout: float) -> bool:
-        try:
-            if self.last_seq < seq:
-                await self.wait_for(lambda e: e[0] >= seq, seq - 1, timeout)
-            return True
-        except (TimeoutError, ConnectionError):
-            return False
-
-    async def command(self, kind: str, data: dict | None = None, retry: bool = False):
-        """Send a command; (reply frame, sent ms, reply received ms). With retry, it is sent again with
-        the same id until it is answered with anything but "try again", as the browser does."""
-        command_id = f"bench-{self.name}-{self.refs + 1}-{os.getpid()}"
-        first_sent = None
-        end = time.monotonic() + (FAULT_TIMEOUT if retry else STEP_TIMEOUT)
-        while True:
-            self.refs += 1
-            ref = f"{self.name}-{self.refs}"
-            future = asyncio.get_running_loop().create_future()
-            self.replies[ref] = future
-            sent = now_ms()
-            first_sent = first_sent or sent
-            try:
-                await self.ws.send(json.dumps({"type": kind, "data": data or {}, "ref": ref, "id": command_id}))
-                frame, received = await asyncio.wait_for(future, RETRY_S if retry else STEP_TIMEOUT)
-            except Exception:
-                if not retry or time.monotonic() > end:
-                    raise
-                await asyncio.sleep(0.2)
-                continue
-            finally:
-                self.replies.pop(ref, None)
-            if retry and frame.get("type") == "error" and frame["data"].get("code") in TRY_AGAIN \
-                    and time.monotonic() < end:
-                await asyncio.sleep(0.2)
-                continue
-            return frame, first_sent, received
-
-    async def close(self):
-        self.closing = True
-        try:
-            await asyncio.wait_for(self.ws.close(), 5)
-        except Exception:
-            pass
-        if self.reader is not None:
-            self.reader.cancel()
-            await asyncio.gather(self.reader, return_exceptions=True)
-
-
-async def connect(port: int, path: str, name: str, audience: str, cookie: str | None = None,
-                  reconnect: bool = False, match: int = 0) -> Sock:
-    sock = Sock(name, audience, f"ws://127.0.0.1:{port}{path}", f"http://127.0.0.1:{port}", cookie, reconnect, match)
-    try:
-        sent = await sock.open()
-        sock.join_ms = await asyncio.wait_for(sock.snapshot, STEP_TIMEOUT) - sent
-    except BaseException:
-        if sock.ws is not None:
-            await sock.close()
-        raise
-    return sock
-
-
-class LoopLag:
-    """How late this client's own event loop wakes a 10 ms sleep: the client's share of every number."""
-
-    def __init__(self, interval: float = 0.01):
-        self.interval, self.samples, self.task = interval, [], None
-
-    async def _run(self):
-        while True:
-            start = time.perf_counter()
-            await asyncio.sleep(self.interval)
-            self.samples.append((time.perf_counter() - start - self.interval) * 1000)
-
-    def start(self):
-        self.task = asyncio.get_running_loop().create_task(self._run())
-
-    async def stop(self):
-        if self.task is not None:
-            self.task.cancel()
-            await asyncio.gather(self.task, return_exceptions=True)
-
-
 def seqs_of(reply: dict) -> list[int]:
     return list((reply.get("data") or {}).get("seqs") or [])
 
@@ -380,47 +155,135 @@ def expect_ack(what: str, reply: dict) -> list[int]:
     return seqs_of(reply)
 
 
-async def reach_all(socks: list[Sock], seq: int, timeout: float) -> list[str]:
-    """Wait until every socket has an event frame at or past seq; the names of those that did not."""
-    done = await asyncio.gather(*(s.reached(seq, timeout) for s in socks))
-    return [s.name for s, ok in zip(socks, done) if not ok]
+class Watchers:
+    """The spectators, in processes of their own (bench/_watchers.py), as the driver sees them."""
 
+    def __init__(self, directory: Path, name: str, sockets: list[list], processes: int, reconnect: bool):
+        self.directory, self.name = Path(directory), name
+        self.groups = [sockets[i::processes] for i in range(processes)] if sockets else []
+        self.reconnect = reconnect
+        self.procs: list[asyncio.subprocess.Process] = []
+        self.at: list[dict] = [{} for _ in self.groups]
+        self.matches = [{s[3] for s in group} for group in self.groups]
+        self.changed = asyncio.Event()
+        self.failed: str | None = None
+        self._joined: list[asyncio.Event] = []
+        self._readers: list[asyncio.Task] = []
 
-async def open_all(makers: list, what: str) -> list[Sock]:
-    gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
+    async def start(self, timeout: float) -> None:
+        for i, group in enumerate(self.groups):
+            spec = self.directory / f"{self.name}-{i}.spec.json"
+            spec.write_text(json.dumps({"sockets": group, "reconnect": self.reconnect,
+                                        "out": str(self.directory / f"{self.name}-{i}.out.json")}))
+            proc = await asyncio.create_subprocess_exec(PYTHON, str(Path(__file__).with_name("_watchers.py")), str(spec),
+                                                        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                                                        limit=1 << 24)
+            self.procs.append(proc)
+            self._joined.append(asyncio.Event())
+            self._readers.append(asyncio.get_running_loop().create_task(self._read(i, proc)))
+        await asyncio.wait_for(asyncio.gather(*(j.wait() for j in self._joined)), timeout)
+        if self.failed:
+            raise RuntimeError(self.failed)
 
-    async def one(make):
-        async with gate:
-            return await make()
+    async def _read(self, i: int, proc) -> None:
+        while True:
+            line = await proc.stdout.readline()
+            if not line:
+                break
+            text = line.decode().strip()
+            if text == "joined":
+                self._joined[i].set()
+            elif text.startswith("{"):
+                data = json.loads(text)
+                if "failed" in data:
+                    self.failed = data["failed"]
+                    self._joined[i].set()
+                else:
+                    self.at[i] = {int(k): v for k, v in data["at"].items()}
+                    self.changed.set()
+        self._joined[i].set()
+        self.changed.set()
 
-    opened = await asyncio.gather(*(one(m) for m in makers), return_exceptions=True)
-    failed = [s for s in opened if not isinstance(s, Sock)]
-    if failed:
-        await asyncio.gather(*(s.close() for s in opened if isinstance(s, Sock)), return_exceptions=True)
-        raise RuntimeError(f"{len(failed)} of {len(makers)} {what} could not connect: {failed[0]!r}")
-    return opened
+    def lowest(self, match: int) -> int | None:
+        seen = [at.get(match, 0) for at, matches in zip(self.at, self.matches) if match in matches]
+        return min(seen) if seen else None
+
+    async def reached(self, match: int, seq: int, timeout: float) -> bool:
+        end = time.monotonic() + timeout
+        while True:
+            lowest = self.lowest(match)
+            if lowest is None or lowest >= seq:
+                return True
+            if time.monotonic() > end or any(r.done() for r in self._readers):
+                return False
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), 0.5)
+            except TimeoutError:
+                pass
+
+    def pids(self) -> dict[str, int]:
+        return {f"{self.name}-{i}": p.pid for i, p in enumerate(self.procs)}
+
+    async def stop(self) -> dict:
+        """Every watcher's frames, the watcher processes' loop lag samples and their CPU seconds."""
+        out = {"socks": [], "loop_lag": [], "cpu": 0.0}
+        for proc in self.procs:
+            if proc.returncode is None:
+                proc.stdin.write(b"stop\n")
+                await proc.stdin.drain()
+        for i, proc in enumerate(self.procs):
+            try:
+                await asyncio.wait_for(proc.wait(), 120)
+            except TimeoutError:
+                proc.kill()
+                await proc.wait()
+            path = self.directory / f"{self.name}-{i}.out.json"
+            if path.exists():
+                data = json.loads(path.read_text())
+                out["socks"] += data["socks"]
+                out["loop_lag"] += data["loop_lag"]
+                out["cpu"] += data["cpu"]
+        await asyncio.gather(*self._readers, return_exceptions=True)
+        return out
+
+    async def kill(self) -> None:
+        for proc in self.procs:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
 
 
 class Room:
-    """One match's sockets."""
+    """One match's moderator and players (in this process); its spectators are in the watchers."""
 
-    def __init__(self, number: int, mod: Sock, teams: list[list[Sock]], spectators: list[Sock]):
-        self.number, self.mod, self.teams, self.spectators = number, mod, teams, spectators
+    def __init__(self, number: int, mod: Sock, teams: list[list[Sock]], watchers: Watchers):
+        self.number, self.mod, self.teams, self.watchers = number, mod, teams, watchers
 
     @property
     def socks(self) -> list[Sock]:
-        return [self.mod, *(p for team in self.teams for p in team), *self.spectators]
+        return [self.mod, *(p for team in self.teams for p in team)]
+
+    async def reach(self, seq: int, timeout: float) -> list[str]:
+        """Wait until every socket of the match has seq; the names of those that did not."""
+        missing = await reach_all(self.socks, seq, timeout)
+        if not await self.watchers.reached(self.number, seq, timeout):
+            missing.append(f"watchers of match {self.number} (lowest at {self.watchers.lowest(self.number)})")
+        return missing
 
 
-async def open_rooms(ports: list[int], info: dict, spectators: int, reconnect: bool) -> list[Room]:
-    """Every match's moderator, players and spectators, spread over the web processes in turn."""
+def spread(ports: list[int]):
     turn = iter(range(10 ** 9))
+    return lambda: ports[next(turn) % len(ports)]
 
-    def port() -> int:
-        return ports[next(turn) % len(ports)]
 
+async def open_rooms(ports: list[int], info: dict, spectators: int, reconnect: bool, watchers_dir: Path,
+                     processes: int) -> list[Room]:
+    """Every match's moderator, players and spectators, spread over the web processes in turn."""
+    port = spread(ports)
     rooms = []
     cookie = f"sessionid={info['session']}"
+    players = []
     for m, match in enumerate(info["matches"]):
         code = match["code"]
         mod = await connect(port(), f"/ws/m/{code}/moderate", f"m{m}-moderator", "moderator", cookie, reconnect, m)
@@ -428,15 +291,17 @@ async def open_rooms(ports: list[int], info: dict, spectators: int, reconnect: b
         for t, tokens in enumerate(match["tokens"]):
             teams.append([await connect(port(), f"/ws/m/{code}/play?seat={token}", f"m{m}-player{t}.{n}", "player",
                                         None, reconnect, m) for n, token in enumerate(tokens)])
-        rooms.append(Room(m, mod, teams, []))
-    makers = []
-    for i in range(spectators):
-        m = i % len(rooms)
-        p = port()
-        makers.append(lambda m=m, p=p, i=i: connect(p, f"/ws/m/{info['matches'][m]['code']}/watch",
-                                                    f"m{m}-spectator{i}", "spectator", None, reconnect, m))
-    for sock in await open_all(makers, "spectators"):
-        rooms[sock.match].spectators.append(sock)
+        players.append((m, mod, teams))
+    sockets = [[port(), f"/ws/m/{info['matches'][i % len(players)]['code']}/watch", f"m{i % len(players)}-spectator{i}",
+                i % len(players)] for i in range(spectators)]
+    watchers = Watchers(watchers_dir, "watchers", sockets, processes, reconnect)
+    try:
+        await watchers.start(STEP_TIMEOUT + spectators * 0.2)
+    except BaseException:
+        await watchers.kill()
+        raise
+    for m, mod, teams in players:
+        rooms.append(Room(m, mod, teams, watchers))
     return rooms
 
 
@@ -467,13 +332,13 @@ async def play_room(room: Room, questions: int, buzzes: list, late: dict, fault=
             buzz["error"] = (reply.get("data") or {}).get("code")
             last = (await mod.wait_for(lambda e: e[1] == "question_closed", since, 60))[0]
         buzzes.append(buzz)
-        missing = await reach_all(room.socks, last, wait_s)
+        missing = await room.reach(last, wait_s)
         if missing:
             late[f"match {room.number} question {k + 1}"] = missing
         reply, _, _ = await mod.command("next", retry=retry)
         seqs = expect_ack("next", reply)
     final = max(seqs)  # match_ended
-    missing = await reach_all(room.socks, final, wait_s)
+    missing = await room.reach(final, wait_s)
     if missing:
         late[f"match {room.number} match_ended"] = missing
 
@@ -494,24 +359,38 @@ def make_fault(kind: str, stack: Stack, info: dict, marks: dict):
             stack.kill(holder)
             stack.start_conductor(f"conductor-after-{holder}")
             marks["killed"] = holder
-        paused = await room.mod.wait_for(lambda e: e[1] == "paused", 0, FAULT_TIMEOUT)
-        marks["paused"] = paused[3] - marks["at"]
-        expect_ack("resume", (await room.mod.command("resume", retry=True))[0])
+        end = time.monotonic() + FAULT_TIMEOUT
+        while True:  # the match pauses once the conductor notices; resume is refused until then
+            reply = (await room.mod.command("resume", retry=True))[0]
+            if reply.get("type") == "ack":
+                break
+            if time.monotonic() > end:
+                raise RuntimeError(f"the match never paused for the fault, or resume was refused: {reply.get('data')}")
+            await asyncio.sleep(1)
         marks["resumed"] = now_ms() - marks["at"]
+        paused = next((e for e in room.mod.events if e[1] == "paused" and e[3] >= marks["at"]), None)
+        marks["paused"] = paused[3] - marks["at"] if paused else None
 
     return fault
 
 
+def sock_record(s: Sock) -> dict:
+    return {"name": s.name, "audience": s.audience, "match": s.match, "snapshots": s.snapshots,
+            "events": s.events, "join_ms": s.join_ms, "closes": list(s.closes), "last_seq": s.last_seq,
+            "closed_by": s.closed_by if s.reader.done() else None, "word_bytes": s.word_bytes}
+
+
 async def play(stack: Stack, ports: list[int], info: dict, spectators: int, questions: int,
-               fault: str | None, profiler: Profiler | None) -> dict:
+               fault: str | None, profiler: Profiler | None, processes: int) -> dict:
     rooms: list[Room] = []
     probe = LoopLag()
     try:
         t_connect = time.monotonic()
-        rooms = await open_rooms(ports, info, spectators, reconnect=fault is not None)
+        rooms = await open_rooms(ports, info, spectators, fault is not None, stack.dir, processes)
         connect_s = time.monotonic() - t_connect
         if profiler is not None:
             profiler.start({name: proc.pid for name, proc in stack.procs.items() if name != "redis"})
+        stack.extra = rooms[0].watchers.pids()
         usage_start = stack.usage()
         load_start = load_average()
         cpu_start = resource.getrusage(resource.RUSAGE_SELF)
@@ -526,63 +405,62 @@ async def play(stack: Stack, ports: list[int], info: dict, spectators: int, ques
         usage_end = stack.usage()  # with every socket still open
         load_end = load_average()
         await probe.stop()
-        socks = [s for room in rooms for s in room.socks]
+        watched = await rooms[0].watchers.stop()
+        stack.extra = {}
+        socks = [sock_record(s) for room in rooms for s in room.socks] + watched["socks"]
         return {
-            "socks": [{"name": s.name, "audience": s.audience, "match": s.match, "snapshots": s.snapshots,
-                       "events": s.events, "join_ms": s.join_ms, "closes": list(s.closes), "last_seq": s.last_seq,
-                       "closed_by": s.closed_by if s.reader.done() else None} for s in socks],
-            "word_bytes": sorted(b for s in socks for b in s.word_bytes),
+            "socks": socks, "word_bytes": sorted(b for s in socks for b in s["word_bytes"]),
             "buzzes": buzzes, "late": late, "connect_s": connect_s, "play_s": play_s, "fault": marks,
             "usage_start": usage_start, "usage_end": usage_end, "loop_lag": probe.samples,
-            "load": f"{load_start} -> {load_end}",
+            "watcher_loop_lag": watched["loop_lag"], "load": f"{load_start} -> {load_end}",
             "client_cpu": (cpu_end.ru_utime + cpu_end.ru_stime) - (cpu_start.ru_utime + cpu_start.ru_stime),
+            "watcher_cpu": watched["cpu"],
         }
     finally:
         await probe.stop()
         if profiler is not None:
             profiler.stop()
+        if rooms:
+            await rooms[0].watchers.kill()
         await asyncio.gather(*(s.close() for room in rooms for s in room.socks), return_exceptions=True)
 
 
 # -- the floor ------------------------------------------------------------------------------------
 
-async def play_floor(ports: list[int], rooms: int, per_room: int, frames: int, size: int) -> dict:
-    """The same room(s) on the plain-websockets floor server: the same clients, frames, size and rate."""
+async def play_floor(ports: list[int], rooms: int, per_room: int, frames: int, size: int, directory: Path,
+                     processes: int) -> dict:
+    """The same room(s) on the plain-websockets floor server: the same clients, frames, size and rate,
+    read by watcher processes as the spectators were."""
     from websockets.asyncio.client import connect as ws_connect
 
-    turn = iter(range(10 ** 9))
-    makers = []
-    for r in range(rooms):
-        for c in range(per_room):
-            port = ports[next(turn) % len(ports)]
-            makers.append(lambda port=port, r=r, c=c: connect(port, f"/room/{r}", f"floor{r}.{c}", "spectator", match=r))
-    probe = LoopLag()
-    socks = await open_all(makers, "floor clients")
+    port = spread(ports)
+    sockets = [[port(), f"/room/{r}", f"floor{r}.{c}", r] for r in range(rooms) for c in range(per_room)]
+    watchers = Watchers(directory, "floor", sockets, processes, False)
     try:
-        probe.start()
+        await watchers.start(STEP_TIMEOUT + len(sockets) * 0.2)
         started = time.monotonic()
-        controls = [await ws_connect(f"ws://127.0.0.1:{port}/control", ping_interval=None) for port in ports]
+        controls = [await ws_connect(f"ws://127.0.0.1:{p}/control", ping_interval=None) for p in ports]
         order = json.dumps({"frames": frames, "interval_ms": round(60000 / WORDS_PER_MINUTE), "size": size})
         for control in controls:
             await control.send(order)
         for control in controls:
             await asyncio.wait_for(control.recv(), STEP_TIMEOUT + frames)
             await control.close()
-        missing = await reach_all(socks, frames, STEP_TIMEOUT)
+        missing = [r for r in range(rooms) if not await watchers.reached(r, frames, STEP_TIMEOUT)]
         play_s = time.monotonic() - started
-        await probe.stop()
-        lags = [received - t for s in socks for _, _, t, received, _ in s.events]
-        delivery = {"lost": 0, "dup": 0, "out_of_order": 0}
-        for s in socks:
-            got = [e[0] for e in s.events]
-            delivery["lost"] += len(set(range(1, frames + 1)) - set(got))
-            delivery["dup"] += len(got) - len(set(got))
-            delivery["out_of_order"] += sum(1 for a, b in zip(got, got[1:]) if b < a)
-        return {"lag": lags, "jitter": [j for s in socks for j in jitters(s.events)], "delivery": delivery,
-                "missing": len(missing), "loop_lag": probe.samples, "play_s": play_s, "clients": len(socks)}
+        watched = await watchers.stop()
     finally:
-        await probe.stop()
-        await asyncio.gather(*(s.close() for s in socks), return_exceptions=True)
+        await watchers.kill()
+    socks = watched["socks"]
+    lags = [received - t for s in socks for _, _, t, received, _ in s["events"]]
+    delivery = {"lost": 0, "dup": 0, "out_of_order": 0}
+    for s in socks:
+        got = [e[0] for e in s["events"]]
+        delivery["lost"] += len(set(range(1, frames + 1)) - set(got))
+        delivery["dup"] += len(got) - len(set(got))
+        delivery["out_of_order"] += sum(1 for a, b in zip(got, got[1:]) if b < a)
+    return {"lag": lags, "jitter": [j for s in socks for j in jitters(s["events"])], "delivery": delivery,
+            "missing": len(missing), "loop_lag": watched["loop_lag"], "play_s": play_s, "clients": len(socks)}
 
 
 def jitters(events) -> list[float]:
@@ -625,7 +503,8 @@ def run_one(layer: str, args, spectators: int, number: int) -> dict:
 
         async def go():
             await stack.wait_ready(ports)
-            return await asyncio.wait_for(play(stack, ports, info, spectators, questions, args.fault, profiler), budget)
+            return await asyncio.wait_for(play(stack, ports, info, spectators, questions, args.fault, profiler,
+                                               args.clients), budget)
 
         try:
             result = asyncio.run(go())
@@ -643,7 +522,8 @@ def run_one(layer: str, args, spectators: int, number: int) -> dict:
 
             async def floor():
                 await stack.wait_ready(floor_ports)
-                return await play_floor(floor_ports, matches, len(result["socks"]) // matches, words, size)
+                return await play_floor(floor_ports, matches, len(result["socks"]) // matches, words, size, stack.dir,
+                                        args.clients)
 
             usage = stack.usage()
             result["floor"] = asyncio.run(floor())
@@ -729,7 +609,7 @@ def summarize(r: dict) -> dict:
     for name, end in r["usage_end"].items():
         start = r["usage_start"].get(name)
         usage[name] = None if end is None else {"rss": end["rss"], "cpu": end["cpu"] - (start or end)["cpu"]}
-    server_cpu = sum(u["cpu"] for n, u in usage.items() if u and n != "redis")
+    server_cpu = sum(u["cpu"] for n, u in usage.items() if u and n != "redis" and not n.startswith("watchers"))
     return {
         "label": r["label"], "layer": r["layer"], "spectators": r["spectators"], "sockets": len(r["socks"]),
         "matches": r["matches"], "players": r["players"], "web": r["web"], "conductors": r["conductors"],
@@ -737,6 +617,7 @@ def summarize(r: dict) -> dict:
         "lag_first": first_words, "lag_later": later_words, "refused": refused,
         "ack_rtt": ack_rtt, "to_player": to_player, "to_spectators": to_spectators,
         "delivery": delivery, "usage": usage, "loop_lag": r["loop_lag"], "client_cpu": r["client_cpu"],
+        "watcher_loop_lag": r["watcher_loop_lag"], "watcher_cpu": r["watcher_cpu"],
         "server_cpu": server_cpu, "load": r["load"], "reconnects": reconnects, "fault": r["fault"],
         "join_ms": [s["join_ms"] for s in r["socks"] if s["join_ms"] is not None], "connect_s": r["connect_s"],
         "play_s": r["play_s"], "wall_s": r["wall_s"], "events": sum(len(log) for log in logs),
@@ -824,26 +705,27 @@ def report(results: list[dict], args, total_s: float) -> None:
         print("\nResources and time (RSS at the end with all sockets open; CPU seconds during play)")
         rows = []
         for r in done:
-            servers = [n for n in r["usage"] if n != "redis"]
+            servers = [n for n in r["usage"] if n != "redis" and not n.startswith("watchers")]
             cpu = ", ".join(f"{n} {fmt(r['usage'][n]['cpu'], 1)}" for n in servers if r["usage"][n])
             rss = ", ".join(f"{n} {fmt(r['usage'][n]['rss'] / MIB, 0)}" for n in servers if r["usage"][n])
             per_match = r["server_cpu"] / r["matches"] / r["play_s"] * 1000 if r["play_s"] else None
             f = r["floor"]
             rows.append([r["label"], who(r), rss, cpu, fmt(per_match, 1),
                          fmt(f["cpu"] / r["matches"] / f["play_s"] * 1000, 1) if f and f["play_s"] else "-",
-                         fmt(r["client_cpu"], 1),
-                         f"{fmt(pct(r['loop_lag'], 99))} / {fmt(max(r['loop_lag']) if r['loop_lag'] else None)}",
+                         f"{fmt(r['client_cpu'], 1)} + {fmt(r['watcher_cpu'], 1)}",
+                         f"{fmt(pct(r['loop_lag'], 99))} / {fmt(pct(r['watcher_loop_lag'], 99))}",
                          f"{fmt(pct(f['loop_lag'], 99))}" if f else "-",
                          f"{fmt(pct(r['join_ms'], 50))} / {fmt(pct(r['join_ms'], 99))}",
                          fmt(r["connect_s"]), fmt(r["play_s"]), fmt(r["wall_s"])])
         print(table(["run", "spect", "RSS MiB", "CPU s", "server CPU ms/s per match", "floor ms/s per match",
-                     "client cpu s", "client loop lag p99/max ms", "floor run loop lag p99", "join p50/p99 ms",
+                     "client cpu s (players + watchers)", "loop lag p99 ms (players / watchers)",
+                     "floor watchers' loop lag p99", "join p50/p99 ms",
                      "connect s", "play s", "wall s"], rows))
 
         for r in done:
             if r["fault"]:
                 m = r["fault"]
-                print(f"\nFault ({r['label']}): paused {fmt(m.get('paused'), 0)} ms after the fault"
+                print(f"\nFault ({r['label']}): the pause reached the moderator {fmt(m.get('paused'), 0)} ms after the fault"
                       f"{', killed ' + m['killed'] if m.get('killed') else ''}; resumed at {fmt(m.get('resumed'), 0)} ms; "
                       f"every socket at the last seq: {'yes' if r['delivery']['converged'] else 'NO'}; "
                       f"lost {r['delivery']['lost']}; reconnects {r['reconnects']}.")
@@ -899,6 +781,8 @@ def main(argv=None) -> int:
     parser.add_argument("--conductors", type=int, default=1, choices=range(1, 9), metavar="1-8",
                         help="`conduct` processes (Redis runs)")
     parser.add_argument("--questions", type=int, default=5, choices=range(1, MAX_QUESTIONS + 1), metavar="1-20")
+    parser.add_argument("--clients", type=int, default=1, choices=range(1, 9), metavar="1-8",
+                        help="processes the spectators are spread over (moderators and players have their own)")
     parser.add_argument("--floor", action="store_true", help="measure the plain-websockets floor in the same run")
     parser.add_argument("--fault", choices=("redis", "conductor"), help="restart Redis / kill the conductor mid-question")
     parser.add_argument("--profile", metavar="DIR", help="record each server with py-spy into DIR and summarise")

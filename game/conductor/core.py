@@ -289,11 +289,12 @@ class Conductor:
         try:
             await self.db(leases.release, self.id, [host.match_id for host in hosts])
             await self.db(leases.retire, self.id)
-        except Exception:
-            log.warning("Could not give the leases back; they run out by themselves", exc_info=True)
+        except Exception as exc:  # at interpreter exit the database thread may be gone already
+            log.warning("Could not give the leases back (%s); they run out by themselves within %.0f s",
+                        exc, leases.LEASE_MS / 1000)
         try:
             await self.db(_close_connections)
         except Exception:  # the process is exiting and took the database thread with it
-            log.info("Could not close the database connections; the process exit does", exc_info=True)
+            log.info("Could not close the database connections; the process exit does")
         finally:
             self._db.shutdown(wait=False)
