@@ -93,20 +93,19 @@ class DaphneWriter:
         if waiting > SLOW_SOCKET_BYTES:
             self.on_slow()
             return
+        messages = [self._prepared(seq, text, prepared) for seq, text in frames]
         if self.through:
-            chunks = []
-            for seq, text in frames:
-                message = prepared.get(seq)
-                if message is None:
-                    message = prepared[seq] = protocol.factory.prepareMessage(text.encode("utf-8"), False)
-                chunks.append(message.payloadHybi)
-            self._send(transport, chunks[0] if len(chunks) == 1 else b"".join(chunks), waiting)
+            self._send(transport, b"".join(m.payloadHybi for m in messages), waiting)
         else:
-            for seq, text in frames:
-                message = prepared.get(seq)
-                if message is None:
-                    message = prepared[seq] = protocol.factory.prepareMessage(text.encode("utf-8"), False)
+            for message in messages:
                 protocol.sendPreparedMessage(message)
+
+    def _prepared(self, seq: int, text: str, prepared: dict):
+        """The frame's websocket bytes, built once per delivery for every socket of the process."""
+        message = prepared.get(seq)
+        if message is None:
+            message = prepared[seq] = self.protocol.factory.prepareMessage(text.encode("utf-8"), False)
+        return message
 
     def _send(self, transport, data: bytes, waiting: int) -> None:
         if waiting or self.protocol.send_queue or not transport.connected or transport.disconnecting:
@@ -143,15 +142,18 @@ class QueuedWriter:
 
     def write(self, frames: list, prepared: dict) -> None:
         for _, text in frames:
-            self.write_text(text)
+            if not self.write_text(text):
+                return
 
-    def write_text(self, text: str) -> None:
+    def write_text(self, text: str) -> bool:
+        """Queue a frame; False if the socket fell too far behind (it is being closed)."""
         if len(self.queue) >= self.limit:
             self.queue.clear()
             self.on_slow()
-            return
+            return False
         self.queue.append(text)
         self.ready.set()
+        return True
 
     async def _run(self):
         while True:
