@@ -77,7 +77,8 @@ class Stack:
         self.pg_name: str | None = None
         self.redis_used = False
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-        env.update(DJANGO_SETTINGS_MODULE="exhibition.settings", LOG_LEVEL="WARNING", DEBUG="false",
+        env.update(DJANGO_SETTINGS_MODULE="exhibition.settings", LOG_LEVEL=os.environ.get("BENCH_LOG_LEVEL", "WARNING"),
+                   DEBUG="false",
                    SECRET_KEY=env.get("SECRET_KEY") or "bench-only-secret-key-" + "k" * 40, HTTPS="off",
                    PYTHONUNBUFFERED="1", EXHIBITION_BOT_DIR=str(self.dir / "bots"))
         if db == "postgres":
@@ -253,6 +254,11 @@ class Stack:
                 self._pg_created = False
             except Exception as e:
                 problems.append(f"dropping database {self.pg_name}: {e}")
+        keep = os.environ.get("BENCH_KEEP_LOGS")  # a folder to copy the servers' logs to, for a post-mortem
+        if keep:
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            for log in self.dir.glob("*.log"):
+                shutil.copy(log, Path(keep) / f"{self.dir.name}-{log.name}")
         shutil.rmtree(self.dir, ignore_errors=True)
         for problem in problems:
             print(f"cleanup: {problem}", file=sys.stderr)

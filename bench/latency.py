@@ -324,12 +324,18 @@ async def play_room(room: Room, questions: int, buzzes: list, late: dict, fault=
         reply, sent, acked = await buzzer.command("buzz", {"seen": word[4] + 1, "question": index}, retry=retry)
         buzz = {"match": room.number, "question": k + 1, "buzzer": buzzer.name, "sent": sent, "ack": acked,
                 "reply": reply.get("type"), "seq": None, "others": [o.name for o in others]}
+        last = None
         if reply.get("type") == "ack" and seqs_of(reply):
             buzz["seq"] = max(seqs_of(reply))  # the buzz is the last event its command causes
-            expect_ack("answer", (await buzzer.command("answer", {"text": f"Answer {index}", "question": index}, retry=retry))[0])
-            last = max(expect_ack("rule", (await mod.command("rule", {"verdict": "accept"}, retry=retry))[0]))
-        else:  # refused (e.g. read to the end under load): let the question go dead by itself
+            answered = (await buzzer.command("answer", {"text": f"Answer {index}", "question": index}, retry=retry))[0]
+            ruled = (await mod.command("rule", {"verdict": "accept"}, retry=retry))[0] if answered.get("type") == "ack" else None
+            if ruled and ruled.get("type") == "ack":
+                last = max(seqs_of(ruled))
+            else:  # under overload the answer can come after the answer time ran out
+                buzz["late_answer"] = ((ruled or answered).get("data") or {}).get("code")
+        else:  # refused (e.g. read to the end under load)
             buzz["error"] = (reply.get("data") or {}).get("code")
+        if last is None:  # let the question go dead by itself
             last = (await mod.wait_for(lambda e: e[1] == "question_closed", since, 60))[0]
         buzzes.append(buzz)
         missing = await room.reach(last, wait_s)
@@ -509,7 +515,7 @@ def run_one(layer: str, args, spectators: int, number: int) -> dict:
         try:
             result = asyncio.run(go())
         except (Exception, asyncio.CancelledError) as problem:
-            tails = "\n".join(stack.log_tail(name) for name in stack.procs)
+            tails = "\n".join(stack.log_tail(name, 60 if name.startswith("conductor") else 25) for name in stack.procs)
             raise ServerError(f"{type(problem).__name__}: {problem}\n{tails}") from problem
         stack.stop_servers()
         logs = stack.django(DUMP, {"matches": [m["id"] for m in info["matches"]]}, "dump")
@@ -587,6 +593,9 @@ def summarize(r: dict) -> dict:
     by_name = {s["name"]: s for s in r["socks"]}
     for b in r["buzzes"]:
         ack_rtt.append(b["ack"] - b["sent"])
+        if b.get("late_answer"):
+            delivery["notes"].append(f"match {b['match']} question {b['question']}: the answer after the buzz was "
+                                     f"refused ({b['late_answer']}): it came after the answer time")
         if b["seq"] is None:
             refused.append(b.get("error"))
             delivery["notes"].append(f"match {b['match']} question {b['question']}: buzz refused ({b.get('error')})")

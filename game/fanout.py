@@ -44,6 +44,7 @@ log = logging.getLogger(__name__)
 SLOW_SOCKET_BYTES = 1 << 20  # unsent bytes a socket may hold before it is closed as too slow
 SLOW_SOCKET_FRAMES = 2000  # the same bound where frames are queued by us (servers other than Daphne)
 CLOSE_TOO_SLOW = 4008
+SLICE = 200  # sockets written in one turn of the event loop
 TOO_SLOW = "Your connection fell too far behind; reconnecting brings you up to date."
 PROBE_S = 2.0  # how often the hub asks Redis whether it restarted (and lost the hub's groups)
 RECEIVE_BACKOFF_S = (0.1, 5.0)
@@ -177,6 +178,7 @@ class Hub:
         self._tasks: list[asyncio.Task] = []
         self._starting: asyncio.Lock = asyncio.Lock()
         self._redis_run_id = None
+        self.pending: dict[tuple[str, str], collections.deque] = {}  # deliveries still being written, per room
         self.frames_in = 0  # frames received from the layer (once per audience per event)
         self.writes = 0  # frames written to sockets
 
@@ -220,14 +222,35 @@ class Hub:
             log.info("Could not leave %s; the membership expires by itself", group)
 
     def deliver(self, code: str, key: str, frames: list) -> None:
-        """Write frames ([seq, text], in seq order) to every local socket of (match, audience)."""
+        """Write frames ([seq, text], in seq order) to every local socket of (match, audience).
+
+        A big room is written SLICE sockets at a time, one slice per turn of the event loop, so a
+        player's ack or a moderator's frame waiting behind a thousand watchers' copies goes out
+        between two slices instead of after all of them. Deliveries to one room stay in order: a
+        new one waits until the one before has reached every socket."""
         self.frames_in += len(frames)
         room = self.rooms.get((code, key))
         if not room:
             return
-        prepared: dict = {}  # seq -> the websocket frame, built once for every Daphne socket here
-        for socket in list(room):
-            self.writes += socket.push(frames, prepared)
+        pending = self.pending.setdefault((code, key), collections.deque())
+        pending.append([frames, {}, list(room), 0])  # prepared: seq -> the websocket frame, built once here
+        if len(pending) == 1:
+            self._write_slice((code, key))
+
+    def _write_slice(self, where: tuple) -> None:
+        pending = self.pending.get(where)
+        while pending:
+            delivery = pending[0]
+            frames, prepared, sockets, start = delivery
+            end = start + SLICE
+            for socket in sockets[start:end]:
+                self.writes += socket.push(frames, prepared)
+            if end < len(sockets):
+                delivery[3] = end
+                asyncio.get_running_loop().call_soon(self._write_slice, where)
+                return
+            pending.popleft()
+        self.pending.pop(where, None)
 
     async def _receive(self):
         wait = RECEIVE_BACKOFF_S[0]

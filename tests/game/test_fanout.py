@@ -155,3 +155,27 @@ async def test_one_subscription_per_process_delivers_every_seq_once_to_every_soc
         await ann.close()
     finally:
         stack.stop()
+
+
+async def test_a_big_room_written_in_slices_gets_every_delivery_in_order(channel_layer, monkeypatch):
+    import game.fanout
+
+    monkeypatch.setattr(game.fanout, "SLICE", 3)
+    received = {n: [] for n in range(10)}
+
+    def quick(n):
+        async def send_text(text):
+            received[n].append(json.loads(text)["seq"])
+        return send_text
+
+    socks = [socket_with(quick(n), "ROOM3") for n in range(10)]
+    here = hub()
+    here.rooms[("ROOM3", SPECTATOR)] = set(socks)
+    for seq in range(1, 6):  # five deliveries arrive before the first has reached every socket
+        here.deliver("ROOM3", SPECTATOR, [frame(seq)])
+    assert len(here.pending[("ROOM3", SPECTATOR)]) == 5, "the room is written a slice per turn of the loop"
+    await settle()
+    assert all(got == [1, 2, 3, 4, 5] for got in received.values()), received
+    assert not here.pending, "nothing left to write"
+    for sock in socks:
+        sock.writer.close()
