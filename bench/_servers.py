@@ -1,5 +1,5 @@
-"""Throwaway servers for bench/latency.py: a temp folder, a throwaway database, Redis db 13 (or a
-redis-server of the run's own, for a run that restarts it), one or more Daphne processes, (with Redis)
+"""Throwaway servers for bench/latency.py: a temp folder, a throwaway database, a redis-server of the
+run's own (or Redis db 13), one or more Daphne processes, (with Redis)
 one or more `manage.py conduct`, and the floor server; all stopped and removed again by Stack.close().
 
 Everything listens on or talks to 127.0.0.1 only. Each process is started in its own session (so a

@@ -4,9 +4,9 @@ Each run starts its own servers on 127.0.0.1 and removes them again (bench/_serv
   memory  the embedded default: one Daphne process, the conductor inside it (its own thread), the
           in-process channel layer and a temp SQLite file;
   redis   Daphne (--web N processes) plus `manage.py conduct` (--conductors N), the Redis channel
-          layer on redis://127.0.0.1:6379/13 (flushed before and after; a redis-server of the run's
-          own for --fault redis), and a temp SQLite file or, with --db postgres, a throwaway
-          PostgreSQL database that is created and dropped again.
+          layer on a redis-server of the run's own (its own port: nothing else's conductors can
+          answer its commands, and a fault run may kill it), and a temp SQLite file or, with
+          --db postgres, a throwaway PostgreSQL database that is created and dropped again.
 The database is migrated and set up by a short Django child process: a packet of short tossups (23
 words), a staff user with a session, and --matches quizbowl matches at 300 words per minute with no
 lead-in and two teams of --players/2 human seats each.
@@ -496,7 +496,7 @@ def run_one(layer: str, args, spectators: int, number: int) -> dict:
     conductors = args.conductors if layer == "redis" else 1
     label = run_label(layer, args.db, args.web, conductors) + (f" fault:{args.fault}" if args.fault else "")
     with Stack(layer, args.db, tag=f"{layer}-{spectators}-{number}", web=args.web, conductors=conductors,
-               own_redis=args.fault == "redis") as stack:
+               own_redis=layer == "redis") as stack:
         stack.prepare()
         rules = {"reveal": "clock", "words_per_minute": WORDS_PER_MINUTE, "lead_in_seconds": 0,
                  "questions": questions, "tiebreakers": 0}

@@ -107,8 +107,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # found the flushes of the default journal the largest part of the embedded conductor's time),
     # and a crash of the process still loses nothing committed; only a power cut may lose the last
     # moments, as with any flush-on-checkpoint database.
+    # Transactions take the write lock when they begin (IMMEDIATE), so two writers (the conductor and a
+    # view, or two conductors) queue for it for up to `timeout` instead of one failing at once with
+    # "database is locked" when its read turns into a write.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        timeout=20, init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+        timeout=20, transaction_mode="IMMEDIATE", init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
