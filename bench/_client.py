@@ -31,7 +31,7 @@ class Sock:
         self.name, self.audience, self.url, self.origin, self.cookie = name, audience, url, origin, cookie
         self.reconnect, self.match = reconnect, match
         self.events: list[tuple] = []  # (seq, type, t, received ms, word index); duplicates kept
-        self.word_bytes: list[int] = []
+        self.frame_bytes: dict[int, int] = {}  # seq -> the size of its frame, for the floor to copy
         self.snapshots: list[int] = []  # the seq of each snapshot received
         self.last_seq = 0  # the highest seq up to which nothing is missing
         self.replies: dict[str, asyncio.Future] = {}
@@ -105,8 +105,7 @@ class Sock:
                 self.last_seq = seq
             elif seq > self.last_seq + 1 and self.reconnect:
                 self._resync()
-            if kind == "word_revealed" and len(self.word_bytes) < 50:
-                self.word_bytes.append(len(raw.encode()))
+            self.frame_bytes.setdefault(seq, len(raw.encode()))
             if self.waiters:
                 self._check(event)
         elif kind in ("ack", "error"):

@@ -1,12 +1,12 @@
 """The floor for bench/latency.py: the least any websocket server in Python can do for the same room.
 
 A minimal plain-`websockets` server (no Django, no Channels, no channel layer, no database): clients
-connect to /room/<n> and say hello, and when the bench says go on /control, each room broadcasts
-the same number of frames, of the same size, at the same rate as the match it stands for, to every
-client of the room with `websockets.broadcast` (one encoding, written to each socket). Frames look
-like the match's word frames ({"seq", "t", "type": "word_revealed", "data"}), `t` being when the frame
-was due, so the bench measures them with the very client code it measures Exhibition with, in the
-same run, on the same machine: the ratio of the two is what Exhibition's own work costs.
+connect to /room/<n> and say hello, and when the bench sends the match's schedule on /control, each
+room broadcasts the match's frames again, each of the same type and size at the same moment (from the
+stored event log: every event, not only the words), to every client of the room with
+`websockets.broadcast` (one encoding, written to each socket). `t` is when the frame was due, so the
+bench measures them with the very client code it measures Exhibition with, in the same run, on the
+same machine: the ratio of the two is what Exhibition's own work costs.
 
 Run by the bench as a child process: python bench/_floor.py PORT
 """
@@ -43,25 +43,27 @@ class Floor:
     async def control(self, ws):
         from websockets.asyncio.server import broadcast
 
-        order = json.loads(await ws.recv())
-        frames, interval, size = order["frames"], order["interval_ms"], order["size"]
-        padding = "x" * max(0, size - len(self.frame(1, 0, 0, "")))
+        schedule = json.loads(await ws.recv())["schedule"]  # [[seq, type, ms after the first, size], ...]
 
-        async def play(name: str, clients: set):
-            await asyncio.sleep(random.random() * interval / 1000)  # rooms start out of step, as matches do
+        async def play(clients: set):
+            await asyncio.sleep(random.random() * 0.2)  # rooms start out of step, as matches do
             start = now_ms()
-            for seq in range(1, frames + 1):
-                due = start + (seq - 1) * interval
+            index = 0
+            for seq, kind, offset, size in schedule:
+                index = 0 if kind == "question_started" else index
+                due = start + offset
                 await asyncio.sleep(max(0, due - now_ms()) / 1000)
-                broadcast(clients, self.frame(seq, due, seq - 1, padding))
+                broadcast(clients, self.frame(seq, due, kind, index, size))
+                index += kind == "word_revealed"
 
-        await asyncio.gather(*(play(name, clients) for name, clients in list(self.rooms.items())))
+        await asyncio.gather(*(play(clients) for clients in list(self.rooms.values())))
         await ws.send(json.dumps({"type": "done"}))
 
     @staticmethod
-    def frame(seq: int, t: int, index: int, padding: str) -> str:
-        return json.dumps({"seq": seq, "t": t, "type": "word_revealed",
-                           "data": {"index": index, "word": "river", "pad": padding}}, separators=(",", ":"))
+    def frame(seq: int, t: int, kind: str, index: int, size: int) -> str:
+        bare = {"seq": seq, "t": t, "type": kind, "data": {"index": index, "pad": ""}}
+        bare["data"]["pad"] = "x" * max(0, size - len(json.dumps(bare, separators=(",", ":"))))
+        return json.dumps(bare, separators=(",", ":"))
 
 
 async def main(port: int):

@@ -53,7 +53,8 @@ async def main(spec_path: str) -> None:
     await probe.stop()
     out = [{"name": s.name, "audience": "spectator", "match": s.match, "snapshots": s.snapshots, "events": s.events,
             "join_ms": s.join_ms, "closes": list(s.closes), "last_seq": s.last_seq,
-            "closed_by": s.closed_by if s.reader.done() else None, "word_bytes": s.word_bytes} for s in socks]
+            "closed_by": s.closed_by if s.reader.done() else None,
+            "frame_bytes": s.frame_bytes if i == 0 else {}} for i, s in enumerate(socks)]
     Path(spec["out"]).write_text(json.dumps({"socks": out, "loop_lag": probe.samples,
                                              "cpu": (end.ru_utime + end.ru_stime) - (cpu.ru_utime + cpu.ru_stime)}))
     await asyncio.gather(*(s.close() for s in socks), return_exceptions=True)

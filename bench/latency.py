@@ -383,7 +383,7 @@ def make_fault(kind: str, stack: Stack, info: dict, marks: dict):
 def sock_record(s: Sock) -> dict:
     return {"name": s.name, "audience": s.audience, "match": s.match, "snapshots": s.snapshots,
             "events": s.events, "join_ms": s.join_ms, "closes": list(s.closes), "last_seq": s.last_seq,
-            "closed_by": s.closed_by if s.reader.done() else None, "word_bytes": s.word_bytes}
+            "closed_by": s.closed_by if s.reader.done() else None, "frame_bytes": s.frame_bytes}
 
 
 async def play(stack: Stack, ports: list[int], info: dict, spectators: int, questions: int,
@@ -415,7 +415,7 @@ async def play(stack: Stack, ports: list[int], info: dict, spectators: int, ques
         stack.extra = {}
         socks = [sock_record(s) for room in rooms for s in room.socks] + watched["socks"]
         return {
-            "socks": socks, "word_bytes": sorted(b for s in socks for b in s["word_bytes"]),
+            "socks": socks,
             "buzzes": buzzes, "late": late, "connect_s": connect_s, "play_s": play_s, "fault": marks,
             "usage_start": usage_start, "usage_end": usage_end, "loop_lag": probe.samples,
             "watcher_loop_lag": watched["loop_lag"], "load": f"{load_start} -> {load_end}",
@@ -433,36 +433,38 @@ async def play(stack: Stack, ports: list[int], info: dict, spectators: int, ques
 
 # -- the floor ------------------------------------------------------------------------------------
 
-async def play_floor(ports: list[int], rooms: int, per_room: int, frames: int, size: int, directory: Path,
+async def play_floor(ports: list[int], rooms: int, per_room: int, schedule: list, directory: Path,
                      processes: int) -> dict:
-    """The same room(s) on the plain-websockets floor server: the same clients, frames, size and rate,
-    read by watcher processes as the spectators were."""
+    """The same room(s) on the plain-websockets floor server: the same clients, and the same frames
+    (type, size, moment) as the match's, read by watcher processes as the spectators were."""
     from websockets.asyncio.client import connect as ws_connect
 
     port = spread(ports)
     sockets = [[port(), f"/room/{r}", f"floor{r}.{c}", r] for r in range(rooms) for c in range(per_room)]
     watchers = Watchers(directory, "floor", sockets, processes, False)
+    last = schedule[-1][0]
     try:
         await watchers.start(STEP_TIMEOUT + len(sockets) * 0.2)
         started = time.monotonic()
         controls = [await ws_connect(f"ws://127.0.0.1:{p}/control", ping_interval=None) for p in ports]
-        order = json.dumps({"frames": frames, "interval_ms": round(60000 / WORDS_PER_MINUTE), "size": size})
+        order = json.dumps({"schedule": schedule})
         for control in controls:
             await control.send(order)
         for control in controls:
-            await asyncio.wait_for(control.recv(), STEP_TIMEOUT + frames)
+            await asyncio.wait_for(control.recv(), STEP_TIMEOUT + schedule[-1][2] / 1000)
             await control.close()
-        missing = [r for r in range(rooms) if not await watchers.reached(r, frames, STEP_TIMEOUT)]
+        missing = [r for r in range(rooms) if not await watchers.reached(r, last, STEP_TIMEOUT)]
         play_s = time.monotonic() - started
         watched = await watchers.stop()
     finally:
         await watchers.kill()
     socks = watched["socks"]
-    lags = [received - t for s in socks for _, _, t, received, _ in s["events"]]
+    lags = [received - t for s in socks for _, kind, t, received, _ in s["events"] if kind == "word_revealed"]
     delivery = {"lost": 0, "dup": 0, "out_of_order": 0}
+    expected = {seq for seq, *_ in schedule}
     for s in socks:
         got = [e[0] for e in s["events"]]
-        delivery["lost"] += len(set(range(1, frames + 1)) - set(got))
+        delivery["lost"] += len(expected - set(got))
         delivery["dup"] += len(got) - len(set(got))
         delivery["out_of_order"] += sum(1 for a, b in zip(got, got[1:]) if b < a)
     return {"lag": lags, "jitter": [j for s in socks for j in jitters(s["events"])], "delivery": delivery,
@@ -521,14 +523,16 @@ def run_one(layer: str, args, spectators: int, number: int) -> dict:
         logs = stack.django(DUMP, {"matches": [m["id"] for m in info["matches"]]}, "dump")
         result["logs"] = [logs[str(m["id"])] for m in info["matches"]]
         if args.floor:
-            words = sum(1 for log in result["logs"] for _, kind, _ in log if kind == "word_revealed") // matches
-            size = pct(result["word_bytes"], 50) or 200
+            sizes = next(s["frame_bytes"] for s in result["socks"] if s["audience"] == "spectator" and s["frame_bytes"])
+            first = result["logs"][0][0][2]
+            schedule = [[seq, kind, t - first, sizes.get(str(seq), sizes.get(seq, 200))]
+                        for seq, kind, t in result["logs"][0]]
             floor_ports = [free_port() for _ in range(args.web)]
             stack.start_floor(floor_ports)
 
             async def floor():
                 await stack.wait_ready(floor_ports)
-                return await play_floor(floor_ports, matches, len(result["socks"]) // matches, words, size, stack.dir,
+                return await play_floor(floor_ports, matches, max(1, spectators // matches), schedule, stack.dir,
                                         args.clients)
 
             usage = stack.usage()
@@ -536,7 +540,6 @@ def run_one(layer: str, args, spectators: int, number: int) -> dict:
             after = stack.usage()
             result["floor"]["cpu"] = sum(after[n]["cpu"] - usage[n]["cpu"] for n in after if n.startswith("floor")
                                          and after[n] and usage.get(n))
-            result["floor"]["size"] = size
         stack.stop_servers(keep=())
         result["profiles"] = [summary(path) for path in sorted(Path(args.profile).glob(f"{number}-{layer}-*.txt"))] \
             if args.profile else []
@@ -661,10 +664,11 @@ def report(results: list[dict], args, total_s: float) -> None:
           f"lead-in 0, buzz after {BUZZ_AFTER} words; per match 1 moderator + {max(2, args.players // 2 * 2)} players, "
           f"spectators spread over the matches; client and servers on this machine ({os.cpu_count()} CPUs).")
     if done:
-        print("\nAgainst the floor (word lag, ms: receive time - scheduled time; nearest-rank percentiles)")
+        print("\nAgainst the floor (the spectators' word lag, ms: receive time - scheduled time, nearest-rank "
+              "percentiles; the floor replays the match's frames to as many clients)")
         rows = []
         for r in done:
-            lag, f = r["lag_all"], r["floor"]
+            lag, f = r["lags"]["spectator"] or r["lag_all"], r["floor"]
             d = r["delivery"]
             ratio = (pct(lag, 99) / pct(f["lag"], 99)) if f and f["lag"] and pct(f["lag"], 99) else None
             rows.append([r["label"], who(r), str(r["sockets"]), fmt(pct(lag, 50)), fmt(pct(lag, 99)),
