@@ -20,6 +20,9 @@ SLOW_SOCKET_FRAMES queued frames) is closed with 4008 and a reason; reconnecting
 date from the event log, with a snapshot if it is far behind. It never slows the other sockets:
 nothing waits for it.
 
+Commands go to the conductor with this hub's channel to answer on, so a socket's ack comes the same
+way as its frames: the sockets need no channel (or channel-layer reader) of their own.
+
 The hub also renews its group memberships (they survive a Redis restart; members of a dead
 process age out) and sends every local socket a heartbeat with its match's last seq.
 """
@@ -30,6 +33,7 @@ import collections
 import json
 import logging
 import time
+import uuid
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
@@ -174,6 +178,7 @@ class Hub:
         self.layer = layer
         self.channel: str | None = None
         self.rooms: dict[tuple[str, str], set] = {}
+        self.sockets: dict[str, object] = {}  # socket id -> socket, for the conductor's answers to commands
         self.match_ids: dict[str, int] = {}
         self._tasks: list[asyncio.Task] = []
         self._starting: asyncio.Lock = asyncio.Lock()
@@ -185,9 +190,10 @@ class Hub:
     async def _start(self):
         async with self._starting:
             if self.channel is None:
-                # The default prefix: channels-redis reads every process-local channel of one prefix from
-                # one Redis list, so a prefix of its own would wait behind the sockets' blocking reads.
-                self.channel = await self.layer.new_channel()
+                # A channel of its own, read with its own blocking pop: not one of channels-redis's
+                # process-local channels, whose shared reader stopped delivering anything to the
+                # process (frames or replies) after a Redis restart under load.
+                self.channel = f"hub.{uuid.uuid4().hex}"
                 loop = asyncio.get_running_loop()
                 self._tasks = [loop.create_task(self._receive(), name="hub-receive"),
                                loop.create_task(self._keep(), name="hub-keep")]
@@ -197,6 +203,7 @@ class Hub:
         Returns once the process is in the group, so a log read afterwards misses no frame."""
         if self.channel is None:
             await self._start()
+        self.sockets[socket.socket_id] = socket
         room = self.rooms.get((code, key))
         if room is None:
             room = self.rooms[(code, key)] = set()
@@ -205,6 +212,7 @@ class Hub:
         room.add(socket)
 
     def leave(self, socket, code: str, key: str) -> None:
+        self.sockets.pop(socket.socket_id, None)
         room = self.rooms.get((code, key))
         if room is None:
             return
@@ -265,11 +273,23 @@ class Hub:
                 wait = min(wait * 2, RECEIVE_BACKOFF_S[1])
                 continue
             wait = RECEIVE_BACKOFF_S[0]
-            if message.get("type") == "hub.frames":
-                try:
+            try:
+                if message.get("type") == "hub.frames":
                     self.deliver(message["match"], message["key"], message["frames"])
-                except Exception:
-                    log.exception("The fan-out could not deliver frames of match %s", message.get("match"))
+                elif message.get("type") == "conductor.reply":
+                    self.answer(message)
+            except Exception:
+                log.exception("The fan-out could not pass on a %r message", message.get("type"))
+
+    def answer(self, message: dict) -> None:
+        """The conductor's answer to a command: to the socket that sent it, with the client's own ref.
+        (A socket sends commands with ref [its id here, the client's ref] and this hub's channel.)"""
+        ref = message.get("ref")
+        if not (isinstance(ref, list) and len(ref) == 2):
+            return
+        socket = self.sockets.get(ref[0])
+        if socket is not None:
+            socket.answer(dict(message, ref=ref[1]))
 
     async def _keep(self):
         """Renew group memberships and send heartbeats every heartbeat; re-join at once after a Redis restart."""

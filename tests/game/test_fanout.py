@@ -25,7 +25,7 @@ def frame(seq: int) -> list:
 def socket_with(send_text, code: str) -> SpectatorSocket:
     """A watcher's socket past its hello: it has seq 0 and writes through a queue to `send_text`."""
     sock = SpectatorSocket()
-    sock.scope, sock.code, sock.key = {}, code, SPECTATOR
+    sock.scope, sock.code, sock.key, sock.socket_id = {}, code, SPECTATOR, f"s{id(sock)}"
     sock.last_sent, sock.holding = 0, None
     sock.closed_with = []
 
