@@ -306,7 +306,18 @@ async def open_rooms(ports: list[int], info: dict, spectators: int, reconnect: b
 
 
 async def play_room(room: Room, questions: int, buzzes: list, late: dict, fault=None) -> None:
-    """One match from start to end; `fault` (an async callable) is run in question 2."""
+    """One match from start to end; `fault` (an async callable) is run in question 2. A step that
+    fails says which it was and where the match stood."""
+    try:
+        await _play_room(room, questions, buzzes, late, fault)
+    except Exception as problem:
+        tail = [(e[0], e[1]) for e in room.mod.events[-4:]]
+        raise RuntimeError(f"match {room.number}: {type(problem).__name__} {problem}; the moderator has seq "
+                           f"{room.mod.last_seq} (last events {tail}), socket {room.mod.closed_by or 'open'}, "
+                           f"closes {room.mod.closes}") from problem
+
+
+async def _play_room(room: Room, questions: int, buzzes: list, late: dict, fault=None) -> None:
     mod = room.mod
     retry = fault is not None
     reply, _, _ = await mod.command("start", retry=retry)
