@@ -328,10 +328,14 @@ async def _play_room(room: Room, questions: int, buzzes: list, late: dict, fault
         buzzer = room.teams[k % 2][0]
         others = [p for team in room.teams for p in team if p is not buzzer]
         index = (await buzzer.wait_for(lambda e: e[1] == "question_started", since, wait_s))[4]
+        resumed = None
         if fault is not None and k == min(1, questions - 1):
             await buzzer.wait_for(lambda e: e[1] == "word_revealed" and (e[4] or 0) >= FAULT_AT_WORD - 1, since)
-            await fault(room)
-        word = await buzzer.wait_for(lambda e: e[1] == "word_revealed" and (e[4] or 0) >= BUZZ_AFTER - 1, since, wait_s)
+            resumed = await fault(room)
+        # After a fault the words read while frames were lost reach the player in a snapshot, not one
+        # by one: any word after the resume will do.
+        word = await buzzer.wait_for(lambda e: e[1] == "word_revealed" and ((e[4] or 0) >= BUZZ_AFTER - 1 or
+                                                                            (resumed and e[0] > resumed)), since, wait_s)
         reply, sent, acked = await buzzer.command("buzz", {"seen": word[4] + 1, "question": index}, retry=retry)
         buzz = {"match": room.number, "question": k + 1, "buzzer": buzzer.name, "sent": sent, "ack": acked,
                 "reply": reply.get("type"), "seq": None, "others": [o.name for o in others]}
@@ -387,6 +391,7 @@ def make_fault(kind: str, stack: Stack, info: dict, marks: dict):
         marks["resumed"] = now_ms() - marks["at"]
         paused = next((e for e in room.mod.events if e[1] == "paused" and e[3] >= marks["at"]), None)
         marks["paused"] = paused[3] - marks["at"] if paused else None
+        return max(reply["data"]["seqs"])
 
     return fault
 
