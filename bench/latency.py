@@ -508,6 +508,20 @@ def run_label(layer: str, db: str, web: int, conductors: int) -> str:
     return base
 
 
+def waiting_in_redis(stack: Stack) -> str:
+    """What was left waiting in the run's Redis when a run failed: each channel's queued messages."""
+    if not stack.redis_port or "redis" not in stack.procs:
+        return ""
+    import redis
+
+    try:
+        client = redis.Redis(port=stack.redis_port, socket_timeout=5)
+        found = {key.decode(): client.zcard(key) for key in client.keys("asgi:*") if client.type(key) == b"zset"}
+        return f"--- messages waiting in Redis: {found}\n"
+    except Exception as problem:
+        return f"--- Redis could not be read: {problem}\n"
+
+
 def run_one(layer: str, args, spectators: int, number: int) -> dict:
     started = time.monotonic()
     questions, matches = args.questions, args.matches
@@ -534,7 +548,7 @@ def run_one(layer: str, args, spectators: int, number: int) -> dict:
             result = asyncio.run(go())
         except (Exception, asyncio.CancelledError) as problem:
             tails = "\n".join(stack.log_tail(name, 60 if name.startswith("conductor") else 25) for name in stack.procs)
-            raise ServerError(f"{type(problem).__name__}: {problem}\n{tails}") from problem
+            raise ServerError(f"{type(problem).__name__}: {problem}\n{waiting_in_redis(stack)}{tails}") from problem
         stack.stop_servers()
         logs = stack.django(DUMP, {"matches": [m["id"] for m in info["matches"]]}, "dump")
         result["logs"] = [logs[str(m["id"])] for m in info["matches"]]
