@@ -1,5 +1,6 @@
-"""Throwaway servers for bench/latency.py: a temp folder, a throwaway database, Redis db 13, Daphne
-and (with Redis) `manage.py conduct`, all stopped and removed again by Stack.close().
+"""Throwaway servers for bench/latency.py: a temp folder, a throwaway database, a redis-server of the
+run's own (or Redis db 13), one or more Daphne processes, (with Redis)
+one or more `manage.py conduct`, and the floor server; all stopped and removed again by Stack.close().
 
 Everything listens on or talks to 127.0.0.1 only. Each process is started in its own session (so a
 Ctrl-C in the terminal reaches only the benchmark, which then stops them in order) and, on Linux,
@@ -65,15 +66,19 @@ class ServerError(RuntimeError):
 class Stack:
     """One run's servers and their state. Use as a context manager; close() is safe to call twice."""
 
-    def __init__(self, layer: str, db: str, tag: str):
+    def __init__(self, layer: str, db: str, tag: str, web: int = 1, conductors: int = 1, own_redis: bool = False):
         assert layer in ("memory", "redis") and db in ("sqlite", "postgres")
         self.layer, self.db = layer, db
+        self.web, self.conductors = web, conductors
+        self.redis_port = free_port() if own_redis else None
         self.dir = Path(tempfile.mkdtemp(prefix=f"exhibition-bench-{tag}-"))
         self.procs: dict[str, subprocess.Popen] = {}
+        self.extra: dict[str, int] = {}  # other processes to measure (the bench's watcher processes), name -> pid
         self.pg_name: str | None = None
         self.redis_used = False
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-        env.update(DJANGO_SETTINGS_MODULE="exhibition.settings", LOG_LEVEL="WARNING", DEBUG="false",
+        env.update(DJANGO_SETTINGS_MODULE="exhibition.settings", LOG_LEVEL=os.environ.get("BENCH_LOG_LEVEL", "WARNING"),
+                   DEBUG="false",
                    SECRET_KEY=env.get("SECRET_KEY") or "bench-only-secret-key-" + "k" * 40, HTTPS="off",
                    PYTHONUNBUFFERED="1", EXHIBITION_BOT_DIR=str(self.dir / "bots"))
         if db == "postgres":
@@ -82,9 +87,13 @@ class Stack:
         else:
             env["DATABASE_URL"] = f"sqlite:///{self.dir / 'bench.sqlite3'}"
         if layer == "redis":
-            env["REDIS_URL"] = REDIS_URL
+            env["REDIS_URL"] = self.redis_url
         self.env = env
         self._pg_created = False
+
+    @property
+    def redis_url(self) -> str:
+        return f"redis://127.0.0.1:{self.redis_port}/0" if self.redis_port else REDIS_URL
 
     def __enter__(self):
         return self
@@ -97,7 +106,9 @@ class Stack:
 
     def prepare(self) -> None:
         """Flush Redis db 13, create the throwaway database and migrate it."""
-        if self.layer == "redis":
+        if self.redis_port:
+            self.start_redis()
+        elif self.layer == "redis":
             self.redis_used = True
             flush_redis()
         if self.pg_name:
@@ -132,28 +143,56 @@ class Stack:
         self.procs[name] = proc
         return proc
 
-    def start_servers(self, port: int) -> None:
-        self.start("daphne", [DAPHNE, "-b", "127.0.0.1", "-p", str(port), "exhibition.asgi:application"])
-        if self.layer == "redis":
-            self.start("conductor", [PYTHON, "manage.py", "conduct"])
+    def start_redis(self) -> None:
+        """A redis-server of this run's own (a fault run kills and restarts it)."""
+        self.start("redis", [shutil.which("redis-server") or "redis-server", "--port", str(self.redis_port),
+                             "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(self.dir)])
+        end = time.monotonic() + 10
+        while time.monotonic() < end:
+            try:
+                socket.create_connection(("127.0.0.1", self.redis_port), 0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise ServerError(f"redis-server did not start:\n{self.log_tail('redis')}")
 
-    async def wait_ready(self, port: int, timeout: float = 60) -> None:
+    def kill(self, name: str) -> None:
+        proc = self.procs.pop(name)
+        proc.kill()
+        proc.wait(10)
+
+    def start_conductor(self, name: str) -> None:
+        self.start(name, [PYTHON, "manage.py", "conduct"])
+
+    def start_servers(self, ports: list[int]) -> None:
+        """Daphne on each port (named daphne, daphne-2, ...) and, with Redis, the conductors."""
+        for i, port in enumerate(ports):
+            self.start("daphne" if i == 0 else f"daphne-{i + 1}",
+                       [DAPHNE, "-b", "127.0.0.1", "-p", str(port), "exhibition.asgi:application"])
+        if self.layer == "redis":
+            for i in range(self.conductors):
+                self.start_conductor("conductor" if i == 0 else f"conductor-{i + 1}")
+
+    def start_floor(self, ports: list[int]) -> None:
+        for i, port in enumerate(ports):
+            self.start(f"floor-{i + 1}", [PYTHON, str(ROOT / "bench" / "_floor.py"), str(port)])
+
+    async def wait_ready(self, ports: list[int], timeout: float = 60) -> None:
         end = time.monotonic() + timeout
-        daphne_up, conductor_up = False, self.layer != "redis"
+        waiting = set(ports)
         while time.monotonic() < end:
             for name, proc in self.procs.items():
                 if proc.poll() is not None:
                     raise ServerError(f"{name} exited with {proc.returncode}:\n{self.log_tail(name)}")
-            if not daphne_up:
+            for port in list(waiting):
                 try:
                     _, writer = await asyncio.open_connection("127.0.0.1", port)
                     writer.close()
-                    daphne_up = True
+                    waiting.discard(port)
                 except OSError:
                     pass
-            if not conductor_up:
-                conductor_up = "Conductor listening" in self.log_tail("conductor")
-            if daphne_up and conductor_up:
+            conductors = [n for n in self.procs if n.startswith("conductor")]
+            if not waiting and all("Conductor listening" in self.log_tail(n) for n in conductors):
                 return
             await asyncio.sleep(0.1)
         raise ServerError(f"servers not ready after {timeout:.0f}s:\n" +
@@ -164,9 +203,9 @@ class Stack:
         import psutil
 
         out = {}
-        for name, proc in self.procs.items():
+        for name, pid in {**{n: p.pid for n, p in self.procs.items()}, **self.extra}.items():
             try:
-                p = psutil.Process(proc.pid)
+                p = psutil.Process(pid)
                 cpu = p.cpu_times()
                 out[name] = {"rss": p.memory_info().rss, "cpu": cpu.user + cpu.system}
             except psutil.Error:
@@ -183,11 +222,13 @@ class Stack:
 
     # -- cleaning up ------------------------------------------------------------------------------
 
-    def stop_servers(self) -> None:
-        for proc in self.procs.values():
+    def stop_servers(self, keep: tuple = ("redis",)) -> None:
+        """Stop the servers (not this run's own Redis, which the last dump may still need)."""
+        procs = [self.procs.pop(n) for n in list(self.procs) if n not in keep]
+        for proc in procs:
             if proc.poll() is None:
                 proc.terminate()
-        for proc in self.procs.values():
+        for proc in procs:
             try:
                 proc.wait(5)
             except subprocess.TimeoutExpired:
@@ -197,7 +238,7 @@ class Stack:
     def close(self) -> None:
         problems = []
         try:
-            self.stop_servers()
+            self.stop_servers(keep=())
         except Exception as e:  # keep cleaning up
             problems.append(f"stopping servers: {e}")
         if self.redis_used:
@@ -213,6 +254,11 @@ class Stack:
                 self._pg_created = False
             except Exception as e:
                 problems.append(f"dropping database {self.pg_name}: {e}")
+        keep = os.environ.get("BENCH_KEEP_LOGS")  # a folder to copy the servers' logs to, for a post-mortem
+        if keep:
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            for log in self.dir.glob("*.log"):
+                shutil.copy(log, Path(keep) / f"{self.dir.name}-{log.name}")
         shutil.rmtree(self.dir, ignore_errors=True)
         for problem in problems:
             print(f"cleanup: {problem}", file=sys.stderr)

@@ -1,29 +1,48 @@
-"""What a live room feels: word, buzz and fan-out latency over real websockets; prints numbers, never pass/fail.
+"""What a live room feels: word, buzz and fan-out latency over real websockets, beside the floor; prints numbers, never pass/fail.
 
 Each run starts its own servers on 127.0.0.1 and removes them again (bench/_servers.py):
-  memory  the embedded default: one Daphne process, the conductor inside it, the in-memory
-          channel layer and a temp SQLite file;
-  redis   Daphne plus a separate `manage.py conduct`, the Redis channel layer on
-          redis://127.0.0.1:6379/13 (flushed before and after), and a temp SQLite file or, with
+  memory  the embedded default: one Daphne process, the conductor inside it (its own thread), the
+          in-process channel layer and a temp SQLite file;
+  redis   Daphne (--web N processes) plus `manage.py conduct` (--conductors N), the Redis channel
+          layer on a redis-server of the run's own (its own port: nothing else's conductors can
+          answer its commands, and a fault run may kill it), and a temp SQLite file or, with
           --db postgres, a throwaway PostgreSQL database that is created and dropped again.
-The database is migrated (`manage.py migrate`) and set up by a short Django child process: a
-packet of short tossups (23 words), a staff user with a session, and a quizbowl match at 300
-words per minute with no lead-in and two teams of one human seat each.
+The database is migrated and set up by a short Django child process: a packet of short tossups (23
+words), a staff user with a session, and --matches quizbowl matches at 300 words per minute with no
+lead-in and two teams of --players/2 human seats each.
 
-Then one moderator (session cookie), both players (seat tokens) and N spectators connect and send
-hello. The moderator starts; on every question the buzzing player (alternating) buzzes once it has
-shown BUZZ_AFTER words, answers, the moderator accepts, and once every socket has the question's
-last event the moderator sends next. Measured:
+Then, per match, one moderator (session cookie), the players (seat tokens) and the spectators
+connect (spread over the web processes in turn) and send hello. Each moderator starts; on every
+question the first player of one team (alternating) buzzes once it has shown BUZZ_AFTER words,
+answers, the moderator accepts, and once every socket of the match has the question's last event
+the moderator sends next. Measured:
   word lag       client receive time - the frame's `t` for every word_revealed frame on every socket
                  (`t` is when the engine scheduled the word; one machine, one clock);
-  buzz ack       buzz sent -> its ack at the buzzing player;
-  buzz fan-out   buzz sent -> the buzz event frame at the other player / at each spectator;
+  word jitter    per socket, how much the gap between two words' arrivals differs from the gap
+                 between their scheduled times (what a steady reader would notice);
+  buzz ack       buzz sent -> its ack at the buzzing player; a refused buzz is counted with its code;
+  buzz fan-out   buzz sent -> the buzz event frame at the other players / at each spectator;
   delivery       every seq each socket received, against the match's event log read from the
-                 database afterwards: lost, duplicated and out-of-order seqs;
-  resources      RSS and CPU time of Daphne (and the conductor) at the end, with all sockets open.
+                 database afterwards: lost, duplicated and out-of-order seqs (a seq a snapshot
+                 covered after a reconnect is not lost);
+  resources      RSS and CPU time of each server process, CPU per match, the client's own loop lag
+                 (its share of every number) and the machine's load average.
+
+--floor runs, in the same run and after each Exhibition measurement, a minimal plain-`websockets`
+broadcast server (bench/_floor.py) with the same number of server processes, rooms and clients,
+sending the same number of word frames of the same size at the same rate; its figures are printed
+beside Exhibition's, with the ratio of the word lag p99s.
+
+--fault redis|conductor (Redis layer) restarts the run's own Redis, or kills the conductor that
+holds the match and starts another, in the middle of question 2; clients reconnect as browsers do,
+the moderator resumes the paused match, and the run checks that every socket converged on the last
+seq with nothing lost.
+
+--profile DIR records every server process with py-spy during play and prints where its time went.
 
 Run: .venv/bin/python bench/latency.py [--layer memory|redis|both] [--db sqlite|postgres]
-                                       [--spectators 10,50,200] [--questions 5]
+        [--spectators 10,50,200] [--players 2] [--matches 1] [--web 1] [--conductors 1]
+        [--questions 5] [--floor] [--fault redis|conductor] [--profile DIR]
 """
 from __future__ import annotations
 
@@ -41,15 +60,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.dont_write_bytecode = True  # leave no __pycache__ in bench/
 
-from _servers import ServerError, Stack, free_port  # noqa: E402
+from _client import FAULT_TIMEOUT, STEP_TIMEOUT, LoopLag, Sock, connect, now_ms, open_all, reach_all  # noqa: E402
+from _profile import Profiler, summary  # noqa: E402
+from _servers import PYTHON, ServerError, Stack, free_port  # noqa: E402
 
 WORDS_PER_MINUTE = 300
 BUZZ_AFTER = 8  # words shown on the buzzing player's screen before it buzzes
-MAX_SPECTATORS = 1000
+FAULT_AT_WORD = 3  # the fault comes once this many words of question 2 are out
+MAX_SOCKETS = 3500
 MAX_QUESTIONS = 20
 MAX_RUNS = 8
-CONNECT_CONCURRENCY = 20
-STEP_TIMEOUT = 30.0  # seconds any single wait may take before the run is given up
 MIB = 1024 * 1024
 
 SETUP = r"""
@@ -65,13 +85,17 @@ arg = json.loads(sys.argv[1])
 packet = Packet.objects.create(slug="bench-latency", title="Latency bench")
 for i, text in enumerate(arg["texts"]):
     Question.objects.create(packet=packet, position=i, kind="tossup", text=text, answer=f"Answer {i}")
-match = create_match_record(title="Latency bench", packet=packet, format_name="quizbowl", overrides=arg["rules"],
-                            teams=[TeamSpec("Left", [SeatSpec("Ann", captain=True)]),
-                                   TeamSpec("Right", [SeatSpec("Bob", captain=True)])])
-tokens = [make_seat_token(team.seats.get()) for team in match.teams.order_by("position")]
+matches = []
+for m in range(arg["matches"]):
+    teams = [TeamSpec(side, [SeatSpec(f"{side} {n}", captain=n == 0) for n in range(arg["per_team"])])
+             for side in ("Left", "Right")]
+    match = create_match_record(title=f"Latency bench {m}", packet=packet, format_name="quizbowl",
+                                overrides=arg["rules"], teams=teams)
+    tokens = [[make_seat_token(seat) for seat in team.seats.order_by("id")] for team in match.teams.order_by("position")]
+    matches.append({"code": match.code, "id": match.id, "tokens": tokens})
 client = Client()
 client.force_login(get_user_model().objects.create_user("bench-moderator", password=None, is_staff=True))
-print(json.dumps({"code": match.code, "id": match.id, "tokens": tokens, "session": client.cookies["sessionid"].value}))
+print(json.dumps({"matches": matches, "session": client.cookies["sessionid"].value}))
 """
 
 DUMP = r"""
@@ -80,8 +104,20 @@ import django
 django.setup()
 from game.models import MatchEvent
 arg = json.loads(sys.argv[1])
-rows = MatchEvent.objects.filter(match_id=arg["match"]).order_by("seq").values_list("seq", "type", "t_ms")
-print(json.dumps([list(r) for r in rows]))
+out = {}
+for match in arg["matches"]:
+    rows = MatchEvent.objects.filter(match_id=match).order_by("seq").values_list("seq", "type", "t_ms")
+    out[match] = [list(r) for r in rows]
+print(json.dumps(out))
+"""
+
+HOLDER = r"""
+import json, sys
+import django
+django.setup()
+from game.models import MatchLease
+arg = json.loads(sys.argv[1])
+print(json.dumps({"owner": MatchLease.objects.filter(match_id=arg["match"]).values_list("owner", flat=True).first()}))
 """
 
 ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
@@ -95,10 +131,6 @@ def question_text(i: int) -> str:
             "past old temples toward the sea; name this river?")
 
 
-def now_ms() -> float:
-    return time.time() * 1000
-
-
 def pct(values, p: float):
     """Nearest-rank percentile (p99 of fewer than 100 values is the maximum)."""
     if not values:
@@ -107,141 +139,11 @@ def pct(values, p: float):
     return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
 
 
+def load_average() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 # -- the client side ------------------------------------------------------------------------------
-
-class Sock:
-    """One websocket client: stamps every frame as it arrives and keeps the event frames raw."""
-
-    def __init__(self, name: str, audience: str, ws):
-        self.name, self.audience, self.ws = name, audience, ws
-        self.events: list[tuple] = []  # (seq, type, t, received ms, word index); duplicates kept
-        self.snapshot_seq: int | None = None
-        self.replies: dict[str, asyncio.Future] = {}
-        self.waiters: list[tuple] = []
-        self.refs = 0
-        self.closed_by: str | None = None
-        self.snapshot = asyncio.get_running_loop().create_future()
-        self.reader = asyncio.get_running_loop().create_task(self._read())
-
-    async def _read(self):
-        import websockets
-
-        try:
-            async for raw in self.ws:
-                received = now_ms()
-                frame = json.loads(raw)
-                seq = frame.get("seq")
-                if seq is not None:
-                    event = (seq, frame.get("type"), frame.get("t"), received, (frame.get("data") or {}).get("index"))
-                    self.events.append(event)
-                    if self.waiters:
-                        self._check(event)
-                    continue
-                kind = frame.get("type")
-                if kind in ("ack", "error"):
-                    future = self.replies.pop(frame.get("ref"), None)
-                    if future is not None and not future.done():
-                        future.set_result((frame, received))
-                elif kind == "snapshot" and not self.snapshot.done():
-                    self.snapshot_seq = frame["data"]["seq"]
-                    self.snapshot.set_result(received)
-        except websockets.ConnectionClosed as closed:
-            self.closed_by = f"closed {closed.rcvd.code if closed.rcvd else 'abnormally'}"
-        finally:
-            if self.closed_by is None:
-                self.closed_by = "closed"
-            gone = ConnectionError(f"{self.name}: socket {self.closed_by}")
-            for future in [self.snapshot, *self.replies.values(), *(w[2] for w in self.waiters)]:
-                if not future.done():
-                    future.set_exception(gone)
-
-    def _check(self, event):
-        for waiter in list(self.waiters):
-            test, since, future = waiter
-            if event[0] > since and not future.done() and test(event):
-                future.set_result(event)
-                self.waiters.remove(waiter)
-
-    async def wait_for(self, test, since: int, timeout: float = STEP_TIMEOUT):
-        """The first event frame after seq `since` that passes test (already received or still to come)."""
-        for event in self.events:
-            if event[0] > since and test(event):
-                return event
-        if self.reader.done():
-            raise ConnectionError(f"{self.name}: socket {self.closed_by}")
-        waiter = (test, since, asyncio.get_running_loop().create_future())
-        self.waiters.append(waiter)
-        try:
-            return await asyncio.wait_for(waiter[2], timeout)
-        finally:
-            if waiter in self.waiters:
-                self.waiters.remove(waiter)
-
-    async def reached(self, seq: int, timeout: float) -> bool:
-        try:
-            await self.wait_for(lambda e: e[0] >= seq, seq - 1, timeout)
-            return True
-        except (TimeoutError, ConnectionError):
-            return False
-
-    async def command(self, kind: str, data: dict | None = None):
-        """Send a command; (reply frame, sent ms, reply received ms)."""
-        self.refs += 1
-        ref = f"{self.name}-{self.refs}"
-        future = asyncio.get_running_loop().create_future()
-        self.replies[ref] = future
-        sent = now_ms()
-        # Every command carries an id (the wire protocol's exactly-once key); the ref is unique enough.
-        await self.ws.send(json.dumps({"type": kind, "data": data or {}, "ref": ref, "id": f"bench-{ref}-{os.getpid()}"}))
-        frame, received = await asyncio.wait_for(future, STEP_TIMEOUT)
-        return frame, sent, received
-
-    async def close(self):
-        try:
-            await asyncio.wait_for(self.ws.close(), 5)
-        except Exception:
-            pass
-        self.reader.cancel()
-        await asyncio.gather(self.reader, return_exceptions=True)
-
-
-async def connect(port: int, path: str, name: str, audience: str, cookie: str | None = None) -> Sock:
-    from websockets.asyncio.client import connect as ws_connect
-
-    ws = await ws_connect(f"ws://127.0.0.1:{port}{path}", origin=f"http://127.0.0.1:{port}",
-                          additional_headers={"Cookie": cookie} if cookie else None,
-                          ping_interval=None, open_timeout=STEP_TIMEOUT, close_timeout=2)
-    sock = Sock(name, audience, ws)
-    try:
-        sent = now_ms()
-        await ws.send(json.dumps({"type": "hello", "data": {"last_seq": 0}}))
-        sock.join_ms = await asyncio.wait_for(sock.snapshot, STEP_TIMEOUT) - sent
-    except BaseException:
-        await sock.close()
-        raise
-    return sock
-
-
-class LoopLag:
-    """How late this client's own event loop wakes a 10 ms sleep: the client's share of every number."""
-
-    def __init__(self, interval: float = 0.01):
-        self.interval, self.samples, self.task = interval, [], None
-
-    async def _run(self):
-        while True:
-            start = time.perf_counter()
-            await asyncio.sleep(self.interval)
-            self.samples.append((time.perf_counter() - start - self.interval) * 1000)
-
-    def start(self):
-        self.task = asyncio.get_running_loop().create_task(self._run())
-
-    async def stop(self):
-        if self.task is not None:
-            self.task.cancel()
-            await asyncio.gather(self.task, return_exceptions=True)
-
 
 def seqs_of(reply: dict) -> list[int]:
     return list((reply.get("data") or {}).get("seqs") or [])
@@ -253,138 +155,452 @@ def expect_ack(what: str, reply: dict) -> list[int]:
     return seqs_of(reply)
 
 
-async def reach_all(socks: list[Sock], seq: int, timeout: float) -> list[str]:
-    """Wait until every socket has an event frame at or past seq; the names of those that did not."""
-    done = await asyncio.gather(*(s.reached(seq, timeout) for s in socks))
-    return [s.name for s, ok in zip(socks, done) if not ok]
+class Watchers:
+    """The spectators, in processes of their own (bench/_watchers.py), as the driver sees them."""
+
+    def __init__(self, directory: Path, name: str, sockets: list[list], processes: int, reconnect: bool):
+        self.directory, self.name = Path(directory), name
+        self.groups = [sockets[i::processes] for i in range(processes)] if sockets else []
+        self.reconnect = reconnect
+        self.procs: list[asyncio.subprocess.Process] = []
+        self.at: list[dict] = [{} for _ in self.groups]
+        self.matches = [{s[3] for s in group} for group in self.groups]
+        self.changed = asyncio.Event()
+        self.failed: str | None = None
+        self._joined: list[asyncio.Event] = []
+        self._readers: list[asyncio.Task] = []
+
+    async def start(self, timeout: float) -> None:
+        for i, group in enumerate(self.groups):
+            spec = self.directory / f"{self.name}-{i}.spec.json"
+            spec.write_text(json.dumps({"sockets": group, "reconnect": self.reconnect,
+                                        "out": str(self.directory / f"{self.name}-{i}.out.json")}))
+            proc = await asyncio.create_subprocess_exec(PYTHON, str(Path(__file__).with_name("_watchers.py")), str(spec),
+                                                        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                                                        limit=1 << 24)
+            self.procs.append(proc)
+            self._joined.append(asyncio.Event())
+            self._readers.append(asyncio.get_running_loop().create_task(self._read(i, proc)))
+        await asyncio.wait_for(asyncio.gather(*(j.wait() for j in self._joined)), timeout)
+        if self.failed:
+            raise RuntimeError(self.failed)
+
+    async def _read(self, i: int, proc) -> None:
+        while True:
+            line = await proc.stdout.readline()
+            if not line:
+                break
+            text = line.decode().strip()
+            if text == "joined":
+                self._joined[i].set()
+            elif text.startswith("{"):
+                data = json.loads(text)
+                if "failed" in data:
+                    self.failed = data["failed"]
+                    self._joined[i].set()
+                else:
+                    self.at[i] = {int(k): v for k, v in data["at"].items()}
+                    self.changed.set()
+        self._joined[i].set()
+        self.changed.set()
+
+    def lowest(self, match: int) -> int | None:
+        seen = [at.get(match, 0) for at, matches in zip(self.at, self.matches) if match in matches]
+        return min(seen) if seen else None
+
+    async def reached(self, match: int, seq: int, timeout: float) -> bool:
+        end = time.monotonic() + timeout
+        while True:
+            lowest = self.lowest(match)
+            if lowest is None or lowest >= seq:
+                return True
+            if time.monotonic() > end or any(r.done() for r in self._readers):
+                return False
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), 0.5)
+            except TimeoutError:
+                pass
+
+    def pids(self) -> dict[str, int]:
+        return {f"{self.name}-{i}": p.pid for i, p in enumerate(self.procs)}
+
+    async def stop(self) -> dict:
+        """Every watcher's frames, the watcher processes' loop lag samples and their CPU seconds."""
+        out = {"socks": [], "loop_lag": [], "cpu": 0.0}
+        for proc in self.procs:
+            if proc.returncode is None:
+                proc.stdin.write(b"stop\n")
+                await proc.stdin.drain()
+        for i, proc in enumerate(self.procs):
+            try:
+                await asyncio.wait_for(proc.wait(), 120)
+            except TimeoutError:
+                proc.kill()
+                await proc.wait()
+            path = self.directory / f"{self.name}-{i}.out.json"
+            if path.exists():
+                data = json.loads(path.read_text())
+                out["socks"] += data["socks"]
+                out["loop_lag"] += data["loop_lag"]
+                out["cpu"] += data["cpu"]
+        await asyncio.gather(*self._readers, return_exceptions=True)
+        return out
+
+    async def kill(self) -> None:
+        for proc in self.procs:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
 
 
-async def play(stack: Stack, port: int, info: dict, spectators: int, questions: int) -> dict:
-    code = info["code"]
-    socks: list[Sock] = []
+class Room:
+    """One match's moderator and players (in this process); its spectators are in the watchers."""
+
+    def __init__(self, number: int, mod: Sock, teams: list[list[Sock]], watchers: Watchers):
+        self.number, self.mod, self.teams, self.watchers = number, mod, teams, watchers
+
+    @property
+    def socks(self) -> list[Sock]:
+        return [self.mod, *(p for team in self.teams for p in team)]
+
+    async def reach(self, seq: int, timeout: float) -> list[str]:
+        """Wait until every socket of the match has seq; the names of those that did not."""
+        missing = await reach_all(self.socks, seq, timeout)
+        if not await self.watchers.reached(self.number, seq, timeout):
+            missing.append(f"watchers of match {self.number} (lowest at {self.watchers.lowest(self.number)})")
+        return missing
+
+
+def spread(ports: list[int]):
+    turn = iter(range(10 ** 9))
+    return lambda: ports[next(turn) % len(ports)]
+
+
+async def open_rooms(ports: list[int], info: dict, spectators: int, reconnect: bool, watchers_dir: Path,
+                     processes: int) -> list[Room]:
+    """Every match's moderator, players and spectators, spread over the web processes in turn."""
+    port = spread(ports)
+    rooms = []
+    cookie = f"sessionid={info['session']}"
+    players = []
+    for m, match in enumerate(info["matches"]):
+        code = match["code"]
+        mod = await connect(port(), f"/ws/m/{code}/moderate", f"m{m}-moderator", "moderator", cookie, reconnect, m)
+        teams = []
+        for t, tokens in enumerate(match["tokens"]):
+            teams.append([await connect(port(), f"/ws/m/{code}/play?seat={token}", f"m{m}-player{t}.{n}", "player",
+                                        None, reconnect, m) for n, token in enumerate(tokens)])
+        players.append((m, mod, teams))
+    sockets = [[port(), f"/ws/m/{info['matches'][i % len(players)]['code']}/watch", f"m{i % len(players)}-spectator{i}",
+                i % len(players)] for i in range(spectators)]
+    watchers = Watchers(watchers_dir, "watchers", sockets, processes, reconnect)
+    try:
+        await watchers.start(STEP_TIMEOUT + spectators * 0.2)
+    except BaseException:
+        await watchers.kill()
+        raise
+    for m, mod, teams in players:
+        rooms.append(Room(m, mod, teams, watchers))
+    return rooms
+
+
+async def play_room(room: Room, questions: int, buzzes: list, late: dict, fault=None) -> None:
+    """One match from start to end; `fault` (an async callable) is run in question 2. A step that
+    fails says which it was and where the match stood."""
+    try:
+        await _play_room(room, questions, buzzes, late, fault)
+    except Exception as problem:
+        tail = [(e[0], e[1]) for e in room.mod.events[-4:]]
+        raise RuntimeError(f"match {room.number}: {type(problem).__name__} {problem}; the moderator has seq "
+                           f"{room.mod.last_seq} (last events {tail}), socket {room.mod.closed_by or 'open'}, "
+                           f"closes {room.mod.closes}") from problem
+
+
+async def _play_room(room: Room, questions: int, buzzes: list, late: dict, fault=None) -> None:
+    mod = room.mod
+    retry = fault is not None
+    reply, _, _ = await mod.command("start", retry=retry)
+    seqs = expect_ack("start", reply)
+    wait_s = FAULT_TIMEOUT if fault else STEP_TIMEOUT
+    for k in range(questions):
+        since = min(seqs) - 1 if seqs else 0
+        buzzer = room.teams[k % 2][0]
+        others = [p for team in room.teams for p in team if p is not buzzer]
+        index = (await buzzer.wait_for(lambda e: e[1] == "question_started", since, wait_s))[4]
+        resumed = None
+        if fault is not None and k == min(1, questions - 1):
+            await buzzer.wait_for(lambda e: e[1] == "word_revealed" and (e[4] or 0) >= FAULT_AT_WORD - 1, since)
+            resumed = await fault(room)
+        # After a fault the words read while frames were lost reach the player in a snapshot, not one
+        # by one: any word after the resume will do.
+        word = await buzzer.wait_for(lambda e: e[1] == "word_revealed" and ((e[4] or 0) >= BUZZ_AFTER - 1 or
+                                                                            (resumed and e[0] > resumed)), since, wait_s)
+        reply, sent, acked = await buzzer.command("buzz", {"seen": word[4] + 1, "question": index}, retry=retry)
+        buzz = {"match": room.number, "question": k + 1, "buzzer": buzzer.name, "sent": sent, "ack": acked,
+                "reply": reply.get("type"), "seq": None, "others": [o.name for o in others]}
+        last = None
+        if reply.get("type") == "ack" and seqs_of(reply):
+            buzz["seq"] = max(seqs_of(reply))  # the buzz is the last event its command causes
+            answered = (await buzzer.command("answer", {"text": f"Answer {index}", "question": index}, retry=retry))[0]
+            ruled = (await mod.command("rule", {"verdict": "accept"}, retry=retry))[0] if answered.get("type") == "ack" else None
+            if ruled and ruled.get("type") == "ack":
+                last = max(seqs_of(ruled))
+            else:  # under overload the answer can come after the answer time ran out
+                buzz["late_answer"] = ((ruled or answered).get("data") or {}).get("code")
+        else:  # refused (e.g. read to the end under load)
+            buzz["error"] = (reply.get("data") or {}).get("code")
+        if last is None:  # let the question go dead by itself
+            last = (await mod.wait_for(lambda e: e[1] == "question_closed", since, 60))[0]
+        buzzes.append(buzz)
+        missing = await room.reach(last, wait_s)
+        if missing:
+            late[f"match {room.number} question {k + 1}"] = missing
+        reply, _, _ = await mod.command("next", retry=retry)
+        seqs = expect_ack("next", reply)
+    final = max(seqs)  # match_ended
+    missing = await room.reach(final, wait_s)
+    if missing:
+        late[f"match {room.number} match_ended"] = missing
+
+
+def make_fault(kind: str, stack: Stack, info: dict, marks: dict):
+    """The fault of a fault run, and the moderator's resume once the match paused for it."""
+
+    async def fault(room: Room):
+        marks["at"] = now_ms()
+        if kind == "redis":
+            stack.kill("redis")
+            await asyncio.sleep(1.5)
+            stack.start_redis()
+        else:
+            owner = (await asyncio.to_thread(stack.django, HOLDER, {"match": info["matches"][room.number]["id"]},
+                                             "holder"))["owner"]
+            holder = next(n for n in stack.procs if n.startswith("conductor") and owner and owner in stack.log_tail(n, 400))
+            stack.kill(holder)
+            stack.start_conductor(f"conductor-after-{holder}")
+            marks["killed"] = holder
+        end = time.monotonic() + FAULT_TIMEOUT
+        while True:  # the match pauses once the conductor notices; resume is refused until then
+            reply = (await room.mod.command("resume", retry=True))[0]
+            if reply.get("type") == "ack":
+                break
+            if time.monotonic() > end:
+                raise RuntimeError(f"the match never paused for the fault, or resume was refused: {reply.get('data')}")
+            await asyncio.sleep(1)
+        marks["resumed"] = now_ms() - marks["at"]
+        paused = next((e for e in room.mod.events if e[1] == "paused" and e[3] >= marks["at"]), None)
+        marks["paused"] = paused[3] - marks["at"] if paused else None
+        return max(reply["data"]["seqs"])
+
+    return fault
+
+
+def sock_record(s: Sock) -> dict:
+    return {"name": s.name, "audience": s.audience, "match": s.match, "snapshots": s.snapshots,
+            "events": s.events, "join_ms": s.join_ms, "closes": list(s.closes), "last_seq": s.last_seq,
+            "closed_by": s.closed_by if s.reader.done() else None, "frame_bytes": s.frame_bytes}
+
+
+async def play(stack: Stack, ports: list[int], info: dict, spectators: int, questions: int,
+               fault: str | None, profiler: Profiler | None, processes: int) -> dict:
+    rooms: list[Room] = []
     probe = LoopLag()
     try:
         t_connect = time.monotonic()
-        mod = await connect(port, f"/ws/m/{code}/moderate", "moderator", "moderator", f"sessionid={info['session']}")
-        socks.append(mod)
-        players = []
-        for i, token in enumerate(info["tokens"]):
-            players.append(await connect(port, f"/ws/m/{code}/play?seat={token}", f"player{i}", "player"))
-            socks.append(players[-1])
-        gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
-
-        async def watcher(i):
-            async with gate:
-                return await connect(port, f"/ws/m/{code}/watch", f"spectator{i}", "spectator")
-
-        opened = await asyncio.gather(*(watcher(i) for i in range(spectators)), return_exceptions=True)
-        socks += [s for s in opened if isinstance(s, Sock)]
-        failed = [s for s in opened if not isinstance(s, Sock)]
-        if failed:
-            raise RuntimeError(f"{len(failed)} of {spectators} spectators could not connect: {failed[0]!r}")
+        rooms = await open_rooms(ports, info, spectators, fault is not None, stack.dir, processes)
         connect_s = time.monotonic() - t_connect
-
+        if profiler is not None:
+            profiler.start({name: proc.pid for name, proc in stack.procs.items() if name != "redis"})
+        stack.extra = rooms[0].watchers.pids()
         usage_start = stack.usage()
+        load_start = load_average()
         cpu_start = resource.getrusage(resource.RUSAGE_SELF)
         probe.start()
         t_play = time.monotonic()
-        reply, _, _ = await mod.command("start")
-        seqs = expect_ack("start", reply)
-        buzzes, late = [], {}
-        for k in range(questions):
-            since = min(seqs) - 1 if seqs else 0
-            buzzer, other = players[k % 2], players[1 - k % 2]
-            word = await buzzer.wait_for(lambda e: e[1] == "word_revealed" and (e[4] or 0) >= BUZZ_AFTER - 1, since)
-            reply, sent, acked = await buzzer.command("buzz", {"seen": word[4] + 1})
-            buzz = {"question": k + 1, "buzzer": buzzer.name, "other": other.name, "sent": sent, "ack": acked,
-                    "reply": reply.get("type"), "seq": None}
-            if reply.get("type") == "ack" and seqs_of(reply):
-                buzz["seq"] = max(seqs_of(reply))  # the buzz is the last event its command causes
-                expect_ack("answer", (await buzzer.command("answer", {"text": f"Answer {k}"}))[0])
-                last = max(expect_ack("rule", (await mod.command("rule", {"verdict": "accept"}))[0]))
-            else:  # refused (e.g. read to the end under load): let the question go dead by itself
-                buzz["error"] = (reply.get("data") or {}).get("code")
-                last = (await mod.wait_for(lambda e: e[1] == "question_closed", since, 60))[0]
-            buzzes.append(buzz)
-            missing = await reach_all(socks, last, STEP_TIMEOUT)
-            if missing:
-                late[f"question {k + 1}"] = missing
-            reply, _, _ = await mod.command("next")
-            seqs = expect_ack("next", reply)
-        final = max(seqs)  # match_ended
-        missing = await reach_all(socks, final, STEP_TIMEOUT)
-        if missing:
-            late["match_ended"] = missing
+        buzzes, late, marks = [], {}, {}
+        injected = make_fault(fault, stack, info, marks) if fault else None
+        await asyncio.gather(*(play_room(room, questions, buzzes, late, injected if room.number == 0 else None)
+                               for room in rooms))
         play_s = time.monotonic() - t_play
         cpu_end = resource.getrusage(resource.RUSAGE_SELF)
         usage_end = stack.usage()  # with every socket still open
+        load_end = load_average()
         await probe.stop()
+        watched = await rooms[0].watchers.stop()
+        stack.extra = {}
+        socks = [sock_record(s) for room in rooms for s in room.socks] + watched["socks"]
         return {
-            "socks": [{"name": s.name, "audience": s.audience, "snapshot_seq": s.snapshot_seq, "events": s.events,
-                       "join_ms": s.join_ms, "closed_by": s.closed_by if s.reader.done() else None} for s in socks],
-            "buzzes": buzzes, "late": late, "connect_s": connect_s, "play_s": play_s,
+            "socks": socks,
+            "buzzes": buzzes, "late": late, "connect_s": connect_s, "play_s": play_s, "fault": marks,
             "usage_start": usage_start, "usage_end": usage_end, "loop_lag": probe.samples,
+            "watcher_loop_lag": watched["loop_lag"], "load": f"{load_start} -> {load_end}",
             "client_cpu": (cpu_end.ru_utime + cpu_end.ru_stime) - (cpu_start.ru_utime + cpu_start.ru_stime),
+            "watcher_cpu": watched["cpu"],
         }
     finally:
         await probe.stop()
-        await asyncio.gather(*(s.close() for s in socks), return_exceptions=True)
+        if profiler is not None:
+            profiler.stop()
+        if rooms:
+            await rooms[0].watchers.kill()
+        await asyncio.gather(*(s.close() for room in rooms for s in room.socks), return_exceptions=True)
+
+
+# -- the floor ------------------------------------------------------------------------------------
+
+async def play_floor(ports: list[int], rooms: int, per_room: int, schedule: list, directory: Path,
+                     processes: int) -> dict:
+    """The same room(s) on the plain-websockets floor server: the same clients, and the same frames
+    (type, size, moment) as the match's, read by watcher processes as the spectators were."""
+    from websockets.asyncio.client import connect as ws_connect
+
+    port = spread(ports)
+    sockets = [[port(), f"/room/{r}", f"floor{r}.{c}", r] for r in range(rooms) for c in range(per_room)]
+    watchers = Watchers(directory, "floor", sockets, processes, False)
+    last = schedule[-1][0]
+    try:
+        await watchers.start(STEP_TIMEOUT + len(sockets) * 0.2)
+        started = time.monotonic()
+        controls = [await ws_connect(f"ws://127.0.0.1:{p}/control", ping_interval=None) for p in ports]
+        order = json.dumps({"schedule": schedule})
+        for control in controls:
+            await control.send(order)
+        for control in controls:
+            await asyncio.wait_for(control.recv(), STEP_TIMEOUT + schedule[-1][2] / 1000)
+            await control.close()
+        missing = [r for r in range(rooms) if not await watchers.reached(r, last, STEP_TIMEOUT)]
+        play_s = time.monotonic() - started
+        watched = await watchers.stop()
+    finally:
+        await watchers.kill()
+    socks = watched["socks"]
+    lags = [received - t for s in socks for _, kind, t, received, _ in s["events"] if kind == "word_revealed"]
+    delivery = {"lost": 0, "dup": 0, "out_of_order": 0}
+    expected = {seq for seq, *_ in schedule}
+    for s in socks:
+        got = [e[0] for e in s["events"]]
+        delivery["lost"] += len(expected - set(got))
+        delivery["dup"] += len(got) - len(set(got))
+        delivery["out_of_order"] += sum(1 for a, b in zip(got, got[1:]) if b < a)
+    return {"lag": lags, "jitter": [j for s in socks for j in jitters(s["events"])], "delivery": delivery,
+            "missing": len(missing), "loop_lag": watched["loop_lag"], "play_s": play_s, "clients": len(socks)}
+
+
+def jitters(events) -> list[float]:
+    """|arrival gap - scheduled gap| between consecutive words of one question on one socket."""
+    words = sorted((e for e in events if e[1] == "word_revealed" and e[2] is not None), key=lambda e: e[0])
+    out = []
+    for a, b in zip(words, words[1:]):
+        if b[0] == a[0] + 1 and (b[4] or 0) == (a[4] or 0) + 1:
+            out.append(abs((b[3] - a[3]) - (b[2] - a[2])))
+    return out
 
 
 # -- one run --------------------------------------------------------------------------------------
 
-def run_label(layer: str, db: str) -> str:
-    return "memory+sqlite" if layer == "memory" else f"redis+{db}"
+def run_label(layer: str, db: str, web: int, conductors: int) -> str:
+    base = "memory+sqlite" if layer == "memory" else f"redis+{db}"
+    if layer == "redis" and (web > 1 or conductors > 1):
+        base += f" {web}w/{conductors}c"
+    elif web > 1:
+        base += f" {web}w"
+    return base
 
 
-def run_one(layer: str, db: str, spectators: int, questions: int, number: int) -> dict:
+def waiting_in_redis(stack: Stack) -> str:
+    """What was left waiting in the run's Redis when a run failed: each channel's queued messages."""
+    if not stack.redis_port or "redis" not in stack.procs:
+        return ""
+    import redis
+
+    try:
+        client = redis.Redis(port=stack.redis_port, socket_timeout=5)
+        found = {key.decode(): client.zcard(key) for key in client.keys("asgi:*") if client.type(key) == b"zset"}
+        return f"--- messages waiting in Redis: {found}\n"
+    except Exception as problem:
+        return f"--- Redis could not be read: {problem}\n"
+
+
+def run_one(layer: str, args, spectators: int, number: int) -> dict:
     started = time.monotonic()
-    with Stack(layer, db, tag=f"{layer}-{spectators}-{number}") as stack:
+    questions, matches = args.questions, args.matches
+    conductors = args.conductors if layer == "redis" else 1
+    label = run_label(layer, args.db, args.web, conductors) + (f" fault:{args.fault}" if args.fault else "")
+    with Stack(layer, args.db, tag=f"{layer}-{spectators}-{number}", web=args.web, conductors=conductors,
+               own_redis=layer == "redis") as stack:
         stack.prepare()
         rules = {"reveal": "clock", "words_per_minute": WORDS_PER_MINUTE, "lead_in_seconds": 0,
                  "questions": questions, "tiebreakers": 0}
-        info = stack.django(SETUP, {"texts": [question_text(i) for i in range(questions)], "rules": rules}, "setup")
-        port = free_port()
-        stack.start_servers(port)
-        budget = 60 + questions * 20 + spectators * 0.5
+        info = stack.django(SETUP, {"texts": [question_text(i) for i in range(questions)], "rules": rules,
+                                    "matches": matches, "per_team": max(1, args.players // 2)}, "setup")
+        ports = [free_port() for _ in range(args.web)]
+        stack.start_servers(ports)
+        budget = 60 + questions * 20 + (spectators + matches * 10) * 0.5 + (2 * FAULT_TIMEOUT if args.fault else 0)
+        profiler = Profiler(args.profile, f"{number}-{layer}-{spectators}") if args.profile else None
 
         async def go():
-            await stack.wait_ready(port)
-            return await asyncio.wait_for(play(stack, port, info, spectators, questions), budget)
+            await stack.wait_ready(ports)
+            return await asyncio.wait_for(play(stack, ports, info, spectators, questions, args.fault, profiler,
+                                               args.clients), budget)
 
         try:
             result = asyncio.run(go())
         except (Exception, asyncio.CancelledError) as problem:
-            tails = "\n".join(stack.log_tail(name) for name in stack.procs)
-            raise ServerError(f"{type(problem).__name__}: {problem}\n{tails}") from problem
+            tails = "\n".join(stack.log_tail(name, 60 if name.startswith("conductor") else 25) for name in stack.procs)
+            raise ServerError(f"{type(problem).__name__}: {problem}\n{waiting_in_redis(stack)}{tails}") from problem
         stack.stop_servers()
-        result["log"] = [[seq, kind, t] for seq, kind, t in stack.django(DUMP, {"match": info["id"]}, "dump")]
-        result["server_log_lines"] = {name: stack.log_tail(name, 5) for name in stack.procs}
-    result.update(layer=layer, db=db, label=run_label(layer, db), spectators=spectators, questions=questions,
-                  wall_s=time.monotonic() - started)
+        logs = stack.django(DUMP, {"matches": [m["id"] for m in info["matches"]]}, "dump")
+        result["logs"] = [logs[str(m["id"])] for m in info["matches"]]
+        if args.floor:
+            sizes = next(s["frame_bytes"] for s in result["socks"] if s["audience"] == "spectator" and s["frame_bytes"])
+            first = result["logs"][0][0][2]
+            schedule = [[seq, kind, t - first, sizes.get(str(seq), sizes.get(seq, 200))]
+                        for seq, kind, t in result["logs"][0]]
+            floor_ports = [free_port() for _ in range(args.web)]
+            stack.start_floor(floor_ports)
+
+            async def floor():
+                await stack.wait_ready(floor_ports)
+                return await play_floor(floor_ports, matches, max(1, spectators // matches), schedule, stack.dir,
+                                        args.clients)
+
+            usage = stack.usage()
+            result["floor"] = asyncio.run(floor())
+            after = stack.usage()
+            result["floor"]["cpu"] = sum(after[n]["cpu"] - usage[n]["cpu"] for n in after if n.startswith("floor")
+                                         and after[n] and usage.get(n))
+        stack.stop_servers(keep=())
+        result["profiles"] = [summary(path) for path in sorted(Path(args.profile).glob(f"{number}-{layer}-*.txt"))] \
+            if args.profile else []
+    result.update(layer=layer, db=args.db, label=label, spectators=spectators, questions=questions, matches=matches,
+                  players=args.players, web=args.web, conductors=conductors, wall_s=time.monotonic() - started)
     return summarize(result)
 
 
 def summarize(r: dict) -> dict:
-    log = r.pop("log")
-    log_seqs = [seq for seq, _, _ in log]
-    word_seqs = {seq for seq, kind, _ in log if kind == "word_revealed"}
+    logs = r.pop("logs")
     lags = {"moderator": [], "player": [], "spectator": []}
-    first_words, later_words = [], []  # a question's first word waits for `next` to be stored and sent
+    first_words, later_words, jitter = [], [], []
     delivery = {"frames_got": 0, "frames_expected": 0, "words_got": 0, "words_expected": 0,
-                "lost": 0, "dup": 0, "out_of_order": 0, "unexpected": 0, "notes": []}
-    by_name = {}
+                "lost": 0, "dup": 0, "out_of_order": 0, "unexpected": 0, "notes": [], "converged": True}
+    finals = set()
     for s in r["socks"]:
-        by_name[s["name"]] = s
+        log = logs[s["match"]]
+        log_seqs = [seq for seq, _, _ in log]
+        word_seqs = {seq for seq, kind, _ in log if kind == "word_revealed"}
         events = s["events"]
         for seq, kind, t, received, index in events:
             if kind == "word_revealed" and t is not None:
                 lags[s["audience"]].append(received - t)
                 (first_words if index == 0 else later_words).append(received - t)
-        expected = {seq for seq in log_seqs if seq > (s["snapshot_seq"] or 0)}
+        jitter += jitters(events)
+        first = s["snapshots"][0] if s["snapshots"] else 0
+        covered = max(s["snapshots"], default=0)  # a later snapshot brought the socket up to this seq
+        expected = {seq for seq in log_seqs if seq > first}
         got = [e[0] for e in events]
         got_set = set(got)
-        lost = sorted(expected - got_set)
+        lost = sorted(x for x in expected - got_set if x > covered)
         dup = len(got) - len(got_set)
         unexpected = sorted(got_set - expected)
         disorder = sum(1 for a, b in zip(got, got[1:]) if b < a)
@@ -396,40 +612,60 @@ def summarize(r: dict) -> dict:
         delivery["dup"] += dup
         delivery["out_of_order"] += disorder
         delivery["unexpected"] += len(unexpected)
+        end = max(got_set | {s["last_seq"]})
+        finals.add((s["match"], end == log_seqs[-1]))
+        if end != log_seqs[-1]:
+            delivery["converged"] = False
         if lost or dup or disorder or unexpected:
             delivery["notes"].append(f"{s['name']}: lost seqs {lost[:10]}{'...' if len(lost) > 10 else ''}, "
                                      f"{dup} duplicated, {disorder} out of order, unexpected {unexpected[:10]}")
         if s["closed_by"]:
             delivery["notes"].append(f"{s['name']}: socket {s['closed_by']} before the end")
-    ack_rtt, to_player, to_spectators = [], [], []
+    reconnects = sum(len(s["closes"]) for s in r["socks"] if not s["closed_by"])
+    ack_rtt, to_player, to_spectators, refused = [], [], [], []
+    by_name = {s["name"]: s for s in r["socks"]}
     for b in r["buzzes"]:
         ack_rtt.append(b["ack"] - b["sent"])
+        if b.get("late_answer"):
+            delivery["notes"].append(f"match {b['match']} question {b['question']}: the answer after the buzz was "
+                                     f"refused ({b['late_answer']}): it came after the answer time")
         if b["seq"] is None:
-            delivery["notes"].append(f"question {b['question']}: buzz refused ({b.get('error')})")
+            refused.append(b.get("error"))
+            delivery["notes"].append(f"match {b['match']} question {b['question']}: buzz refused ({b.get('error')})")
             continue
         for s in r["socks"]:
+            if s["match"] != b["match"] or s["name"] == b["buzzer"]:
+                continue
             arrival = next((e[3] for e in s["events"] if e[0] == b["seq"]), None)
             if arrival is None:
                 continue
-            if s["name"] == b["other"]:
+            if s["name"] in b["others"]:
                 to_player.append(arrival - b["sent"])
             elif s["audience"] == "spectator":
                 to_spectators.append(arrival - b["sent"])
+    del by_name
     for where, names in r["late"].items():
-        delivery["notes"].append(f"{where}: {len(names)} sockets had not received it after {STEP_TIMEOUT:.0f}s "
+        delivery["notes"].append(f"{where}: {len(names)} sockets had not received it in time "
                                  f"({', '.join(names[:5])}{'...' if len(names) > 5 else ''})")
     usage = {}
     for name, end in r["usage_end"].items():
         start = r["usage_start"].get(name)
         usage[name] = None if end is None else {"rss": end["rss"], "cpu": end["cpu"] - (start or end)["cpu"]}
+    server_cpu = sum(u["cpu"] for n, u in usage.items() if u and n != "redis" and not n.startswith("watchers"))
     return {
         "label": r["label"], "layer": r["layer"], "spectators": r["spectators"], "sockets": len(r["socks"]),
-        "lag_all": [x for v in lags.values() for x in v], "lags": lags,
-        "lag_first": first_words, "lag_later": later_words,
+        "matches": r["matches"], "players": r["players"], "web": r["web"], "conductors": r["conductors"],
+        "lag_all": [x for v in lags.values() for x in v], "lags": lags, "jitter": jitter,
+        "lag_first": first_words, "lag_later": later_words, "refused": refused,
         "ack_rtt": ack_rtt, "to_player": to_player, "to_spectators": to_spectators,
         "delivery": delivery, "usage": usage, "loop_lag": r["loop_lag"], "client_cpu": r["client_cpu"],
-        "join_ms": [s["join_ms"] for s in r["socks"]], "connect_s": r["connect_s"], "play_s": r["play_s"],
-        "wall_s": r["wall_s"], "events": len(log), "words_per_question": len(word_seqs) / max(1, r["questions"]),
+        "watcher_loop_lag": r["watcher_loop_lag"], "watcher_cpu": r["watcher_cpu"],
+        "server_cpu": server_cpu, "load": r["load"], "reconnects": reconnects, "fault": r["fault"],
+        "join_ms": [s["join_ms"] for s in r["socks"] if s["join_ms"] is not None], "connect_s": r["connect_s"],
+        "play_s": r["play_s"], "wall_s": r["wall_s"], "events": sum(len(log) for log in logs),
+        "words_per_question": sum(1 for log in logs for _, k, _ in log if k == "word_revealed")
+        / max(1, r["questions"] * r["matches"]),
+        "floor": r.get("floor"), "profiles": r.get("profiles", []),
     }
 
 
@@ -448,28 +684,50 @@ def table(headers: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
+def who(r: dict) -> str:
+    return f"{r['matches']}x{r['sockets'] // r['matches']}" if r["matches"] > 1 else str(r["spectators"])
+
+
 def report(results: list[dict], args, total_s: float) -> None:
     done = [r for r in results if "failed" not in r]
-    print(f"\nExhibition live-room latency: {args.questions} questions per run, quizbowl at {WORDS_PER_MINUTE} wpm, "
-          f"lead-in 0, buzz after {BUZZ_AFTER} words; 1 moderator + 2 players + N spectators; "
-          f"client and servers on this machine ({os.cpu_count()} CPUs).")
+    print(f"\nExhibition live-room latency: {args.questions} questions per match, quizbowl at {WORDS_PER_MINUTE} wpm, "
+          f"lead-in 0, buzz after {BUZZ_AFTER} words; per match 1 moderator + {max(2, args.players // 2 * 2)} players, "
+          f"spectators spread over the matches; client and servers on this machine ({os.cpu_count()} CPUs).")
     if done:
-        print("\nLatency, ms (receive time on the client - server time / send time; nearest-rank percentiles)")
+        print("\nAgainst the floor (the spectators' word lag, ms: receive time - scheduled time, nearest-rank "
+              "percentiles; the floor replays the match's frames to as many clients)")
+        rows = []
+        for r in done:
+            lag, f = r["lags"]["spectator"] or r["lag_all"], r["floor"]
+            d = r["delivery"]
+            ratio = (pct(lag, 99) / pct(f["lag"], 99)) if f and f["lag"] and pct(f["lag"], 99) else None
+            rows.append([r["label"], who(r), str(r["sockets"]), fmt(pct(lag, 50)), fmt(pct(lag, 99)),
+                         fmt(pct(f["lag"], 50)) if f else "-", fmt(pct(f["lag"], 99)) if f else "-",
+                         fmt(ratio, 2) if ratio else "-",
+                         f"{d['lost']}/{d['dup']}/{d['out_of_order']}",
+                         f"{f['delivery']['lost']}/{f['delivery']['dup']}/{f['delivery']['out_of_order']}" if f else "-",
+                         fmt(pct(r["jitter"], 99)), fmt(pct(f["jitter"], 99)) if f else "-",
+                         fmt(pct(r["ack_rtt"], 50)), fmt(pct(r["ack_rtt"], 99)), str(len(r["refused"])), r["load"]])
+        print(table(["run", "spect", "sockets", "word p50", "p99", "floor p50", "floor p99", "p99/floor",
+                     "lost/dup/ooo", "floor l/d/o", "jitter p99", "floor jitter p99", "buzz ack p50", "p99",
+                     "refused", "load avg start -> end"], rows))
+
+        print("\nLatency, ms (receive time on the client - server time / send time)")
         rows = []
         for r in done:
             lag = r["lag_all"]
-            rows.append([r["label"], str(r["spectators"]), str(len(lag)), fmt(pct(lag, 50)), fmt(pct(lag, 95)),
+            rows.append([r["label"], who(r), str(len(lag)), fmt(pct(lag, 50)), fmt(pct(lag, 95)),
                          fmt(pct(lag, 99)), fmt(max(lag) if lag else None),
                          fmt(pct(r["ack_rtt"], 50)), fmt(pct(r["ack_rtt"], 99)),
                          fmt(pct(r["to_player"], 50)), fmt(pct(r["to_player"], 99)), str(len(r["to_spectators"])),
                          fmt(pct(r["to_spectators"], 50)), fmt(pct(r["to_spectators"], 99))])
         print(table(["run", "spect", "word n", "word p50", "p95", "p99", "max", "buzz ack p50", "p99",
-                     "->player p50", "p99", "->spect n", "->spect p50", "p99"], rows))
+                     "->players p50", "p99", "->spect n", "->spect p50", "p99"], rows))
 
         print("\nWord lag by audience and by position, ms (p50 / p99 / max)")
         rows = []
         for r in done:
-            row = [r["label"], str(r["spectators"])]
+            row = [r["label"], who(r)]
             for v in (*(r["lags"][a] for a in ("moderator", "player", "spectator")), r["lag_first"], r["lag_later"]):
                 row.append(f"{fmt(pct(v, 50))} / {fmt(pct(v, 99))} / {fmt(max(v) if v else None)}")
             rows.append(row)
@@ -480,32 +738,45 @@ def report(results: list[dict], args, total_s: float) -> None:
         rows = []
         for r in done:
             d = r["delivery"]
-            rows.append([r["label"], str(r["spectators"]), str(r["sockets"]), str(r["events"]),
+            rows.append([r["label"], who(r), str(r["sockets"]), str(r["events"]),
                          f"{d['frames_got']}/{d['frames_expected']}", f"{d['words_got']}/{d['words_expected']}",
-                         str(d["lost"]), str(d["dup"]), str(d["out_of_order"]), str(d["unexpected"])])
+                         str(d["lost"]), str(d["dup"]), str(d["out_of_order"]), str(d["unexpected"]),
+                         "yes" if d["converged"] else "NO", str(r["reconnects"])])
         print(table(["run", "spect", "sockets", "events", "frames got/expected", "words got/expected", "lost", "dup",
-                     "out of order", "unexpected"], rows))
+                     "out of order", "unexpected", "all at last seq", "reconnects"], rows))
 
         print("\nResources and time (RSS at the end with all sockets open; CPU seconds during play)")
         rows = []
         for r in done:
-            daphne, conductor = r["usage"].get("daphne"), r["usage"].get("conductor")
-            rows.append([r["label"], str(r["spectators"]),
-                         fmt(daphne["rss"] / MIB if daphne else None),
-                         fmt(conductor["rss"] / MIB if conductor else None) if r["layer"] == "redis" else "(in daphne)",
-                         fmt(daphne["cpu"] if daphne else None, 2),
-                         fmt(conductor["cpu"] if conductor else None, 2) if r["layer"] == "redis" else "-",
-                         fmt(r["client_cpu"], 2),
-                         f"{fmt(pct(r['loop_lag'], 99))} / {fmt(max(r['loop_lag']) if r['loop_lag'] else None)}",
+            servers = [n for n in r["usage"] if n != "redis" and not n.startswith("watchers")]
+            cpu = ", ".join(f"{n} {fmt(r['usage'][n]['cpu'], 1)}" for n in servers if r["usage"][n])
+            rss = ", ".join(f"{n} {fmt(r['usage'][n]['rss'] / MIB, 0)}" for n in servers if r["usage"][n])
+            per_match = r["server_cpu"] / r["matches"] / r["play_s"] * 1000 if r["play_s"] else None
+            f = r["floor"]
+            rows.append([r["label"], who(r), rss, cpu, fmt(per_match, 1),
+                         fmt(f["cpu"] / r["matches"] / f["play_s"] * 1000, 1) if f and f["play_s"] else "-",
+                         f"{fmt(r['client_cpu'], 1)} + {fmt(r['watcher_cpu'], 1)}",
+                         f"{fmt(pct(r['loop_lag'], 99))} / {fmt(pct(r['watcher_loop_lag'], 99))}",
+                         f"{fmt(pct(f['loop_lag'], 99))}" if f else "-",
                          f"{fmt(pct(r['join_ms'], 50))} / {fmt(pct(r['join_ms'], 99))}",
                          fmt(r["connect_s"]), fmt(r["play_s"]), fmt(r["wall_s"])])
-        print(table(["run", "spect", "daphne MiB", "conductor MiB", "daphne cpu s", "conductor cpu s", "client cpu s",
-                     "client loop lag p99/max ms", "join p50/p99 ms", "connect s", "play s", "wall s"], rows))
+        print(table(["run", "spect", "RSS MiB", "CPU s", "server CPU ms/s per match", "floor ms/s per match",
+                     "client cpu s (players + watchers)", "loop lag p99 ms (players / watchers)",
+                     "floor watchers' loop lag p99", "join p50/p99 ms",
+                     "connect s", "play s", "wall s"], rows))
+
+        for r in done:
+            if r["fault"]:
+                m = r["fault"]
+                print(f"\nFault ({r['label']}): the pause reached the moderator {fmt(m.get('paused'), 0)} ms after the fault"
+                      f"{', killed ' + m['killed'] if m.get('killed') else ''}; resumed at {fmt(m.get('resumed'), 0)} ms; "
+                      f"every socket at the last seq: {'yes' if r['delivery']['converged'] else 'NO'}; "
+                      f"lost {r['delivery']['lost']}; reconnects {r['reconnects']}.")
 
         print("\nNotes")
         for r in done:
             notes = r["delivery"]["notes"]
-            head = f"  {r['label']}, {r['spectators']} spectators:"
+            head = f"  {r['label']}, {who(r)} spectators:"
             if not notes:
                 print(f"{head} no lost, duplicated or out-of-order seq on any of {r['sockets']} sockets; "
                       f"{r['words_per_question']:.1f} words revealed per question.")
@@ -515,6 +786,13 @@ def report(results: list[dict], args, total_s: float) -> None:
                     print(f"    {note}")
                 if len(notes) > 12:
                     print(f"    ... and {len(notes) - 12} more")
+            if r["floor"] and r["floor"]["missing"]:
+                print(f"    floor: {r['floor']['missing']} clients did not get every frame")
+        for r in done:
+            if r["profiles"]:
+                print(f"\nProfile ({r['label']}, {who(r)}; py-spy, busy samples only)")
+                for text in r["profiles"]:
+                    print(text)
     for r in results:
         if "failed" in r:
             print(f"\n{r['label']}, {r['spectators']} spectators: the run could not be measured:\n{r['failed']}")
@@ -528,8 +806,8 @@ def counts(text: str) -> list[int]:
         values = [int(v) for v in text.split(",") if v.strip()]
     except ValueError:
         raise argparse.ArgumentTypeError("a count or a comma-separated list of counts, like 10,50,200") from None
-    if not values or any(not 0 <= v <= MAX_SPECTATORS for v in values):
-        raise argparse.ArgumentTypeError(f"each count must be 0 to {MAX_SPECTATORS}")
+    if not values or any(not 0 <= v <= MAX_SOCKETS for v in values):
+        raise argparse.ArgumentTypeError(f"each count must be 0 to {MAX_SOCKETS}")
     return values
 
 
@@ -538,30 +816,48 @@ def main(argv=None) -> int:
     parser.add_argument("--layer", choices=("memory", "redis", "both"), default="both")
     parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite",
                         help="database of the redis runs (the memory runs always use a temp SQLite file)")
-    parser.add_argument("--spectators", type=counts, default=[50], help="N or a sweep such as 10,50,200")
+    parser.add_argument("--spectators", type=counts, default=[50], help="N or a sweep such as 10,50,200 (in all)")
+    parser.add_argument("--players", type=int, default=2, choices=range(2, 41, 2), metavar="2-40",
+                        help="human players per match, half on each team")
+    parser.add_argument("--matches", type=int, default=1, choices=range(1, 201), metavar="1-200")
+    parser.add_argument("--web", type=int, default=1, choices=range(1, 9), metavar="1-8", help="Daphne processes")
+    parser.add_argument("--conductors", type=int, default=1, choices=range(1, 9), metavar="1-8",
+                        help="`conduct` processes (Redis runs)")
     parser.add_argument("--questions", type=int, default=5, choices=range(1, MAX_QUESTIONS + 1), metavar="1-20")
+    parser.add_argument("--clients", type=int, default=1, choices=range(1, 9), metavar="1-8",
+                        help="processes the spectators are spread over (moderators and players have their own)")
+    parser.add_argument("--floor", action="store_true", help="measure the plain-websockets floor in the same run")
+    parser.add_argument("--fault", choices=("redis", "conductor"), help="restart Redis / kill the conductor mid-question")
+    parser.add_argument("--profile", metavar="DIR", help="record each server with py-spy into DIR and summarise")
     args = parser.parse_args(argv)
     layers = ["memory", "redis"] if args.layer == "both" else [args.layer]
+    if args.fault or args.web > 1:  # several processes or a fault need the Redis layer
+        if args.layer == "memory":
+            parser.error("--fault and --web > 1 need the Redis layer (--layer redis)")
+        layers = ["redis"]
     runs = [(layer, n) for layer in layers for n in args.spectators]
     if len(runs) > MAX_RUNS:
         parser.error(f"{len(runs)} runs asked for; at most {MAX_RUNS} (layers x spectator counts)")
+    if max(args.spectators) + args.matches * (1 + args.players) > MAX_SOCKETS:
+        parser.error(f"at most {MAX_SOCKETS} sockets in all")
 
     def terminate(signum, frame):
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, terminate)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    wanted = 4 * max(args.spectators) + 256
+    wanted = 4 * (max(args.spectators) + args.matches * (1 + args.players)) + 256
     if soft != resource.RLIM_INFINITY and soft < wanted:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(wanted, hard), hard))
 
     results, interrupted, started = [], False, time.monotonic()
     try:
         for number, (layer, spectators) in enumerate(runs, 1):
-            label = run_label(layer, args.db)
-            print(f"[{number}/{len(runs)}] {label}, {spectators} spectators ...", file=sys.stderr, flush=True)
+            label = run_label(layer, args.db, args.web, args.conductors if layer == "redis" else 1)
+            print(f"[{number}/{len(runs)}] {label}, {spectators} spectators, load {load_average()} ...",
+                  file=sys.stderr, flush=True)
             try:
-                result = run_one(layer, args.db, spectators, args.questions, number)
+                result = run_one(layer, args, spectators, number)
             except (Exception, asyncio.CancelledError) as problem:
                 results.append({"label": label, "spectators": spectators, "failed": str(problem)})
                 print(f"    could not be measured: {str(problem).splitlines()[0]}", file=sys.stderr, flush=True)

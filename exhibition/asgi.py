@@ -2,7 +2,8 @@
 
 Websockets pass the Origin check (ALLOWED_HOSTS) and the session login before a consumer sees
 them. In the embedded default (no REDIS_URL) the application also starts the conductor inside
-this process on the first request; with Redis, `manage.py conduct` runs it separately.
+this process on the first request; with Redis, `manage.py conduct` runs it separately. GET /healthz
+is answered before all of that (exhibition/health.py).
 """
 import os
 
@@ -16,9 +17,9 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from exhibition.health import HealthCheck  # noqa: E402
 from game.conductor.embedded import ConductorStarter, embedded_enabled  # noqa: E402
 from game.routing import websocket_urlpatterns  # noqa: E402
-
 
 
 class KeepServerSend:
@@ -41,3 +42,4 @@ websocket_application = KeepServerSend(
 application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocket_application})
 if embedded_enabled():
     application = ConductorStarter(application)
+application = HealthCheck(application)  # GET /healthz, for load balancers and compose

@@ -49,19 +49,40 @@ class StateCache:
     def __init__(self):
         self.states: collections.OrderedDict = collections.OrderedDict()
         self.snapshots: dict = {}  # (match_id, audience, team) -> (seq, text)
-        self.locks: dict[int, asyncio.Lock] = {}
+        self.reading: dict[int, asyncio.Task] = {}  # match -> the read under way
+        self.next_read: dict[int, asyncio.Future] = {}  # match -> the read that starts after it, and its callers
 
     async def state(self, match_id: int):
-        lock = self.locks.setdefault(match_id, asyncio.Lock())
-        async with lock:
+        """The match's state as stored now. Everyone who asks while a read is under way shares the one
+        read that starts after it (so it misses nothing stored before they asked): a thousand sockets
+        resyncing at once after a Redis restart cost two reads of the log, not a thousand."""
+        waiting = self.next_read.get(match_id)
+        if waiting is None:
+            waiting = self.next_read[match_id] = asyncio.get_running_loop().create_future()
+            if match_id not in self.reading:
+                self._start_read(match_id)
+        return await asyncio.shield(waiting)
+
+    def _start_read(self, match_id: int) -> None:
+        future = self.next_read.pop(match_id)
+        self.reading[match_id] = asyncio.get_running_loop().create_task(self._read(match_id, future))
+
+    async def _read(self, match_id: int, future: asyncio.Future) -> None:
+        try:
             state = await _fold_onto(self.states.get(match_id), match_id)  # apply() never changes what it is given
             self.states[match_id] = state
             self.states.move_to_end(match_id)
             while len(self.states) > MATCHES_KEPT:
                 old, _ = self.states.popitem(last=False)
-                self.locks.pop(old, None)
                 self.snapshots = {k: v for k, v in self.snapshots.items() if k[0] != old}
-            return state
+            future.set_result(state)
+        except Exception as problem:
+            future.set_exception(problem)
+            future.exception()  # retrieved here too: every caller may have gone
+        finally:
+            del self.reading[match_id]
+            if match_id in self.next_read:
+                self._start_read(match_id)
 
     async def snapshot_text(self, match_id: int, audience: str, team: str | None) -> tuple[str, int]:
         state = await self.state(match_id)
@@ -88,8 +109,11 @@ def cache() -> StateCache:
 
 async def catch_up(match_id: int, after: int, audience: str, team: str | None, force_snapshot: bool = False):
     """The frame texts that bring a client from seq `after` to now, and the seq they end at."""
+    if force_snapshot or after <= 0:  # a snapshot in any case: no need to ask how far the log goes
+        text, seq = await cache().snapshot_text(match_id, audience, team)
+        return [text], seq
     latest = await last_seq(match_id)
-    if force_snapshot or after <= 0 or after > latest or latest - after > CATCH_UP_LIMIT:
+    if after > latest or latest - after > CATCH_UP_LIMIT:
         text, seq = await cache().snapshot_text(match_id, audience, team)
         return [text], seq
     events = await _events_after(match_id, after)

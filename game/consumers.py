@@ -1,22 +1,23 @@
 """Websocket consumers: authenticate a socket, check each frame, stamp it and pass it on.
 
 They never change a match. A command goes to the conductor with the actor taken from the socket
-(never from the frame) and the time it arrived; the conductor's reply comes back as an ack or an
-error on the socket's own channel. The match's events come through this process's fan-out hub
-(game/fanout.py), which holds one subscription per audience for all local sockets: a socket joins
-it before it reads the event log, so nothing falls between catch-up and live frames, and frames
-that arrive while it catches up wait until it has. Spectators only listen, so they get no channel
-of their own. Every frame is in docs/wire-protocol.md.
+(never from the frame) and the time it arrived. The match's events, and the conductor's answer to
+a command (an ack or an error), come through this process's fan-out hub (game/fanout.py), which
+holds one subscription per audience for all local sockets and one channel for answers: a socket
+has no channel of its own. A socket joins the hub before it reads the event log, so nothing falls
+between catch-up and live frames, and frames that arrive while it catches up wait until it has.
+Every frame is in docs/wire-protocol.md.
 
 Nothing a client sends can close its socket with an internal error: a frame that cannot be parsed,
-or any failure while handling one, is answered with an error frame carrying its ref. A socket whose
-channel layer fails is closed with 4503 (try again later), so the browser reconnects.
+or any failure while handling one, is answered with an error frame carrying its ref. A socket that
+fails for another reason is closed with 4503 (try again later), so the browser reconnects.
 """
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
+import uuid
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -53,6 +54,7 @@ class MatchSocket(AsyncWebsocketConsumer):
     """One browser's connection to one match, for one audience (a subclass each)."""
 
     audience = "spectator"
+    channel_layer_alias = NO_CHANNEL  # no channel of its own: frames and answers come through the hub
     commands: frozenset = frozenset()
     refusal = "Spectators can only watch."
     rate = (20, 10)  # burst, frames per second
@@ -66,6 +68,7 @@ class MatchSocket(AsyncWebsocketConsumer):
 
     async def __call__(self, scope, receive, send):
         self.key = self.writer = None
+        self.socket_id = uuid.uuid4().hex
         try:
             await super().__call__(scope, receive, send)
         except Exception:
@@ -166,7 +169,7 @@ class MatchSocket(AsyncWebsocketConsumer):
         if protocol is not None:
             protocol.sendClose(code=CLOSE_TOO_SLOW, reason=TOO_SLOW)
         else:
-            await self.close(code=CLOSE_TOO_SLOW)
+            await self.close(code=CLOSE_TOO_SLOW, reason=TOO_SLOW)
 
     async def catch_up(self, last_seq: int, force_snapshot: bool = False):
         self.holding = [] if self.holding is None else self.holding
@@ -187,19 +190,18 @@ class MatchSocket(AsyncWebsocketConsumer):
         if self.holding is not None:
             self.holding.extend(frames)
             return 0
-        if self.last_sent is None or self.writer is None:
+        if self.last_sent is None or self.writer is None or not frames:
             return 0
-        sent = 0
-        for seq, text in frames:
-            if seq <= self.last_sent:
-                continue
-            self.last_sent = seq
-            self.writer.write(seq, text, prepared)
-            sent += 1
-        return sent
+        if frames[0][0] <= self.last_sent:  # some of them came by catch-up already
+            frames = [f for f in frames if f[0] > self.last_sent]
+            if not frames:
+                return 0
+        self.last_sent = frames[-1][0]
+        self.writer.write(frames, prepared)
+        return len(frames)
 
     def send_now(self, text: str) -> None:
-        """A frame outside the event sequence (a heartbeat)."""
+        """A frame outside the event sequence (a heartbeat, an ack)."""
         if self.writer is not None and self.last_sent is not None:
             self.writer.write_text(text)
 
@@ -207,10 +209,11 @@ class MatchSocket(AsyncWebsocketConsumer):
 
     async def forward(self, frame):
         command = {"type": frame.type, "data": frame.data, "actor": self.actor(), "received": now_ms()}
+        here = hub()
         try:
-            await self.channel_layer.send(CONDUCTOR_CHANNEL, {
+            await here.layer.send(CONDUCTOR_CHANNEL, {
                 "type": "command", "match": self.code, "command": command, "id": frame.id,
-                "reply_to": self.channel_name, "ref": frame.ref})
+                "reply_to": here.channel, "ref": [self.socket_id, frame.ref]})
         except ChannelFull:
             await self.send_json(error_frame("busy", "The game server is busy; try again in a moment.", frame.ref))
         except Exception:
@@ -218,19 +221,18 @@ class MatchSocket(AsyncWebsocketConsumer):
             await self.send_json(error_frame("unavailable", "The game server cannot be reached just now; "
                                                             "your command is retried by itself.", frame.ref))
 
-    async def conductor_reply(self, message):
+    def answer(self, message: dict) -> None:
+        """The conductor's answer to one of this socket's commands (through the hub): an ack or an error."""
         if message.get("ok"):
-            await self.send_json({"type": "ack", "ref": message.get("ref"), "data": {"seqs": message.get("seqs", [])}})
+            frame = {"type": "ack", "ref": message.get("ref"), "data": {"seqs": message.get("seqs", [])}}
         else:
             error = message.get("error") or {}
-            await self.send_json(error_frame(error.get("code", "rejected"), error.get("message", "Refused."),
-                                             message.get("ref")))
+            frame = error_frame(error.get("code", "rejected"), error.get("message", "Refused."), message.get("ref"))
+        self.send_now(json.dumps(frame))
 
 
 class SpectatorSocket(MatchSocket):
-    """ws/m/<code>/watch: anyone, read-only; no channel of its own (it sends no commands)."""
-
-    channel_layer_alias = NO_CHANNEL
+    """ws/m/<code>/watch: anyone, read-only."""
 
 
 class ModeratorSocket(MatchSocket):

@@ -7,10 +7,21 @@ watch, and writes it to them itself (review found the per-socket path, a channel
 a thread hop and a JSON encoding per socket per frame, took 12-18 s to reach 1,000 watchers).
 
 On Daphne the frame is also framed once: autobahn's prepareMessage builds the websocket frame
-bytes, and each socket's protocol writes the same bytes (sendPreparedMessage). A socket that cannot
-keep up (its unsent bytes pass SLOW_SOCKET_BYTES, or on other servers SLOW_SOCKET_FRAMES queued
-frames) is closed with 4008 and a reason; reconnecting brings it up to date from the event log.
-It never slows the other sockets: nothing waits for it.
+bytes, and each socket gets the same bytes, all the frames of one delivery in one write. Where the
+socket's send buffer in Twisted is empty (the usual case), the bytes go straight to the kernel with
+one non-blocking send(); only what the kernel does not take is left to Twisted to write later. The
+profiler found a 1,000-socket room spending most of Daphne's time in Twisted's deferred write of
+every frame to every socket (registering the socket for writing, waking for it, unregistering) and
+in autobahn's per-send debug-log arguments; writing through skips both and keeps frames in order,
+since it is only taken when nothing is queued before it.
+
+A socket that cannot keep up (its unsent bytes pass SLOW_SOCKET_BYTES, or on other servers
+SLOW_SOCKET_FRAMES queued frames) is closed with 4008 and a reason; reconnecting brings it up to
+date from the event log, with a snapshot if it is far behind. It never slows the other sockets:
+nothing waits for it.
+
+Commands go to the conductor with this hub's channel to answer on, so a socket's ack comes the same
+way as its frames: the sockets need no channel (or channel-layer reader) of their own.
 
 The hub also renews its group memberships (they survive a Redis restart; members of a dead
 process age out) and sends every local socket a heartbeat with its match's last seq.
@@ -22,6 +33,7 @@ import collections
 import json
 import logging
 import time
+import uuid
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
@@ -36,6 +48,7 @@ log = logging.getLogger(__name__)
 SLOW_SOCKET_BYTES = 1 << 20  # unsent bytes a socket may hold before it is closed as too slow
 SLOW_SOCKET_FRAMES = 2000  # the same bound where frames are queued by us (servers other than Daphne)
 CLOSE_TOO_SLOW = 4008
+SLICE = 200  # sockets written in one turn of the event loop
 TOO_SLOW = "Your connection fell too far behind; reconnecting brings you up to date."
 PROBE_S = 2.0  # how often the hub asks Redis whether it restarted (and lost the hub's groups)
 RECEIVE_BACKOFF_S = (0.1, 5.0)
@@ -69,18 +82,48 @@ class DaphneWriter:
     def __init__(self, protocol, on_slow):
         self.protocol = protocol
         self.on_slow = on_slow
+        transport = protocol.transport
+        # Writing through to the socket is right only for a plain TCP connection with no compression
+        # negotiated: behind TLS (Daphne serving https itself) the bytes must go through Twisted.
+        self.through = (getattr(protocol, "_perMessageCompress", None) is None and hasattr(transport, "getHandle")
+                        and not getattr(transport, "TLS", False) and hasattr(transport, "_tempDataLen"))
 
-    def write(self, seq: int, text: str, prepared: dict) -> None:
+    def write(self, frames: list, prepared: dict) -> None:
+        """Write frames ([seq, text], in order) as one piece of bytes."""
         protocol = self.protocol
         if protocol.state != protocol.STATE_OPEN:
             return
-        if unsent_bytes(protocol.transport) > SLOW_SOCKET_BYTES:
+        transport = protocol.transport
+        waiting = unsent_bytes(transport)
+        if waiting > SLOW_SOCKET_BYTES:
             self.on_slow()
             return
+        messages = [self._prepared(seq, text, prepared) for seq, text in frames]
+        if self.through:
+            self._send(transport, b"".join(m.payloadHybi for m in messages), waiting)
+        else:
+            for message in messages:
+                protocol.sendPreparedMessage(message)
+
+    def _prepared(self, seq: int, text: str, prepared: dict):
+        """The frame's websocket bytes, built once per delivery for every socket of the process."""
         message = prepared.get(seq)
         if message is None:
-            message = prepared[seq] = protocol.factory.prepareMessage(text.encode("utf-8"), False)
-        protocol.sendPreparedMessage(message)
+            message = prepared[seq] = self.protocol.factory.prepareMessage(text.encode("utf-8"), False)
+        return message
+
+    def _send(self, transport, data: bytes, waiting: int) -> None:
+        if waiting or self.protocol.send_queue or not transport.connected or transport.disconnecting:
+            transport.write(data)  # behind bytes already queued: in order, through Twisted
+            return
+        try:
+            sent = transport.getHandle().send(data)
+        except (BlockingIOError, InterruptedError):
+            sent = 0
+        except OSError:
+            sent = 0  # the connection is failing; Twisted's own write finds out and closes it
+        if sent < len(data):
+            transport.write(data[sent:])
 
     def write_text(self, text: str) -> None:
         protocol = self.protocol
@@ -102,16 +145,20 @@ class QueuedWriter:
         self.ready = asyncio.Event()
         self.task = asyncio.get_running_loop().create_task(self._run())
 
-    def write(self, seq: int, text: str, prepared: dict) -> None:
+    def write(self, frames: list, prepared: dict) -> None:
+        for _, text in frames:
+            if not self.write_text(text):
+                return
+
+    def write_text(self, text: str) -> bool:
+        """Queue a frame; False if the socket fell too far behind (it is being closed)."""
         if len(self.queue) >= self.limit:
             self.queue.clear()
             self.on_slow()
-            return
+            return False
         self.queue.append(text)
         self.ready.set()
-
-    def write_text(self, text: str) -> None:
-        self.write(0, text, {})
+        return True
 
     async def _run(self):
         while True:
@@ -131,19 +178,22 @@ class Hub:
         self.layer = layer
         self.channel: str | None = None
         self.rooms: dict[tuple[str, str], set] = {}
+        self.sockets: dict[str, object] = {}  # socket id -> socket, for the conductor's answers to commands
         self.match_ids: dict[str, int] = {}
         self._tasks: list[asyncio.Task] = []
         self._starting: asyncio.Lock = asyncio.Lock()
         self._redis_run_id = None
+        self.pending: dict[tuple[str, str], collections.deque] = {}  # deliveries still being written, per room
         self.frames_in = 0  # frames received from the layer (once per audience per event)
         self.writes = 0  # frames written to sockets
 
     async def _start(self):
         async with self._starting:
             if self.channel is None:
-                # The default prefix: channels-redis reads every process-local channel of one prefix from
-                # one Redis list, so a prefix of its own would wait behind the sockets' blocking reads.
-                self.channel = await self.layer.new_channel()
+                # A channel of its own, read with its own blocking pop: not one of channels-redis's
+                # process-local channels, whose shared reader stopped delivering anything to the
+                # process (frames or replies) after a Redis restart under load.
+                self.channel = f"hub.{uuid.uuid4().hex}"
                 loop = asyncio.get_running_loop()
                 self._tasks = [loop.create_task(self._receive(), name="hub-receive"),
                                loop.create_task(self._keep(), name="hub-keep")]
@@ -153,6 +203,7 @@ class Hub:
         Returns once the process is in the group, so a log read afterwards misses no frame."""
         if self.channel is None:
             await self._start()
+        self.sockets[socket.socket_id] = socket
         room = self.rooms.get((code, key))
         if room is None:
             room = self.rooms[(code, key)] = set()
@@ -161,6 +212,7 @@ class Hub:
         room.add(socket)
 
     def leave(self, socket, code: str, key: str) -> None:
+        self.sockets.pop(socket.socket_id, None)
         room = self.rooms.get((code, key))
         if room is None:
             return
@@ -178,14 +230,35 @@ class Hub:
             log.info("Could not leave %s; the membership expires by itself", group)
 
     def deliver(self, code: str, key: str, frames: list) -> None:
-        """Write frames ([seq, text], in seq order) to every local socket of (match, audience)."""
+        """Write frames ([seq, text], in seq order) to every local socket of (match, audience).
+
+        A big room is written SLICE sockets at a time, one slice per turn of the event loop, so a
+        player's ack or a moderator's frame waiting behind a thousand watchers' copies goes out
+        between two slices instead of after all of them. Deliveries to one room stay in order: a
+        new one waits until the one before has reached every socket."""
         self.frames_in += len(frames)
         room = self.rooms.get((code, key))
         if not room:
             return
-        prepared: dict = {}  # seq -> the websocket frame, built once for every Daphne socket here
-        for socket in list(room):
-            self.writes += socket.push(frames, prepared)
+        pending = self.pending.setdefault((code, key), collections.deque())
+        pending.append([frames, {}, list(room), 0])  # prepared: seq -> the websocket frame, built once here
+        if len(pending) == 1:
+            self._write_slice((code, key))
+
+    def _write_slice(self, where: tuple) -> None:
+        pending = self.pending.get(where)
+        while pending:
+            delivery = pending[0]
+            frames, prepared, sockets, start = delivery
+            end = start + SLICE
+            for socket in sockets[start:end]:
+                self.writes += socket.push(frames, prepared)
+            if end < len(sockets):
+                delivery[3] = end
+                asyncio.get_running_loop().call_soon(self._write_slice, where)
+                return
+            pending.popleft()
+        self.pending.pop(where, None)
 
     async def _receive(self):
         wait = RECEIVE_BACKOFF_S[0]
@@ -200,11 +273,23 @@ class Hub:
                 wait = min(wait * 2, RECEIVE_BACKOFF_S[1])
                 continue
             wait = RECEIVE_BACKOFF_S[0]
-            if message.get("type") == "hub.frames":
-                try:
+            try:
+                if message.get("type") == "hub.frames":
                     self.deliver(message["match"], message["key"], message["frames"])
-                except Exception:
-                    log.exception("The fan-out could not deliver frames of match %s", message.get("match"))
+                elif message.get("type") == "conductor.reply":
+                    self.answer(message)
+            except Exception:
+                log.exception("The fan-out could not pass on a %r message", message.get("type"))
+
+    def answer(self, message: dict) -> None:
+        """The conductor's answer to a command: to the socket that sent it, with the client's own ref.
+        (A socket sends commands with ref [its id here, the client's ref] and this hub's channel.)"""
+        ref = message.get("ref")
+        if not (isinstance(ref, list) and len(ref) == 2):
+            return
+        socket = self.sockets.get(ref[0])
+        if socket is not None:
+            socket.answer(dict(message, ref=ref[1]))
 
     async def _keep(self):
         """Renew group memberships and send heartbeats every heartbeat; re-join at once after a Redis restart."""
@@ -265,3 +350,14 @@ def hub() -> Hub:
             del _hubs[stale]
         found = _hubs[loop] = Hub(get_channel_layer())
     return found
+
+
+def local_counts() -> tuple[int, int]:
+    """(sockets, matches) this event loop's hub serves now (0, 0 before the first socket)."""
+    try:
+        found = _hubs.get(asyncio.get_running_loop())
+    except RuntimeError:
+        return 0, 0
+    if found is None:
+        return 0, 0
+    return sum(len(room) for room in found.rooms.values()), len(found.match_ids)

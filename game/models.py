@@ -201,3 +201,22 @@ class MatchLease(models.Model):
 
     def __str__(self):
         return f"{self.match_id} held by {self.owner} until {self.expires_ms}"
+
+
+class ConductorPresence(models.Model):
+    """A running conductor, renewed with its leases: how many matches it holds, for placing new ones.
+
+    A new match goes to the live conductor that holds the fewest; the live matches of one that died
+    are shared out the same way (game/conductor/leases.py). A row not renewed for a lease's length
+    belongs to a conductor that is gone. `manage.py conductors` lists them (and checks one for health).
+    """
+
+    owner = models.CharField(max_length=64, primary_key=True)
+    channel = models.CharField(max_length=200, help_text="The conductor's own channel: matches placed on it are sent there.")
+    host = models.CharField(max_length=200, help_text="The machine (or container) it runs on, and its process id.")
+    matches = models.IntegerField(default=0, help_text="Matches it held at its last renewal.")
+    layer_ok = models.BooleanField(default=True, help_text="Whether it could reach the channel layer (Redis).")
+    seen_ms = models.BigIntegerField()
+
+    def __str__(self):
+        return f"conductor {self.owner} on {self.host}: {self.matches} matches"

@@ -94,9 +94,28 @@ class Stack:
         self.manage("migrate", "--noinput")
         return json.loads(self.manage("shell", "-c", script).strip().splitlines()[-1])
 
-    def start_daphne(self):
-        self.daphne = self.procs.start("daphne", str(Path(sys.executable).parent / "daphne"), "-b", "127.0.0.1",
-                                       "-p", str(self.port), "exhibition.asgi:application")
+    def start_daphne(self, name: str = "daphne", port: int | None = None) -> subprocess.Popen:
+        proc = self.procs.start(name, str(Path(sys.executable).parent / "daphne"), "-b", "127.0.0.1",
+                                "-p", str(port or self.port), "exhibition.asgi:application")
+        if name == "daphne":
+            self.daphne = proc
+        return proc
+
+    def start_proxy(self, web_ports: list[int]) -> int:
+        """nginx with deploy/nginx.conf, its `web-N` upstreams pointed at our Daphnes; returns its port."""
+        port = free_port()
+        conf = (ROOT / "deploy" / "nginx.conf").read_text()
+        for n, web in enumerate(web_ports, 1):
+            conf = conf.replace(f"server web-{n}:8000", f"server 127.0.0.1:{web}")
+        assert "server web-" not in conf, "as many Daphnes as deploy/nginx.conf has web processes"
+        conf = (conf.replace("listen 80;", f"listen 127.0.0.1:{port};")
+                .replace("pid /tmp/nginx.pid;", f"pid {self.tmp / 'nginx.pid'};")
+                .replace("/dev/stdout", str(self.tmp / "nginx-access.log"))
+                .replace("/dev/stderr", str(self.tmp / "nginx-error.log")))
+        (self.tmp / "nginx.conf").write_text(conf)
+        self.procs.start("nginx", shutil.which("nginx") or "/usr/sbin/nginx", "-p", str(self.tmp),
+                         "-c", str(self.tmp / "nginx.conf"), "-g", "daemon off;")
+        return port
 
     def start_conductor(self, name: str) -> subprocess.Popen:
         proc = self.procs.start(name, sys.executable, "manage.py", "conduct")

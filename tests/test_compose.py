@@ -39,13 +39,27 @@ def local_command(command: list[str], port: int) -> list[str]:
 def test_compose_wires_every_process_to_postgres_and_redis():
     services = compose_services()
     app = {name: s for name, s in services.items() if "command" in s}
-    assert set(app) == {"migrate", "web", "conductor", "bots-500mib", "bots-6gib", "bots-unlimited"}
+    assert set(app) == {"migrate", "web-1", "web-2", "conductor", "bots-500mib", "bots-6gib", "bots-unlimited"}
     for name, service in app.items():
         env = service["environment"]
         assert env["DATABASE_URL"].startswith("postgres://") and "@postgres:" in env["DATABASE_URL"], name
         assert env["REDIS_URL"].startswith("redis://redis:"), name
     queues = {s["command"][s["command"].index("-Q") + 1] for n, s in app.items() if n.startswith("bots-")}
     assert queues == {"bots.500mib", "bots.6gib", "bots.unlimited"}
+
+
+def test_compose_puts_the_web_processes_behind_the_proxy_with_health_checks():
+    services = compose_services()
+    webs = sorted(n for n in services if n.startswith("web-"))
+    assert len(webs) >= 2 and all(services[n]["command"] == services["web-1"]["command"] for n in webs)
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    assert all(f"server {n}:8000" in conf for n in webs), "every web process is in the proxy's upstream"
+    assert "./deploy/nginx.conf:/etc/nginx/nginx.conf:ro" in services["proxy"]["volumes"]
+    assert set(services["proxy"]["depends_on"]) == set(webs)
+    for name in (*webs, "conductor", "proxy"):
+        assert services[name]["healthcheck"]["test"][0] == "CMD", name
+    assert services["conductor"]["deploy"]["replicas"] >= 2, "conductors share the matches"
+    assert services["web-1"]["environment"]["LOG_FORMAT"] == "json"
 
 
 @pytest.fixture
@@ -78,13 +92,16 @@ async def test_each_compose_command_runs_and_does_its_job(stack):
                              capture_output=True, text=True, timeout=300)
     assert migrate.returncode == 0, migrate.stderr[-2000:]
 
-    for name in ("web", "conductor", "bots-500mib", "bots-6gib", "bots-unlimited"):
+    for name in ("web-1", "conductor", "bots-500mib", "bots-6gib", "bots-unlimited"):
         procs.start(name, *local_command(services[name]["command"], port))
 
-    # web: Daphne serves the home page.
+    # web: Daphne serves the home page, and its health check (run as compose runs it) passes.
     await wait_for_port(port)
     page = await asyncio.to_thread(lambda: urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30).read())
     assert b"Matches" in page
+    check = [a.replace(":8000/", f":{port}/") for a in local_command(services["web-1"]["healthcheck"]["test"][1:], port)]
+    web_health = await asyncio.to_thread(subprocess.run, check, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert web_health.returncode == 0, web_health.stderr[-2000:]
 
     # conductor: answers a command on the shared "conductor" channel.
     layer = ResilientRedisChannelLayer(hosts=[REDIS_URL])
@@ -93,6 +110,9 @@ async def test_each_compose_command_runs_and_does_its_job(stack):
                                    "command": {"type": "start", "actor": {"role": "moderator"}}})
     reply = await reply_on(layer, inbox)
     assert reply["ok"] is False and reply["error"]["code"] == "no_match", procs.log("conductor")
+    health = await asyncio.to_thread(subprocess.run, local_command(services["conductor"]["healthcheck"]["test"][1:], port),
+                                     cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert health.returncode == 0 and "is alive" in health.stdout, health.stderr[-2000:]
 
     # bot workers: each tier's worker answers a query put on its own queue.
     client = Celery("compose-check", broker=REDIS_URL)

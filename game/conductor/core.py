@@ -7,7 +7,9 @@ of the conductor's own, so the event loop never blocks on it.
 
 One writer per match is enforced by a lease per match (leases.py): a message for a match another
 live conductor holds is forwarded to it; a live match nobody holds (after a crash, or at start) is
-taken over and paused, because nobody ran its clock meanwhile. Several conductors can run at once.
+taken over and paused, because nobody ran its clock meanwhile. Several conductors can run at once
+and share the matches: a new match goes to the one holding the fewest (the first to hear of it
+forwards it there), and the matches of one that died are shared out among the others.
 
 Faults never end the conductor: a receive that fails (Redis restarting, a time-out) is retried with
 back-off, and each match it holds is paused with a reason until the moderator resumes it.
@@ -60,6 +62,7 @@ class Conductor:
         self._failed_since_probe = False
         self.forwarded = 0  # messages handed to the conductor that holds their match
         self._redis_run_id = None
+        self._unserved_seen: set[str] = set()  # live matches nobody held at our last look
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="conductor-db")
 
     async def db(self, fn, *args):
@@ -73,6 +76,7 @@ class Conductor:
         tasks = []
         try:
             await self.probe_layer()
+            await self._announce()
             await self.recover()
             loop = asyncio.get_running_loop()
             tasks = [loop.create_task(self._serve(self.channel), name="conductor-shared"),
@@ -152,31 +156,37 @@ class Conductor:
     # -- leases -----------------------------------------------------------------------------------
 
     async def recover(self) -> None:
-        """Take over every live match nobody holds. A database that is not ready yet is waited for."""
+        """Take over our share of the live matches nobody holds. A database that is not ready yet is waited for."""
         while True:
             try:
-                codes = await self.db(leases.unserved_live_codes, self.clock())
-                break
+                await self.recover_unserved()
+                return
             except Exception:
                 log.exception("The conductor could not read the live matches; trying again in %s s", RECOVER_RETRY_S)
                 await asyncio.sleep(RECOVER_RETRY_S)
-        for code in codes:
-            try:
-                await self.host(code)
-            except Exception:
-                log.exception("Match %s could not be taken over; trying again later", code)
 
     async def _keep_leases(self) -> None:
         while True:
             await asyncio.sleep(leases.RENEW_S)
             try:
                 await self._renew()
+                await self._announce()
                 await self.recover_unserved()
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.warning("Renewing leases failed; the matches stop at their next write if it lasts", exc_info=True)
             await self.probe_layer()
+
+    async def _announce(self) -> None:
+        """Tell the other conductors we are alive and how loaded; a conductor on the in-process layer
+        of the embedded default is alone by construction and keeps quiet."""
+        if getattr(self.layer, "connection", None) is None:
+            return
+        try:
+            await self.db(leases.announce, self.id, self.own_channel or "", self.clock(), self.layer_ok)
+        except Exception:
+            log.warning("Could not tell the other conductors this one is alive; trying again", exc_info=True)
 
     async def _renew(self) -> None:
         ids = {host.match_id: code for code, host in self.hosts.items()}
@@ -187,9 +197,16 @@ class Conductor:
                 await self.drop(code)
 
     async def recover_unserved(self) -> None:
-        for code in await self.db(leases.unserved_live_codes, self.clock()):
+        """Take our share of the live matches nobody holds, and any match left unserved since our last look."""
+        mine, unserved = await self.db(leases.share_of_unserved, self.id, self.clock())
+        take = [code for code in unserved if code in mine or code in self._unserved_seen]
+        self._unserved_seen = set(unserved) - set(take)
+        for code in take:
             if code not in self.hosts:
-                await self.host(code)
+                try:
+                    await self.host(code)
+                except Exception:
+                    log.exception("Match %s could not be taken over; trying again later", code)
 
     async def drop(self, code: str) -> None:
         host = self.hosts.pop(code, None)
@@ -207,7 +224,7 @@ class Conductor:
         if not isinstance(code, str):
             await self._no_such_match(message, code)
             return
-        found = await self.host(code)
+        found = await self.host(code, place=not message.get("forwarded"))
         if found is None:
             await self._no_such_match(message, code)
         elif isinstance(found, MatchHost):
@@ -215,13 +232,14 @@ class Conductor:
         else:
             await self._forward(message, found)
 
-    async def host(self, code: str):
+    async def host(self, code: str, place: bool = False):
         """The running host of a match we hold (taking the lease if it is free), the lease of the
-        conductor that holds it, or None if there is no such match."""
+        conductor that holds it, or None if there is no such match. With `place`, a match nobody
+        holds is left to a less loaded conductor if there is one (the lease returned names it)."""
         host = self.hosts.get(code)
         if host is not None:
             return host
-        lease = await self.db(leases.acquire, code, self.id, self.own_channel or "", self.clock())
+        lease = await self.db(leases.acquire, code, self.id, self.own_channel or "", self.clock(), place)
         if lease is None:
             return None
         if not lease.mine:
@@ -270,9 +288,13 @@ class Conductor:
             await host.stop()
         try:
             await self.db(leases.release, self.id, [host.match_id for host in hosts])
-        except Exception:
-            log.warning("Could not give the leases back; they run out by themselves", exc_info=True)
+            await self.db(leases.retire, self.id)
+        except Exception as exc:  # at interpreter exit the database thread may be gone already
+            log.warning("Could not give the leases back (%s); they run out by themselves within %.0f s",
+                        exc, leases.LEASE_MS / 1000)
         try:
             await self.db(_close_connections)
+        except Exception:  # the process is exiting and took the database thread with it
+            log.info("Could not close the database connections; the process exit does")
         finally:
             self._db.shutdown(wait=False)

@@ -45,8 +45,12 @@ def encode(frame: dict) -> str:
 
 
 def frames_by_audience(events: list[dict], team_ids: list[str]) -> dict[str, list]:
-    """key -> [[seq, frame text], ...]: each event projected and encoded once for each audience."""
-    out = {MODERATOR: [], SPECTATOR: [], **{audience_key("player", t): [] for t in team_ids}}
+    """key -> [[seq, frame text], ...]: each event projected and encoded once for each audience.
+
+    The moderator and the teams come first and the watchers last: a web process writes each
+    audience's frames in the order they come, and a player about to buzz should not wait behind a
+    thousand watchers' copies."""
+    out = {MODERATOR: [], **{audience_key("player", t): [] for t in team_ids}, SPECTATOR: []}
     for event in events:
         out[MODERATOR].append([event["seq"], encode(project(event, "moderator"))])
         out[SPECTATOR].append([event["seq"], encode(project(event, "spectator"))])

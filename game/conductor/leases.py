@@ -7,16 +7,26 @@ event to it. A live match whose lease has run out (its conductor died, or never 
 over by whichever conductor sees it first. Times are ms since the epoch from the conductors' own
 clocks, so conductors on several machines need clocks in step (NTP) to well within LEASE_MS.
 
+Several conductors share the live matches. Each says it is alive (ConductorPresence) each time it
+renews its leases. A match nobody holds yet goes to the live conductor holding the fewest unfinished
+matches (place): the one that heard of it first forwards it there. The live matches of a conductor
+that died are shared out the same way: every conductor computes the same assignment from the same
+rows (share_of_unserved) and takes its own part; anything left unserved for a second round is taken
+by whoever sees it, so a match is never stranded on a conductor that only looks alive.
+
 These functions run on a conductor's database thread.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import IntegrityError, transaction
-from django.db.models import Q
+import os
+import socket
 
-from game.models import Match, MatchLease
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Q
+
+from game.models import ConductorPresence, Match, MatchLease
 
 LEASE_MS = 6000  # a lease not renewed for this long is free for another conductor to take
 RENEW_S = 2.0  # how often a conductor renews its leases and looks for matches nobody serves
@@ -36,11 +46,20 @@ class Lease:
     taken_over: bool  # a live match that another conductor (or nobody) held before: nobody ran its clock
 
 
-def acquire(code: str, owner: str, channel: str, now: int) -> Lease | None:
-    """Take the lease of match `code` if it is free, expired or already ours; None if no such match."""
+def acquire(code: str, owner: str, channel: str, now: int, place: bool = False) -> Lease | None:
+    """Take the lease of match `code` if it is free, expired or already ours; None if no such match.
+
+    With `place`, a match nobody holds is taken only if no live conductor holds fewer matches than
+    we do; otherwise the lease returned names the least loaded one (not taken: the caller forwards)."""
     match = Match.objects.filter(code=code).values("id", "status").first()
     if match is None:
         return None
+    if place:
+        current = MatchLease.objects.filter(match_id=match["id"], expires_ms__gte=now).values("owner").first()
+        if current is None:
+            chosen = least_loaded(owner, now)
+            if chosen is not None and chosen[0] != owner:
+                return Lease(code, match["id"], match["status"], False, chosen[1], False)
     until = now + LEASE_MS
     with transaction.atomic():
         before = MatchLease.objects.filter(match_id=match["id"]).values("owner").first()
@@ -88,3 +107,62 @@ def release(owner: str, match_ids: list[int] | None = None) -> None:
     if match_ids is not None:
         leases = leases.filter(match_id__in=match_ids)
     leases.delete()
+
+
+# -- sharing the matches between conductors ------------------------------------------------------
+
+def announce(owner: str, channel: str, now: int, layer_ok: bool = True) -> None:
+    """Say this conductor is alive, how many matches it holds, and whether it reaches the layer."""
+    held = MatchLease.objects.filter(owner=owner, expires_ms__gte=now).exclude(match__status=Match.Status.FINISHED)
+    ConductorPresence.objects.update_or_create(owner=owner, defaults={
+        "channel": channel, "host": f"{socket.gethostname()} pid {os.getpid()}", "matches": held.count(),
+        "layer_ok": layer_ok, "seen_ms": now})
+
+
+def retire(owner: str) -> None:
+    """A clean stop: this conductor takes no more matches."""
+    ConductorPresence.objects.filter(owner=owner).delete()
+
+
+def live_conductors(now: int) -> dict[str, str]:
+    """owner -> channel of every conductor that said it was alive within a lease's length."""
+    ConductorPresence.objects.filter(seen_ms__lt=now - 10 * LEASE_MS).delete()  # long gone: forget them
+    return dict(ConductorPresence.objects.filter(seen_ms__gte=now - LEASE_MS).values_list("owner", "channel"))
+
+
+def loads(now: int, owners) -> dict[str, int]:
+    """owner -> unfinished matches it holds now, for each of `owners` (0 for one holding none)."""
+    rows = (MatchLease.objects.filter(owner__in=list(owners), expires_ms__gte=now)
+            .exclude(match__status=Match.Status.FINISHED).values("owner").annotate(n=Count("match")))
+    out = dict.fromkeys(owners, 0)
+    out.update({row["owner"]: row["n"] for row in rows})
+    return out
+
+
+def least_loaded(owner: str, now: int) -> tuple[str, str] | None:
+    """(owner, channel) of the live conductor holding the fewest matches; we win a tie."""
+    alive = live_conductors(now)
+    if not alive:
+        return None
+    counts = loads(now, alive)
+    best = min(alive, key=lambda o: (counts[o], o != owner, o))
+    return best, alive[best]
+
+
+def share_of_unserved(owner: str, now: int) -> tuple[list[str], list[str]]:
+    """(our share, all) of the live matches nobody holds: each in turn to the least loaded live
+    conductor (ties by id), the same answer on every conductor that reads the same rows."""
+    unserved = unserved_live_codes(now)
+    if not unserved:
+        return [], []
+    alive = live_conductors(now)
+    if owner not in alive:
+        return list(unserved), unserved
+    counts = loads(now, alive)
+    mine = []
+    for code in unserved:
+        chosen = min(alive, key=lambda o: (counts[o], o))
+        counts[chosen] += 1
+        if chosen == owner:
+            mine.append(code)
+    return mine, unserved

@@ -24,8 +24,6 @@ class Command(BaseCommand):
                 "The conductor needs a shared channel layer to hear the web processes; set REDIS_URL. "
                 "Without REDIS_URL the web process runs the conductor itself, so you need not start one."
             )
-        self.stdout.write("Conductor listening on the channel 'conductor'.")
-        self.stdout.flush()
         asyncio.run(self._run())
         self.stdout.write("Conductor stopped; its matches are free for another conductor.")
 
@@ -34,7 +32,10 @@ class Command(BaseCommand):
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, task.cancel)
+        conductor = Conductor()
+        self.stdout.write(f"Conductor listening on the channel 'conductor' as {conductor.id}.")
+        self.stdout.flush()
         try:
-            await Conductor().run()
+            await conductor.run()
         except asyncio.CancelledError:
             pass

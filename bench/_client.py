@@ -1,0 +1,260 @@
+"""The bench's websocket client (bench/latency.py, bench/_watchers.py): one socket that stamps every
+frame as it arrives, reconnects and retries commands as the browser does when asked, and a probe of
+the client's own event loop lag (its share of every number the bench prints).
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+
+CONNECT_CONCURRENCY = 20
+STEP_TIMEOUT = 30.0  # seconds any single wait may take before the run is given up
+FAULT_TIMEOUT = 90.0  # a fault run waits this long for the pause and for every socket to come back
+RETRY_S = 2.0  # a command with no answer is sent again (same id) after this, as the browser does
+TRY_AGAIN = ("busy", "slow_down", "unavailable")
+
+
+def now_ms() -> float:
+    return time.time() * 1000
+
+
+class Sock:
+    """One websocket client: stamps every frame as it arrives and keeps the event frames raw.
+
+    With `reconnect`, a socket the server closes is opened again with hello and its last seq, as
+    the browser does (fault runs)."""
+
+    def __init__(self, name: str, audience: str, url: str, origin: str, cookie: str | None = None,
+                 reconnect: bool = False, match: int = 0):
+        self.name, self.audience, self.url, self.origin, self.cookie = name, audience, url, origin, cookie
+        self.reconnect, self.match = reconnect, match
+        self.events: list[tuple] = []  # (seq, type, t, received ms, word index); duplicates kept
+        self.frame_bytes: dict[int, int] = {}  # seq -> the size of its frame, for the floor to copy
+        self.snapshots: list[int] = []  # the seq of each snapshot received
+        self.last_seq = 0  # the highest seq up to which nothing is missing
+        self.replies: dict[str, asyncio.Future] = {}
+        self.waiters: list[tuple] = []
+        self.refs = 0
+        self.closes: list[str] = []
+        self.closed_by: str | None = None
+        self.closing = False
+        self.resyncing = False
+        self.ws = None
+        self.join_ms = None
+        self.snapshot: asyncio.Future | None = None
+        self.reader: asyncio.Task | None = None
+
+    async def open(self):
+        from websockets.asyncio.client import connect as ws_connect
+
+        for attempt in range(200 if self.reconnect else 1):
+            try:
+                self.ws = await ws_connect(self.url, origin=self.origin,
+                                           additional_headers={"Cookie": self.cookie} if self.cookie else None,
+                                           ping_interval=None, open_timeout=STEP_TIMEOUT, close_timeout=2,
+                                           max_queue=None)
+                break
+            except (OSError, asyncio.TimeoutError, Exception):
+                if not self.reconnect or attempt == 199:
+                    raise
+                await asyncio.sleep(0.5)
+        self.snapshot = asyncio.get_running_loop().create_future()
+        self.resyncing = False
+        sent = now_ms()
+        await self.ws.send(json.dumps({"type": "hello", "data": {"last_seq": self.last_seq}}))
+        if self.reader is None:
+            self.reader = asyncio.get_running_loop().create_task(self._read())
+        return sent
+
+    async def _read(self):
+        import websockets
+
+        while True:
+            try:
+                async for raw in self.ws:
+                    self._take(raw, now_ms())
+                self.closes.append(f"closed {self.ws.close_code}")
+            except websockets.ConnectionClosed as closed:
+                self.closes.append(f"closed {closed.rcvd.code if closed.rcvd else 'abnormally'}")
+            if self.closing or not self.reconnect:
+                break
+            try:
+                await self.open()
+            except Exception as problem:
+                self.closes.append(f"could not reopen: {problem!r}")
+                break
+        self.closed_by = self.closes[-1] if self.closes else "closed"
+        gone = ConnectionError(f"{self.name}: socket {self.closed_by}")
+        waiting = [*self.replies.values(), *(w[2] for w in self.waiters)]
+        if self.join_ms is None:
+            waiting.append(self.snapshot)  # connect() awaits it only until the socket joined
+        for future in waiting:
+            if future is not None and not future.done():
+                future.set_exception(gone)
+
+    def _take(self, raw: str, received: float):
+        frame = json.loads(raw)
+        seq = frame.get("seq")
+        kind = frame.get("type")
+        if seq is not None:
+            event = (seq, kind, frame.get("t"), received, (frame.get("data") or {}).get("index"))
+            self.events.append(event)
+            if seq == self.last_seq + 1:
+                self.last_seq = seq
+            elif seq > self.last_seq + 1 and self.reconnect:
+                self._resync()
+            self.frame_bytes.setdefault(seq, len(raw.encode()))
+            if self.waiters:
+                self._check(event)
+        elif kind in ("ack", "error"):
+            future = self.replies.pop(frame.get("ref"), None)
+            if future is not None and not future.done():
+                future.set_result((frame, received))
+        elif kind == "snapshot":
+            self.resyncing = False
+            self.snapshots.append(frame["data"]["seq"])
+            self.last_seq = max(self.last_seq, frame["data"]["seq"])
+            if self.snapshot is not None and not self.snapshot.done():
+                self.snapshot.set_result(received)
+            if self.waiters:
+                self._check((frame["data"]["seq"], "snapshot", None, received, None))
+        elif kind == "heartbeat" and self.reconnect and (frame.get("data") or {}).get("seq", 0) > self.last_seq:
+            self._resync()
+
+    def _resync(self):
+        """Frames were lost (a fault run): ask for a snapshot, as the browser does."""
+        if not self.resyncing:
+            self.resyncing = True
+            asyncio.get_running_loop().create_task(self._send_quietly({"type": "resync"}))
+
+    async def _send_quietly(self, frame: dict):
+        try:
+            await self.ws.send(json.dumps(frame))
+        except Exception:
+            self.resyncing = False
+
+    def _check(self, event):
+        for waiter in list(self.waiters):
+            test, since, future = waiter
+            if event[0] > since and not future.done() and test(event):
+                future.set_result(event)
+                self.waiters.remove(waiter)
+
+    async def wait_for(self, test, since: int, timeout: float = STEP_TIMEOUT):
+        """The first event frame after seq `since` that passes test (already received or still to come)."""
+        for event in self.events:
+            if event[0] > since and test(event):
+                return event
+        if self.reader.done():
+            raise ConnectionError(f"{self.name}: socket {self.closed_by}")
+        waiter = (test, since, asyncio.get_running_loop().create_future())
+        self.waiters.append(waiter)
+        try:
+            return await asyncio.wait_for(waiter[2], timeout)
+        finally:
+            if waiter in self.waiters:
+                self.waiters.remove(waiter)
+
+    async def reached(self, seq: int, timeout: float) -> bool:
+        try:
+            if self.last_seq < seq:
+                await self.wait_for(lambda e: e[0] >= seq, seq - 1, timeout)
+            return True
+        except (TimeoutError, ConnectionError):
+            return False
+
+    async def command(self, kind: str, data: dict | None = None, retry: bool = False):
+        """Send a command; (reply frame, sent ms, reply received ms). With retry, it is sent again with
+        the same id until it is answered with anything but "try again", as the browser does."""
+        command_id = f"bench-{self.name}-{self.refs + 1}-{os.getpid()}"
+        first_sent = None
+        end = time.monotonic() + (FAULT_TIMEOUT if retry else STEP_TIMEOUT)
+        while True:
+            self.refs += 1
+            ref = f"{self.name}-{self.refs}"
+            future = asyncio.get_running_loop().create_future()
+            self.replies[ref] = future
+            sent = now_ms()
+            first_sent = first_sent or sent
+            try:
+                await self.ws.send(json.dumps({"type": kind, "data": data or {}, "ref": ref, "id": command_id}))
+                frame, received = await asyncio.wait_for(future, RETRY_S if retry else STEP_TIMEOUT)
+            except Exception:
+                if not retry or time.monotonic() > end:
+                    raise
+                await asyncio.sleep(0.2)
+                continue
+            finally:
+                self.replies.pop(ref, None)
+            if retry and frame.get("type") == "error" and frame["data"].get("code") in TRY_AGAIN \
+                    and time.monotonic() < end:
+                await asyncio.sleep(0.2)
+                continue
+            return frame, first_sent, received
+
+    async def close(self):
+        self.closing = True
+        try:
+            await asyncio.wait_for(self.ws.close(), 5)
+        except Exception:
+            pass
+        if self.reader is not None:
+            self.reader.cancel()
+            await asyncio.gather(self.reader, return_exceptions=True)
+
+
+async def connect(port: int, path: str, name: str, audience: str, cookie: str | None = None,
+                  reconnect: bool = False, match: int = 0) -> Sock:
+    sock = Sock(name, audience, f"ws://127.0.0.1:{port}{path}", f"http://127.0.0.1:{port}", cookie, reconnect, match)
+    try:
+        sent = await sock.open()
+        sock.join_ms = await asyncio.wait_for(sock.snapshot, STEP_TIMEOUT) - sent
+    except BaseException:
+        if sock.ws is not None:
+            await sock.close()
+        raise
+    return sock
+
+
+class LoopLag:
+    """How late this client's own event loop wakes a 10 ms sleep: the client's share of every number."""
+
+    def __init__(self, interval: float = 0.01):
+        self.interval, self.samples, self.task = interval, [], None
+
+    async def _run(self):
+        while True:
+            start = time.perf_counter()
+            await asyncio.sleep(self.interval)
+            self.samples.append((time.perf_counter() - start - self.interval) * 1000)
+
+    def start(self):
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self):
+        if self.task is not None:
+            self.task.cancel()
+            await asyncio.gather(self.task, return_exceptions=True)
+
+
+async def reach_all(socks: list[Sock], seq: int, timeout: float) -> list[str]:
+    """Wait until every socket has an event frame at or past seq; the names of those that did not."""
+    done = await asyncio.gather(*(s.reached(seq, timeout) for s in socks))
+    return [s.name for s, ok in zip(socks, done) if not ok]
+
+
+async def open_all(makers: list, what: str) -> list[Sock]:
+    gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
+
+    async def one(make):
+        async with gate:
+            return await make()
+
+    opened = await asyncio.gather(*(one(m) for m in makers), return_exceptions=True)
+    failed = [s for s in opened if not isinstance(s, Sock)]
+    if failed:
+        await asyncio.gather(*(s.close() for s in opened if isinstance(s, Sock)), return_exceptions=True)
+        raise RuntimeError(f"{len(failed)} of {len(makers)} {what} could not connect: {failed[0]!r}")
+    return opened

@@ -1,0 +1,181 @@
+"""The fan-out in a web process (game/fanout.py): every socket gets every frame once and in order,
+through one subscription per process, and a socket that cannot keep up never holds the others back.
+
+The slow-socket test drives the hub with real sockets (the consumers' own push and writer) whose
+send to one client never completes, and checks ordering, not time: each frame reaches every other
+socket while the slow one is still stuck on the first. The subscription test runs two real Daphne
+processes on Redis with a conductor and counts what each socket received.
+"""
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from game.conductor.groups import SPECTATOR, group_for
+from game.consumers import SpectatorSocket
+from game.fanout import CLOSE_TOO_SLOW, TOO_SLOW, QueuedWriter, hub
+
+
+def frame(seq: int) -> list:
+    return [seq, json.dumps({"seq": seq, "t": seq, "type": "word_revealed", "data": {"index": seq}})]
+
+
+def socket_with(send_text, code: str) -> SpectatorSocket:
+    """A watcher's socket past its hello: it has seq 0 and writes through a queue to `send_text`."""
+    sock = SpectatorSocket()
+    sock.scope, sock.code, sock.key, sock.socket_id = {}, code, SPECTATOR, f"s{id(sock)}"
+    sock.last_sent, sock.holding = 0, None
+    sock.closed_with = []
+
+    async def base_send(message):
+        sock.closed_with.append(message)
+
+    sock.base_send = base_send
+    sock.writer = QueuedWriter(send_text, sock._too_slow, limit=5)
+    return sock
+
+
+async def settle():
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
+async def test_a_slow_socket_does_not_hold_back_the_others_and_is_closed_with_a_reason(channel_layer):
+    received = {n: [] for n in range(3)}
+    stuck = asyncio.Event()  # never set: the slow client never takes its first frame
+
+    def quick(n):
+        async def send_text(text):
+            received[n].append(json.loads(text)["seq"])
+        return send_text
+
+    async def never(text):
+        await stuck.wait()
+
+    fast = [socket_with(quick(n), "ROOM1") for n in range(3)]
+    slow = socket_with(never, "ROOM1")
+    here = hub()
+    here.rooms[("ROOM1", SPECTATOR)] = {*fast, slow}
+    for seq in range(1, 16):
+        here.deliver("ROOM1", SPECTATOR, [frame(seq)])
+        await settle()
+        assert all(got == list(range(1, seq + 1)) for got in received.values()), \
+            f"after frame {seq} every other socket has frames 1..{seq}, in order"
+    assert slow not in here.rooms[("ROOM1", SPECTATOR)] and slow.writer is None, "the slow socket left, its queue dropped"
+    closes = [m for m in slow.closed_with if m["type"] == "websocket.close"]
+    assert closes == [{"type": "websocket.close", "code": CLOSE_TOO_SLOW, "reason": TOO_SLOW}]
+    for sock in fast:
+        sock.writer.close()
+
+
+async def test_frames_a_socket_already_has_are_not_sent_again(channel_layer):
+    got = []
+
+    async def send_text(text):
+        got.append(json.loads(text)["seq"])
+
+    sock = socket_with(send_text, "ROOM2")
+    sock.last_sent = 3  # frames up to 3 came by catch-up
+    here = hub()
+    here.rooms[("ROOM2", SPECTATOR)] = {sock}
+    here.deliver("ROOM2", SPECTATOR, [frame(2), frame(3), frame(4)])
+    here.deliver("ROOM2", SPECTATOR, [frame(4), frame(5)])
+    await settle()
+    assert got == [4, 5]
+    sock.writer.close()
+
+
+# -- two real web processes on Redis ----------------------------------------------------------------
+
+WATCHERS_PER_PROCESS = 15
+
+
+async def watch_raw(port: int, code: str, frames: list):
+    """A watcher that keeps every frame exactly as it came (no dropping of repeats)."""
+    import websockets
+
+    async with websockets.connect(f"ws://127.0.0.1:{port}/ws/m/{code}/watch", origin=f"http://127.0.0.1:{port}") as ws:
+        await ws.send(json.dumps({"type": "hello", "data": {"last_seq": 0}}))
+        async for text in ws:
+            frames.append(json.loads(text))
+            if frames[-1].get("type") == "match_ended":
+                return
+
+
+@pytest.mark.integration
+@pytest.mark.slow
+async def test_one_subscription_per_process_delivers_every_seq_once_to_every_socket(tmp_path):
+    from tests.conftest import need_service
+    from tests.game.test_integration_faults import QUIZBOWL, REDIS_URL, ack, setup_script, stored, win_question
+    from tests.servers import fresh_redis, free_port, wait_for_port
+    from tests.stack import Client, Stack
+
+    need_service(fresh_redis(REDIS_URL), f"Redis is not reachable at {REDIS_URL} (start redis-server)")
+    stack = Stack(tmp_path, REDIS_URL)
+    try:
+        info = stack.setup(setup_script(QUIZBOWL))
+        code = info["matches"][0]["code"]
+        ports = [stack.port, free_port()]
+        stack.start_daphne()
+        stack.procs.start("daphne-2", str(Path(sys.executable).parent / "daphne"), "-b", "127.0.0.1", "-p",
+                          str(ports[1]), "exhibition.asgi:application")
+        stack.start_conductor("conductor")
+        for port in ports:
+            await wait_for_port(port)
+        seen = {port: [[] for _ in range(WATCHERS_PER_PROCESS)] for port in ports}
+        watchers = [asyncio.create_task(watch_raw(port, code, frames)) for port in ports for frames in seen[port]]
+        mod = Client(ports[0], f"/ws/m/{code}/moderate", cookie=f"sessionid={info['session']}")
+        ann = Client(ports[1], f"/ws/m/{code}/play?seat={info['matches'][0]['tokens']['Ann']}")
+        for c in (mod, ann):
+            await c.open()
+            await c.wait(lambda c=c: c.last_seq >= 1)
+        for frames in (f for port in ports for f in seen[port]):
+            while not any(x.get("type") == "snapshot" for x in frames):
+                await asyncio.sleep(0.05)
+
+        import redis
+
+        members = redis.Redis.from_url(REDIS_URL).zcard(f"asgi:group:{group_for(code, SPECTATOR)}")
+        assert members == 2, f"{2 * WATCHERS_PER_PROCESS} watchers on two processes are two group members, not {members}"
+
+        await ack(mod, "start")
+        for _ in range(2):
+            await win_question(mod, ann)
+            await ack(mod, "next")
+        await asyncio.wait_for(asyncio.gather(*watchers), 60)
+        last = stored(stack, info["matches"][0]["id"])[-1][0]
+        for port in ports:
+            for frames in seen[port]:
+                seqs = [f["seq"] for f in frames if "seq" in f]
+                snapshot = next(f["data"]["seq"] for f in frames if f["type"] == "snapshot")
+                assert seqs == list(range(snapshot + 1, last + 1)), "every seq after the snapshot, once, in order"
+        await mod.close()
+        await ann.close()
+    finally:
+        stack.stop()
+
+
+async def test_a_big_room_written_in_slices_gets_every_delivery_in_order(channel_layer, monkeypatch):
+    import game.fanout
+
+    monkeypatch.setattr(game.fanout, "SLICE", 3)
+    received = {n: [] for n in range(10)}
+
+    def quick(n):
+        async def send_text(text):
+            received[n].append(json.loads(text)["seq"])
+        return send_text
+
+    socks = [socket_with(quick(n), "ROOM3") for n in range(10)]
+    here = hub()
+    here.rooms[("ROOM3", SPECTATOR)] = set(socks)
+    for seq in range(1, 6):  # five deliveries arrive before the first has reached every socket
+        here.deliver("ROOM3", SPECTATOR, [frame(seq)])
+    assert len(here.pending[("ROOM3", SPECTATOR)]) == 5, "the room is written a slice per turn of the loop"
+    await settle()
+    assert all(got == [1, 2, 3, 4, 5] for got in received.values()), received
+    assert not here.pending, "nothing left to write"
+    for sock in socks:
+        sock.writer.close()
