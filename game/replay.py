@@ -195,9 +195,12 @@ def _question_frame(q: dict, kind: str, d: dict, frame: dict, seats: dict) -> No
 def _override(q: dict, d: dict) -> None:
     if not any(r["id"] == d.get("ruling") for r in q["rulings"]):
         return
+    rescored = {each["id"]: each for each in d.get("rulings") or ()}  # the question scored again
     for r in q["rulings"]:
         if r["id"] == d.get("ruling"):
             r.update(verdict=d["verdict"], points=d["points"], overridden=True)
+        if r["id"] in rescored:
+            r.update(points=rescored[r["id"]]["points"], withdrawn=rescored[r["id"]]["withdrawn"])
     for b in q["buzzes"]:
         if b["ruling"] == d.get("ruling"):
             b["verdict"] = d["verdict"]

@@ -258,6 +258,11 @@ def _undo(s: MatchState, d, t):
 def _override(s: MatchState, d, t):
     record = dict(s.rulings[d["ruling"]], verdict=d["verdict"], points=d["points"], overridden=True)
     s.rulings[d["ruling"]] = record
+    # The question was scored again: rulings after its first correct answer are withdrawn (logs from
+    # before this rescoring carry no list and changed the overridden ruling only).
+    for each in d.get("rulings") or ():
+        if each["id"] in s.rulings:
+            s.rulings[each["id"]] = dict(s.rulings[each["id"]], points=each["points"], withdrawn=each["withdrawn"])
     _add_scores(s, d["score_changes"])
     for entry in s.history:
         if entry["number"] == record["number"] and not entry["thrown_out"] and d["ruling"] in entry["rulings"]:

@@ -580,6 +580,9 @@ def _cmd_undo(out, actor, data, now, received):
         raise Rejected("There is no ruling on this question to undo.", "nothing_to_undo")
     rid = q.ruling_ids[-1]
     _target(data, "ruling", rid, "That ruling was already undone; the console shows where the question stands now.")
+    if any(s.rulings[i].get("overridden") for i in q.ruling_ids):
+        raise Rejected("A ruling of this question was overridden, so undo would restore a question that no longer "
+                       "stands; change rulings with override from the history instead.", "overridden")
     changes = {team: -pts for team, pts in _ruling_changes(s, rid).items()}
     out.emit("undo", now, ruling=rid, number=q.number, score_changes=changes)
 
@@ -606,11 +609,42 @@ def _cmd_override(out, actor, data, now, received):
         raise Rejected("A prompt is not a final ruling; override the ruling that followed it.", "bad_ruling")
     if r["verdict"] == verdict:
         raise Rejected(f"That ruling is already {verdict}.", "no_change")
-    points = r["accept_points"] if verdict == "accept" else r["reject_points"]
-    delta = points - r["points"]
-    result = {"team": r["team"], "seat": r["seat"], "points": points, "phase": r["phase"]} if verdict == "accept" else None
+    # The question is scored again from all its rulings, as if this one had been ruled so at the time.
+    ids = _question_rulings(s, rid)
+    before = question_outcome([s.rulings[i] for i in ids])
+    after = question_outcome([dict(s.rulings[i], verdict=verdict) if i == rid else s.rulings[i] for i in ids])
+    teams = dict.fromkeys([*before["score_changes"], *after["score_changes"]])
+    delta = {t: after["score_changes"].get(t, 0) - before["score_changes"].get(t, 0) for t in teams}
+    points = next(x["points"] for x in after["rulings"] if x["id"] == rid)
     out.emit("override", now, ruling=rid, number=r["number"], verdict=verdict, points=points,
-             score_changes={r["team"]: delta} if delta else {}, result=result)
+             score_changes={t: p for t, p in delta.items() if p}, result=after["result"], rulings=after["rulings"])
+
+
+def _question_rulings(s: MatchState, rid: int) -> list[int]:
+    """The ids of the rulings of the question `rid` belongs to, in the order they were made."""
+    if s.q is not None and rid in s.q.ruling_ids:
+        return list(s.q.ruling_ids)
+    for entry in reversed(s.history):
+        if rid in entry["rulings"]:
+            return list(entry["rulings"])
+    return [rid]
+
+
+def question_outcome(rulings: list[dict]) -> dict:
+    """A question scored from its rulings, in order: the first correct answer ends it, so it is the
+    result and every ruling after it is withdrawn (worth nothing). Each ruling before it is worth its
+    verdict's points (a neg stays a neg). Returns {result, score_changes, rulings: [{id, points,
+    withdrawn}]}."""
+    result, changes, each = None, {}, []
+    for r in rulings:
+        withdrawn = result is not None and r["verdict"] != "prompt"
+        points = 0 if withdrawn else {"accept": r["accept_points"], "reject": r["reject_points"]}.get(r["verdict"], 0)
+        if r["verdict"] == "accept" and result is None:
+            result = {"team": r["team"], "seat": r["seat"], "points": points, "phase": r["phase"]}
+        if points:
+            changes[r["team"]] = changes.get(r["team"], 0) + points
+        each.append({"id": r["id"], "points": points, "withdrawn": withdrawn})
+    return {"result": result, "score_changes": changes, "rulings": each}
 
 
 def _cmd_adjust(out, actor, data, now, received):

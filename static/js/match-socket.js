@@ -226,9 +226,20 @@ const FOLD = {
   override(view, d, frame) {
     const r = view.rulings[d.ruling];
     if (r) Object.assign(r, { verdict: d.verdict, points: d.points, overridden: true });
-    for (const h of view.history) if (h.number === d.number && !h.thrown_out) {
+    // The question was scored again: rulings after its first correct answer are withdrawn.
+    for (const each of d.rulings || []) {
+      if (view.rulings[each.id]) Object.assign(view.rulings[each.id], { points: each.points, withdrawn: each.withdrawn });
+    }
+    for (const h of view.history) if (h.number === d.number && !h.thrown_out && h.rulings.includes(d.ruling)) {
+      h.score_changes = { ...h.score_changes };
       addScores(h.score_changes, d.score_changes);
       h.result = d.result;
+    }
+    const q = view.question;
+    if (q && q.number === d.number && q.closed) {
+      q.score_changes = { ...q.score_changes };
+      addScores(q.score_changes, d.score_changes);
+      q.result = d.result;
     }
     note(view, frame, "info", `Ruling on question ${d.number} changed to ${d.verdict}`);
   },

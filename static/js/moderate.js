@@ -226,7 +226,7 @@ function rulingRow(view, r, overridable) {
   const other = r.verdict === "accept" ? "reject" : "accept";
   return el("li", { class: `ruling-row ${r.verdict}` },
     el("span", { class: "who", text: `${who}: ` }), el("q", { text: r.text || "(no answer)" }), " ",
-    el("span", { class: `verdict ${r.verdict}`, text: `${r.verdict}${r.points ? ` ${r.points > 0 ? "+" : ""}${r.points}` : ""}${r.overridden ? " (overridden)" : ""}` }),
+    el("span", { class: `verdict ${r.verdict}`, text: `${r.verdict}${r.points ? ` ${r.points > 0 ? "+" : ""}${r.points}` : ""}${r.overridden ? " (overridden)" : ""}${r.withdrawn ? " (withdrawn: an earlier answer was right)" : ""}` }),
     overridable && r.verdict !== "prompt"
       ? el("button", { class: "small", type: "button", onclick: () => command("override", { ruling: r.id, verdict: other }).catch(() => {}), text: `→ ${other}` })
       : null);
