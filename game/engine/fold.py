@@ -148,6 +148,9 @@ def _ruling(s: MatchState, d, t):
     rid = d["id"]
     s.rulings[rid] = {k: d[k] for k in ("id", "number", "phase", "mode", "team", "seat", "text", "verdict",
                                          "points", "accept_points", "reject_points", "by")}
+    s.rulings[rid]["heard"] = d.get("heard")
+    if d.get("held"):  # the computer's answer, not shown to the hall until the humans are done
+        s.rulings[rid]["held"] = True
     s.next_ruling_id = rid + 1
     q.ruling_ids = q.ruling_ids + [rid]
     q.refused = []
@@ -233,6 +236,7 @@ def _undo(s: MatchState, d, t):
     restored.reveal_times = list(q.reveal_times) + [t] * (restored.revealed - len(q.reveal_times))
     restored.chat = q.chat
     restored.bot_guesses = q.bot_guesses
+    restored.shown_guesses, restored.held_guesses, restored.bot_missed = q.shown_guesses, q.held_guesses, q.bot_missed
     restored.buzz_log = q.buzz_log  # the record keeps every buzz, whatever is undone
     restored.refused = []
     # Once everyone has seen the answer the question never takes another buzz or answer: the
@@ -314,9 +318,39 @@ def _match_ended(s: MatchState, d, t):
     s.winner = d.get("winner")
 
 
+GUESS_FIELDS = ("word", "guess", "confidence", "buzz", "alternatives", "threshold")
+
+
 def _bot_guess(s: MatchState, d, t):
-    if s.q is not None:
-        s.q.bot_guesses[d["seat"]] = {k: d.get(k) for k in ("word", "guess", "confidence", "buzz", "alternatives", "threshold")}
+    q = s.q
+    if q is None:
+        return
+    guess = {k: d.get(k) for k in GUESS_FIELDS}
+    if guess["guess"] == "":  # logs from before blank guesses were recorded as no guess
+        guess["guess"] = None
+    q.bot_guesses[d["seat"]] = guess
+    q.bot_missed.pop(d["seat"], None)
+    if d.get("held"):
+        q.held_guesses[d["seat"]] = guess
+    else:
+        q.shown_guesses[d["seat"]] = guess
+        q.held_guesses.pop(d["seat"], None)
+
+
+def _bot_guesses_released(s: MatchState, d, t):
+    q = s.q
+    if q is None:
+        return
+    q.shown_guesses.update(d.get("guesses") or {})
+    q.held_guesses = {}
+    for item in d.get("rulings") or ():
+        if item["id"] in s.rulings:
+            s.rulings[item["id"]] = {k: v for k, v in s.rulings[item["id"]].items() if k != "held"}
+
+
+def _bot_missed(s: MatchState, d, t):
+    if s.q is not None and d.get("seat") in s.seats:
+        s.q.bot_missed[d["seat"]] = {"status": d.get("status") or "failed", "reason": d.get("reason", "")}
 
 
 def _buzz_refused(s: MatchState, d, t):
@@ -363,7 +397,8 @@ _HANDLERS = {
     "resumed": _resumed,
     "match_ended": _match_ended,
     "bot_guess": _bot_guess,
-    "bot_missed": _noop,
+    "bot_missed": _bot_missed,
+    "bot_guesses_released": _bot_guesses_released,
     "buzz_refused": _buzz_refused,
     "judge_suggested": _noop,
     "snippets_shown": _snippets_shown,

@@ -14,7 +14,9 @@ conductor would fold it. Then the invariants a user relies on are checked over t
     pass or phase for it afterwards, whatever the undos and overrides;
 (g) whatever the overrides, undos and throw-outs, every question is scored from its rulings under the
     format's rules (one scorer: the first correct answer, later awards withdrawn), and its result,
-    its history entry and the scores agree, checked on a fresh fold of the stored log.
+    its history entry and the scores agree, checked on a fresh fold of the stored log;
+(h) bots' guesses and the computer's team answers reach the hall and the phones only once the humans
+    can no longer answer the phase (tests/engine/hall.py), under either hall_bot_guesses rule.
 """
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ from game.engine.api import Rejected, apply, decide, fold, next_wakeup, project,
 from game.engine.fold import apply_in_place
 from game.engine.rules import COMMAND_TYPES, question_outcome
 
+from .hall import check_hall_fairness
 from .support import MOD, SYS, TEAMS, Match, actor_for
 
 FORMATS = ("efficientqa", "quizbowl")
@@ -173,7 +176,8 @@ def _sensible_kind(data, s) -> str:
 
 
 def play(data, preset: str) -> Run:
-    m = Match(preset, {"questions": 2, "tiebreakers": 1}, reserve=3, length=7, power_after=3)
+    rule = data.draw(st.sampled_from(["after_humans", "live"]), label="hall_bot_guesses")
+    m = Match(preset, {"questions": 2, "tiebreakers": 1, "hall_bot_guesses": rule}, reserve=3, length=7, power_after=3)
     steps = []
     # "Go on?" before each command (0 stops) lets hypothesis shrink a failure by dropping commands.
     while len(steps) < MAX_COMMANDS and data.draw(st.integers(0, 49), label="go on?"):
@@ -190,6 +194,12 @@ def play(data, preset: str) -> Run:
         else:
             m.now += data.draw(st.sampled_from(STEPS), label="step")
         command = {"type": kind, "actor": _draw_actor(data, m, kind), "data": _draw_data(data, kind, s)}
+        if command["actor"].get("role") == "bot":  # what a bot says is new each time, so a screen that shows it is caught
+            if kind == "bot_guess":
+                command["data"] = dict(command["data"], guess=f"Hunch {len(steps)}x",
+                                       alternatives=[[f"Inkling {len(steps)}x", 0.25]])
+            elif kind in ("answer", "submit"):
+                command["data"] = {"text": f"Reply {len(steps)}x"}
         if kind == "buzz":
             command["received"] = m.now - data.draw(st.sampled_from([0, 0, 0, 1, 50, 120, 400, 2500]), label="lag")
             poss = s.q.possession if s.q is not None else None
@@ -409,6 +419,17 @@ def test_every_question_is_scored_from_its_rulings_whatever_the_corrections(pres
                 for team, points in q.score_changes.items():
                     recorded[team] += points
         assert recorded == fresh.scores, f"after {event['type']} the questions and adjustments do not add up to the scores"
+
+
+# -- (h) the fair audience rule ------------------------------------------------------------------------
+
+@formats()
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_the_hall_sees_no_bot_guess_while_the_humans_may_answer(preset, data):
+    run = play(data, preset)
+    steps = [(before, dict(event, seq=seq), after) for seq, (before, event, after) in enumerate(run.event_steps(), 2)]
+    check_hall_fairness(steps, {x["id"] for x in run.final.seats.values() if x["kind"] == "bot"})
 
 
 # -- (e) nothing leaks -----------------------------------------------------------------------------------
