@@ -115,6 +115,10 @@ def _buzz(s: MatchState, d, t):
     }
     q.refused = []
     q.buzz_log = q.buzz_log + [_audit(d, t, "won")]
+    if d.get("replaces"):  # an earlier buzz took the floor from this one: its marker goes
+        q.buzzes = [b for b in q.buzzes if not (b["seat"] == d["replaces"] and b["verdict"] is None)]
+    q.buzzes = q.buzzes + [{"seat": d["seat"], "team": d["team"], "word": d["word"], "text": None, "verdict": None,
+                            "prompted": False, "ruling": None}]
     q.next_word_at = None
     q.deadline = {"kind": "answer", "at": d["deadline_at"]} if d.get("deadline_at") else None
 
@@ -122,10 +126,25 @@ def _buzz(s: MatchState, d, t):
 def _answer(s: MatchState, d, t):
     s.q.possession["answer"] = d["text"]
     s.q.deadline = None
+    marker = _open_marker(s.q, d["seat"])
+    if marker is not None:
+        marker["text"] = d["text"]
+    _record_answer(s, d)
 
 
 def _submission(s: MatchState, d, t):
     s.q.submissions[d["team"]] = {"seat": d["seat"], "text": d["text"]}
+    _record_answer(s, d)
+
+
+def _record_answer(s: MatchState, d):
+    # The event being folded is number s.seq + 1: the judge's suggestion names it ("for").
+    s.q.answers = s.q.answers + [{"seq": s.seq + 1, "seat": d["seat"], "team": d["team"], "text": d["text"],
+                                  "ruling": None, "verdict": None, "suggestion": None}]
+
+
+def _open_marker(q: QuestionState, seat: str) -> dict | None:
+    return next((b for b in reversed(q.buzzes) if b["seat"] == seat and b["verdict"] is None), None)
 
 
 def _passed(s: MatchState, d, t):
@@ -157,6 +176,12 @@ def _ruling(s: MatchState, d, t):
     q.score_changes = dict(q.score_changes)
     _add_scores(s, d["score_changes"], q.score_changes)
     verdict = d["verdict"]
+    answered = next((a for a in reversed(q.answers) if a["team"] == d["team"] and a["ruling"] is None), None)
+    if answered is not None and (d.get("text"), d.get("seat")) == (answered["text"], answered["seat"]):
+        answered.update(ruling=rid, verdict=verdict)
+    marker = _open_marker(q, d["seat"]) if d["mode"] == "buzz" else None
+    if marker is not None:
+        marker.update(prompted=True) if verdict == "prompt" else marker.update(verdict=verdict, ruling=rid)
     if verdict == "accept":
         q.result = {"team": d["team"], "seat": d["seat"], "points": d["points"], "phase": d["phase"]}
         q.possession, q.deadline = None, None
@@ -238,6 +263,8 @@ def _undo(s: MatchState, d, t):
     restored.bot_guesses = q.bot_guesses
     restored.shown_guesses, restored.held_guesses, restored.bot_missed = q.shown_guesses, q.held_guesses, q.bot_missed
     restored.buzz_log = q.buzz_log  # the record keeps every buzz, whatever is undone
+    # Every typed answer stays on the record with its suggestion; the one ruled by the undone ruling waits again.
+    restored.answers = [dict(a, ruling=None, verdict=None) if a["ruling"] == d["ruling"] else a for a in q.answers]
     restored.refused = []
     # Once everyone has seen the answer the question never takes another buzz or answer: the
     # moderator rules again on what was already given, and the question closes after that.
@@ -371,8 +398,12 @@ def _snippets_shown(s: MatchState, d, t):
         s.q.snippets = list(d["snippets"])
 
 
-def _noop(s: MatchState, d, t):
-    pass
+def _judge_suggested(s: MatchState, d, t):
+    if s.q is None:
+        return
+    for a in s.q.answers:
+        if a["seq"] == d.get("for"):
+            a["suggestion"] = {k: d.get(k) for k in ("verdict", "confidence", "reason", "matched", "prompt_question")}
 
 
 _HANDLERS = {
@@ -400,7 +431,7 @@ _HANDLERS = {
     "bot_missed": _bot_missed,
     "bot_guesses_released": _bot_guesses_released,
     "buzz_refused": _buzz_refused,
-    "judge_suggested": _noop,
+    "judge_suggested": _judge_suggested,
     "snippets_shown": _snippets_shown,
 }
 EVENT_TYPES = frozenset(_HANDLERS) | {"match_created"}

@@ -90,6 +90,8 @@ def snapshot(state: MatchState | None, audience: str, team: str | None = None) -
 def _history_view(entry: dict, state: MatchState, staff: bool) -> dict:
     q = state.questions[entry["index"]]
     view = dict(entry, answer=q.answer if staff else q.clean_answer, text=q.text)
+    if entry["thrown_out"] and not staff:  # it may never have been read to the end: its text and answer stay unsaid
+        view.update(answer=None, text=None)
     if not staff:  # the audience saw the buzzes that won; the losing ones are the moderator's record
         view["buzzes"] = [b for b in entry.get("buzzes", []) if b["outcome"] == "won"]
     return view
@@ -132,9 +134,13 @@ def _question_view(state: MatchState, audience: str, team: str | None) -> dict |
         if audience != "bot" else {},
         "bot_cards": bot_cards(state, audience) if audience != "bot" else {},
         "snippets": list(q.snippets),
+        "ruling_ids": list(q.ruling_ids),
         "can_undo": bool(q.ruling_ids) if staff else None,
         "last_ruling": q.ruling_ids[-1] if staff and q.ruling_ids else None,
         "buzz_log": list(q.buzz_log) if staff else [b for b in q.buzz_log if b["outcome"] == "won"],
+        "buzzes": [dict(b) for b in q.buzzes],
+        "answers": [dict(a) for a in q.answers] if staff else [],
+        "suggestions": state.pending_suggestions() if staff else [],
     }
     return view
 

@@ -39,6 +39,8 @@ class QuestionState:
     refused: list[str] = field(default_factory=list)  # seats whose losing buzz is recorded for this buzz
     buzz_log: list[dict] = field(default_factory=list)  # every buzz on this question, won or lost, for audit
     snippets: list = field(default_factory=list)  # search snippets shown in a phase that allows them
+    buzzes: list = field(default_factory=list)  # buzz markers: {seat, team, word, text, verdict, prompted, ruling}
+    answers: list = field(default_factory=list)  # every typed answer: {seq, seat, team, text, ruling, verdict, suggestion}
     checkpoint: "QuestionState | None" = None  # state before the last ruling, for undo
 
 
@@ -117,6 +119,23 @@ class MatchState:
         if self.q is None:
             return []
         return [rid for rid in self.q.ruling_ids if self.rulings.get(rid, {}).get("held")]
+
+    def pending_suggestions(self) -> list[dict]:
+        """The judge's suggestions the moderator still has to rule on, one per team at most: for each
+        team with an answer on the floor now (the buzz holder's answer, a team's submission), the
+        suggestion on its latest unruled answer."""
+        q = self.q
+        if q is None:
+            return []
+        waiting = set(q.submissions) if q.mode == "team" else set()
+        if q.mode == "buzz" and q.possession is not None and q.possession["answer"] is not None:
+            waiting.add(q.possession["team"])
+        out = []
+        for team in self.team_ids:
+            latest = next((a for a in reversed(q.answers) if a["team"] == team and a["ruling"] is None), None)
+            if team in waiting and latest is not None and latest["suggestion"] is not None:
+                out.append(dict(latest["suggestion"], team=team, seat=latest["seat"], text=latest["text"], seq=latest["seq"]))
+        return out
 
     def leader(self) -> str | None:
         """The team with the highest score, or None while the top is shared."""

@@ -145,36 +145,46 @@ export function renderFeed(box, view, { limit = 8 } = {}) {
   }));
 }
 
-/** Each bot's top guesses with confidence bars against its buzz threshold. */
+/**
+ * Each bot's card (question.bot_cards, docs/wire-protocol.md "Bot cards"): its top guesses with
+ * confidence bars against its buzz threshold, all on one scale; "no guess yet" rather than a blank;
+ * settled when the question closes; "no answer (timed out)" for a bot whose act came to nothing.
+ */
 export function renderBots(box, view) {
   const q = view.question;
   const bots = Object.values(view.seats).filter((s) => s.kind === "bot");
   box.replaceChildren();
   for (const seat of bots) {
-    const g = q?.bot_guesses?.[seat.id];
-    const card = el("div", { class: `bot-card ${teamClass(view, seat.team)}${g?.buzz ? " buzzing" : ""}`, "data-seat": seat.id },
+    const c = q?.bot_cards?.[seat.id];
+    const card = el("div", { class: `bot-card ${teamClass(view, seat.team)}${c?.buzz ? " buzzing" : ""} ${c?.state || "waiting"}`, "data-seat": seat.id },
       el("div", { class: "bot-head" }, el("span", { class: "bot-name", text: botLabel(seat) }),
         seat.tier ? el("span", { class: "pill", text: seat.tier }) : null));
-    if (!g) {
-      const phases = view.rules?.phases || [];
-      const own = phases.findIndex((ph) => ph.bot_tier === seat.tier);
-      const later = q && !q.closed && own >= 0 && own + 1 !== q.phase;
-      const done = view.status === "finished" || q?.closed;
-      card.append(el("p", { class: "muted", text: done ? "no guess on this question" : later ? `plays in phase ${own + 1}` : q ? "thinking…" : "waiting" }));
-    } else {
-      const rows = (g.alternatives && g.alternatives.length ? g.alternatives : [[g.guess, g.confidence]]).slice(0, 3);
-      const threshold = typeof g.threshold === "number" ? g.threshold : null;
-      for (const [guess, score] of rows) {
-        const pct = Math.round(Math.min(1, Math.max(0, Number(score) || 0)) * 100);
-        const bar = el("div", { class: "bar" }, el("div", { class: "fill", style: `width:${pct}%` }));
-        if (threshold !== null) bar.append(el("div", { class: "threshold", style: `left:${Math.round(threshold * 100)}%`, title: `buzz threshold ${Math.round(threshold * 100)}%` }));
-        card.append(el("div", { class: "guess-row" }, el("span", { class: "guess", text: guess }), el("span", { class: "pct", text: `${pct}%` }), bar));
+    const pct = (x) => `${Math.round(Math.min(1, Math.max(0, Number(x) || 0)) * 100)}%`;
+    if (c?.guess) {
+      for (const [guess, score] of c.guesses.length ? c.guesses : [[c.guess, c.confidence]]) {
+        const bar = el("div", { class: "bar" }, el("div", { class: "fill", style: `width:${pct(score)}` }));
+        if (c.threshold !== null) bar.append(el("div", { class: "threshold", style: `left:${pct(c.threshold)}`, title: `buzz threshold ${pct(c.threshold)}` }));
+        card.append(el("div", { class: "guess-row" }, el("span", { class: "guess", text: guess }), el("span", { class: "pct", text: pct(score) }), bar));
       }
-      card.append(el("p", { class: "bot-foot muted" }, `at word ${g.word}`, threshold !== null ? ` · buzzes at ${Math.round(threshold * 100)}%` : "", g.buzz ? " · BUZZ" : ""));
+      card.append(el("p", { class: "bot-foot muted" }, c.state === "settled" ? "final guess" : `at word ${c.word}`,
+        c.threshold !== null ? ` · buzzes at ${pct(c.threshold)}` : "", c.buzz ? " · BUZZ" : ""));
+    } else {
+      card.append(el("p", { class: "muted", text: botWaitingText(view, seat, c) }));
     }
     box.append(card);
   }
   box.hidden = bots.length === 0;
+}
+
+function botWaitingText(view, seat, c) {
+  const q = view.question;
+  if (c?.missed) return `no answer (${c.missed === "timed_out" ? "timed out" : "failed"})`;
+  if (!q) return view.status === "finished" ? "no guess on this question" : "waiting";
+  if (c?.state === "settled" || view.status === "finished") return "no guess on this question";
+  const own = (view.rules?.phases || []).findIndex((ph) => ph.bot_tier === seat.tier);
+  if (own >= 0 && own + 1 > q.phase) return `plays in phase ${own + 1}`;
+  if (own >= 0 && own + 1 < q.phase) return "no guess on this question";
+  return c?.state === "guessing" ? "no guess yet" : "thinking…";
 }
 
 /**

@@ -10,13 +10,19 @@ from .support import MOD, SYS, Match
 
 
 class Recorded(Match):
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, judged: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
+        self.judged = judged  # every typed answer gets the judge's suggestion, as the conductor's follow-up
         self.live = {self.state.seq: pickle.dumps(self.state)}
 
     def send(self, *args, **kwargs):
         events = super().send(*args, **kwargs)
         self.live[self.state.seq] = pickle.dumps(self.state)
+        if self.judged:
+            first = self.state.seq - len(events) + 1
+            for seq, event in enumerate(events, first):
+                if event["type"] in ("answer", "submission"):
+                    events = events + self.send("judge", SYS, judgement(event, seq))
         return events
 
     def attempt(self, seat: str, text: str, verdict: str, lag: int = 100):
@@ -34,9 +40,17 @@ class Recorded(Match):
                                              "threshold": 0.5})
 
 
-def played_quizbowl(hall_bot_guesses: str = "after_humans") -> Recorded:
+def judgement(event: dict, seq: int) -> dict:
+    """A judge's suggestion for an answer or submission event numbered seq (what store.py sends)."""
+    d = event["data"]
+    verdict = "accept" if d["text"] in ("Isaac Newton", "tesla coil") else "reject"
+    return {"for": seq, "seat": d["seat"], "team": d["team"], "text": d["text"], "verdict": verdict,
+            "confidence": 0.9, "reason": f"{verdict}: made up for the test", "matched": None, "prompt_question": None}
+
+
+def played_quizbowl(hall_bot_guesses: str = "after_humans", judged: bool = False) -> Recorded:
     m = Recorded("quizbowl", {"questions": 3, "tiebreakers": 0, "hall_bot_guesses": hall_bot_guesses},
-                 reserve=3, length=12, power_after=5)
+                 reserve=3, length=12, power_after=5, judged=judged)
     m.start(0)
     # Q1: Ann negs early, the bot gets it.
     m.reveal_until(2)
@@ -72,9 +86,9 @@ def played_quizbowl(hall_bot_guesses: str = "after_humans") -> Recorded:
     return m
 
 
-def played_efficientqa(hall_bot_guesses: str = "after_humans") -> Recorded:
+def played_efficientqa(hall_bot_guesses: str = "after_humans", judged: bool = False) -> Recorded:
     m = Recorded("efficientqa", {"questions": 2, "tiebreakers": 0, "hall_bot_guesses": hall_bot_guesses},
-                 reserve=3, length=9, power_after=None)
+                 reserve=3, length=9, power_after=None, judged=judged)
     m.start(0)
     # Q1: both sides miss in phase 1; in phase 2 the humans chat, submit wrong, the 6 GiB bot is right.
     m.reveal_until(3)

@@ -499,7 +499,8 @@ def test_players_bots_and_screens_never_see_unread_words_or_the_answer(preset, d
             continue
         for event, after in zip(step.events, step.states):
             for entry in after.history:
-                disclosed.add(entry["index"])
+                if not entry["thrown_out"]:  # a thrown-out question's text and answer stay unsaid
+                    disclosed.add(entry["index"])
             if after.q is not None and after.q.closed:
                 disclosed.add(after.q.index)
             secret, answers = _secrets(after, disclosed, public)
