@@ -308,6 +308,7 @@ const FOLD = {
     for (const item of d.rulings || []) {
       const r = view.rulings[item.id];
       if (r) { Object.assign(r, { text: item.text ?? null, heard: item.heard ?? null }); delete r.held; }
+      for (const f of view.feed) if (f.kind === "ruling" && f.id === item.id) f.text = item.text || item.heard || "(no answer)";
     }
   },
   bot_missed(view, d, frame) {
