@@ -368,7 +368,7 @@ def _bot_guesses_released(s: MatchState, d, t):
     q = s.q
     if q is None:
         return
-    q.shown_guesses.update(d.get("guesses") or {})
+    q.shown_guesses.update({seat: dict(g) for seat, g in (d.get("guesses") or {}).items()})
     q.held_guesses = {}
     for item in d.get("rulings") or ():
         if item["id"] in s.rulings:
