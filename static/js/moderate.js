@@ -171,7 +171,7 @@ function renderFloor(view) {
   for (const s of view.suggestions) {
     const pct = typeof s.confidence === "number" ? ` (${Math.round(s.confidence * 100)}%)` : "";
     box.append(el("p", { class: `judge ${s.verdict} ${teamClass(view, s.team)}`, "data-team": s.team },
-      el("span", { class: "label", text: "Judge suggests " }), el("span", { class: "judge-team", text: teamName(view, s.team) }), " ",
+      el("span", { class: "label", text: "Judge suggests " }), el("strong", { class: "judge-team", text: teamName(view, s.team) }), " ",
       el("q", { text: s.text }), ": ", el("strong", { text: `${s.verdict}${pct}` }), s.reason ? ` — ${s.reason}` : ""));
   }
 }
