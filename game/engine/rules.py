@@ -21,8 +21,8 @@ from .state import MatchState
 MAX_TEXT = 200
 JUDGEMENT_FIELDS = ("for", "seat", "team", "text", "verdict", "confidence", "reason", "matched", "prompt_question")
 MAX_CHAT = 500
-MAX_GUESSES = 5
-MISSED = ("timed_out", "failed")  # why a bot's act came to nothing, as the hall may be told  # top guesses kept per bot report
+MAX_GUESSES = 5  # top guesses kept per bot report
+MISSED = ("timed_out", "failed")  # why a bot's act came to nothing, as the hall may be told
 
 
 class _Emitter:
