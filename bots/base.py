@@ -44,11 +44,18 @@ class BaseBot:
         return self
 
     def decide(self, ranked: list[tuple[str, float]], confidence: float) -> Act:
-        """Guess the best-ranked answer; buzz only when sure enough."""
+        """Guess the best-ranked answer; buzz only when sure enough.
+
+        The alternatives are on the confidence's scale, [0, 1], like the threshold: the top guess at the
+        confidence, the others in proportion to their ranking scores. Ranking scores are the bot's own
+        (BM25 sums, vote counts) and mean nothing to a person as a percentage."""
         guess = ranked[0][0] if ranked else ""
+        confidence = min(1.0, max(0.0, confidence))
+        top = ranked[0][1] if ranked else 0.0
         return Act(
             guess=guess,
             confidence=confidence,
             buzz=bool(guess) and confidence >= self.threshold,
-            alternatives=[(g, round(s, 6)) for g, s in ranked[: self.top_k]],
+            alternatives=[(g, confidence * (s / top if top > 0 and s > 0 else 0.0))
+                          for g, s in ranked[: self.top_k]] if guess else [],
         )

@@ -26,7 +26,8 @@ def box_score(state: MatchState, frames: list[dict] | None = None) -> dict:
             "tiebreaker": entry["tiebreaker"],
             "thrown_out": entry["thrown_out"],
             "reason": entry.get("reason", ""),
-            "phase": entry["phase"],
+            # the phase it ended in: an override to correct ends it where that answer was given
+            "phase": entry["result"]["phase"] if entry["result"] else entry["phase"],
             "answer": state.questions[entry["index"]].answer,
             "result": entry["result"],
             "words": length,
@@ -39,6 +40,7 @@ def box_score(state: MatchState, frames: list[dict] | None = None) -> dict:
                     "text": r["text"],
                     "verdict": r["verdict"],
                     "overridden": bool(r.get("overridden")),
+                    "withdrawn": bool(r.get("withdrawn")),
                     "by": r["by"],
                     "phase": r["phase"],
                     "points": r["points"],
@@ -195,7 +197,8 @@ def format_box_score(box: dict) -> str:
             said = f'"{a["text"]}"' if a["text"] else "(no answer)"
             how = "" if a["by"] == "moderator" else f" [{a['by']}]"
             at = f" at word {a['word']}/{row['words']}" if a.get("word") is not None else ""
-            verdict = a["verdict"] + (" (overridden)" if a.get("overridden") else "")
+            verdict = a["verdict"] + (" (overridden)" if a.get("overridden") else "") + (
+                " (withdrawn: an earlier answer was right)" if a.get("withdrawn") else "")
             lines.append(f"    p{a['phase']} {who} [{a['team']}]{at}: {said} → {verdict}{how} {a['points']:+d}")
         if row["points"]:
             lines.append("    points: " + ", ".join(f"{t} {p:+d}" for t, p in row["points"].items()))

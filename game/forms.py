@@ -11,7 +11,7 @@ from bots.budgets import TIER_LIMITS, TierExceeded, check_tier
 from bots.models import Bot
 
 from .engine.formats import PRESETS, RulesError, make_rules
-from .models import Match, Packet, Team
+from .models import Match, Packet, Seat, Team
 from .store import SeatSpec, TeamSpec
 
 SIMULATED = "simulated"
@@ -118,16 +118,24 @@ class JoinCodeForm(forms.Form):
         return code
 
 
+def human_teams(match: Match):
+    """The teams people may join: a team with a bot seat is the computer's."""
+    return match.teams.exclude(seats__kind=Seat.Kind.BOT).order_by("position")
+
+
 class JoinForm(forms.Form):
-    """A player's name and team."""
+    """A player's name and one of the human teams."""
 
     name = forms.CharField(max_length=60, label="Your name",
                            widget=forms.TextInput(attrs={"autocomplete": "nickname", "autofocus": True}))
-    team = forms.ModelChoiceField(queryset=Team.objects.none(), empty_label=None, widget=forms.RadioSelect)
+    team = forms.ModelChoiceField(
+        queryset=Team.objects.none(), empty_label=None, widget=forms.RadioSelect,
+        error_messages={"invalid_choice": "That team is the computer's (or not in this match); pick one of the "
+                                          "human teams below."})
 
     def __init__(self, match: Match, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["team"].queryset = match.teams.order_by("position")
+        self.fields["team"].queryset = human_teams(match)
         self.fields["team"].label_from_instance = lambda team: team.name
 
     def clean_name(self):

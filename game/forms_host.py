@@ -14,8 +14,7 @@ from .engine.formats import PRESETS, RulesError, make_rules
 from .forms import NewMatchForm
 
 # The engine's ranges, read from it rather than copied: field -> (kind, low, high).
-TOP_RANGES = formats._TOP_FIELDS
-PHASE_RANGES = formats._PHASE_FIELDS
+TOP_RANGES, PHASE_RANGES = formats.number_ranges()
 
 # What each rule is called on the page and what it means (the numbers come from the ranges above).
 TOP_TEXT = {
@@ -57,15 +56,6 @@ MAX_PHASES = 3
 PHASE_FIELD = "{key}_{number}"  # points_1 … discussion_seconds_3
 
 
-def engine_accepts(key: str, value) -> bool:
-    """Whether the engine has this rule (the audience rule arrives with the engine's half of issue 9)."""
-    try:
-        make_rules(next(iter(PRESETS)), {key: value})
-    except RulesError:
-        return False
-    return True
-
-
 def _range_text(kind: str, low, high) -> str:
     show = (lambda x: f"{x:g}") if kind == "float" else str
     return f"{show(low)} to {show(high)}"
@@ -89,8 +79,6 @@ class HostMatchForm(NewMatchForm):
         for key, (kind, low, high) in TOP_RANGES.items():
             self.fields[key] = _number_field(*TOP_TEXT.get(key, (key, key)), kind, low, high)
         for key, (label, choices) in CHOICES.items():
-            if key == "hall_bot_guesses" and not engine_accepts(key, choices[0][0]):
-                continue
             self.fields[key] = forms.ChoiceField(label=label, required=False,
                                                  choices=[("", "the format's own")] + choices)
             self.rule_keys.append(key)

@@ -179,9 +179,14 @@ def _question_frame(q: dict, kind: str, d: dict, frame: dict, seats: dict) -> No
                 b["verdict"], b["ruling"] = None, None
         q.update(result=None, dead=False, end_seq=None)  # an undone ruling reopens the question
     elif kind == "bot_guess":
-        q["guesses"].setdefault(d["seat"], []).append(
-            {"seq": seq, "word": d.get("word"), "confidence": d.get("confidence"), "threshold": d.get("threshold"),
-             "buzz": bool(d.get("buzz")), "guess": d.get("guess", "")})
+        _guess(q, d["seat"], d, seq)
+    elif kind == "bot_guesses_released":  # what was held back while the humans could answer, now shown
+        for seat, g in (d.get("guesses") or {}).items():
+            _guess(q, seat, g, seq)
+        held = {r["id"]: r for r in d.get("rulings") or ()}
+        for r in q["rulings"]:
+            if r["id"] in held:
+                r["text"] = held[r["id"]].get("text") or held[r["id"]].get("heard")
     elif kind == "judge_suggested":  # moderator frames only
         q["suggestions"].append({"seq": seq, **{k: d.get(k) for k in ("seat", "team", "text", "verdict", "reason")}})
     elif kind == "question_closed":
@@ -192,12 +197,25 @@ def _question_frame(q: dict, kind: str, d: dict, frame: dict, seats: dict) -> No
         q.update(end_seq=q["end_seq"] or seq, thrown_out=True, reason=d.get("reason", ""), result=None)
 
 
+def _guess(q: dict, seat: str, g: dict, seq: int) -> None:
+    """A bot's guess in its chart; a released guess the audience already saw (staff frames) is not added twice."""
+    point = {"seq": seq, "word": g.get("word"), "confidence": g.get("confidence"), "threshold": g.get("threshold"),
+             "buzz": bool(g.get("buzz")), "guess": g.get("guess")}
+    chart = q["guesses"].setdefault(seat, [])
+    if chart and {k: v for k, v in chart[-1].items() if k != "seq"} == {k: v for k, v in point.items() if k != "seq"}:
+        return
+    chart.append(point)
+
+
 def _override(q: dict, d: dict) -> None:
     if not any(r["id"] == d.get("ruling") for r in q["rulings"]):
         return
+    rescored = {each["id"]: each for each in d.get("rulings") or ()}  # the question scored again
     for r in q["rulings"]:
         if r["id"] == d.get("ruling"):
             r.update(verdict=d["verdict"], points=d["points"], overridden=True)
+        if r["id"] in rescored:
+            r.update(points=rescored[r["id"]]["points"], withdrawn=rescored[r["id"]]["withdrawn"])
     for b in q["buzzes"]:
         if b["ruling"] == d.get("ruling"):
             b["verdict"] = d["verdict"]

@@ -56,10 +56,9 @@ class SimulatedCompetitor:
 
 
 def correct_answer(state: MatchState) -> str:
+    """What a simulated competitor says when it knows: the clean answer, never the line's directives."""
     question = state.question
-    if question.accepted:
-        return question.accepted[0]
-    return question.answer.split("[")[0].replace("{", "").replace("}", "").strip()
+    return question.accepted[0] if question.accepted else question.clean_answer
 
 
 def wrong_answer(rng: random.Random, state: MatchState) -> str:
@@ -87,11 +86,10 @@ class RegisteredBot:
         from bots.protocol import Query
         from bots.registry import load_bot
         from bots.trust import private_fields
-        from game.conductor.bots import revealed_query
+        from game.conductor.bots import private_known, revealed_query
 
         query = Query.from_dict(revealed_query(state, state.seats[self.seat]))
-        known = {"question_id": state.question.qid, "answer": state.question.answer,
-                 "length_words": len(state.question.words), "question_idx": state.q.number - 1}
+        known = private_known(state)
         private = {name: known[name] for name in private_fields(self.spec)}
         return load_bot(self.spec, private or None, tier=self.tier).act(query)
 
@@ -172,6 +170,7 @@ class VirtualMatch:
         """Each registered bot of the phase's tier acts on what is revealed, as the conductor would ask it."""
         from bots.budgets import TierExceeded
         from bots.errors import BotError
+        from game.conductor.bots import missed_status
 
         q = state.q
         for c in self.competitors:
@@ -184,7 +183,8 @@ class VirtualMatch:
             try:
                 act = c.ask(state)
             except (BotError, TierExceeded) as error:
-                self.send({"type": "bot_missed", "actor": SYSTEM, "data": {"seat": c.seat, "reason": str(error)}})
+                self.send({"type": "bot_missed", "actor": SYSTEM,
+                           "data": {"seat": c.seat, "reason": str(error), "status": missed_status(str(error))}})
                 self._plans[c.seat] = (None, False)
                 continue
             self.send({"type": "bot_guess", "actor": c.actor(), "data": {
@@ -246,20 +246,23 @@ class VirtualMatch:
                 self._report_guess(state, c, state.q.revealed)
 
     def _report_guess(self, state: MatchState, c: SimulatedCompetitor, revealed: int):
-        """What a bot tells the hall as words come: its guess, a confidence that reaches the threshold
-        at the word it plans to buzz at (or stays low when it will not), and one alternative."""
+        """What a bot tells the hall as words come: a confidence that reaches the threshold at the word it
+        plans to buzz at (or stays low when it will not), and its guess: a plausible wrong one when it will
+        not know, and the clean answer only from the word its model says it knows it (nothing before)."""
         word, right = self._guess_plans[c.seat]
         words = len(state.question.words)
         if word is None:
             confidence = 0.35 * revealed / words
         else:
             confidence = min(0.99, BOT_THRESHOLD * revealed / max(1, word))
-        guess = correct_answer(state) if right else WRONG_GUESSES[(state.q.number + len(c.seat)) % len(WRONG_GUESSES)]
+        knows = word is not None and revealed >= word
+        wrong = WRONG_GUESSES[(state.q.number + len(c.seat)) % len(WRONG_GUESSES)]
+        guess = (correct_answer(state) if knows else "") if right else wrong
         other = WRONG_GUESSES[(state.q.number + revealed) % len(WRONG_GUESSES)]
+        alternatives = [[guess, round(confidence, 3)], [other, round(confidence / 3, 3)]] if guess else []
         self.later(0, {"type": "bot_guess", "actor": c.actor(), "data": {
-            "guess": guess, "confidence": round(confidence, 3), "buzz": confidence >= BOT_THRESHOLD,
-            "alternatives": [[guess, round(confidence, 3)], [other, round(confidence / 3, 3)]],
-            "threshold": BOT_THRESHOLD}})
+            "guess": guess, "confidence": round(confidence, 3), "buzz": bool(guess) and confidence >= BOT_THRESHOLD,
+            "alternatives": alternatives, "threshold": BOT_THRESHOLD}})
 
     def _answer_after_buzz(self, state: MatchState, data: dict):
         c = self._competitor(data["seat"])

@@ -105,7 +105,10 @@ def create_match_record(
                 Seat.objects.create(team=team, name=s.name, kind=s.kind, captain=s.captain, bot_tier=s.tier,
                                     bot_config=s.config)
             )
-    team_data = [{"id": t.key, "name": t.name} for t in match.teams.order_by("position")]
+    # A team with a bot seat is the computer's; people join only the others (issue 9).
+    kinds = {position: "computer" if any(s.kind == "bot" for s in spec.seats) else "human"
+             for position, spec in enumerate(teams)}
+    team_data = [{"id": t.key, "name": t.name, "kind": kinds[t.position]} for t in match.teams.order_by("position")]
     events = create_match(rules, team_data, [seat_data(s) for s in seats], questions, now or now_ms())
     append_events(match, events, first_seq=1)
     return match

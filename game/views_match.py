@@ -59,7 +59,7 @@ def join(request, code):
     if request.method == "POST":
         if not _join_allowed(request):
             form.add_error(None, "Too many joins from this device in the last minute; wait a minute and try again.")
-            return render(request, "join.html", {"match": match, "form": form}, status=429)
+            return render(request, "join.html", _join_page(match, form), status=429)
         if form.is_valid():
             seat = _take_seat(match, form)
             if seat is not None:
@@ -71,7 +71,12 @@ def join(request, code):
                     "type": "join", "actor": {"role": "system"}, "data": {"seat": seat_data(seat)}},
                     "reply_to": None, "ref": None})
                 return redirect("play", code=code)
-    return render(request, "join.html", {"match": match, "form": form}, status=400 if form.errors else 200)
+    return render(request, "join.html", _join_page(match, form), status=400 if form.errors else 200)
+
+
+def _join_page(match: Match, form: JoinForm) -> dict:
+    computer = match.teams.filter(seats__kind=Seat.Kind.BOT).distinct().order_by("position")
+    return {"match": match, "form": form, "computer_teams": list(computer)}
 
 
 def client_address(request) -> str:
@@ -108,6 +113,9 @@ def _take_seat(match: Match, form: JoinForm) -> Seat | None:
     Match.objects.select_for_update().filter(pk=match.pk).first()
     name, team = form.cleaned_data["name"], form.cleaned_data["team"]
     seats = Seat.objects.filter(team__match=match)
+    if team.seats.filter(kind=Seat.Kind.BOT).exists():  # a person never sits on the computer's team
+        form.add_error("team", "That team is the computer's; pick one of the human teams.")
+        return None
     if any(same_name(name, taken) for taken in seats.values_list("name", flat=True)):
         form.add_error("name", f"Someone in this match is already called {name}; add an initial or pick another name.")
         return None

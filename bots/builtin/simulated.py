@@ -9,6 +9,10 @@ buzz point as a fraction of the question, default 0.6 and 0.15), seed, threshold
 (wrong answers to give), delay_ms (think time before acting; also how tests make a slow bot).
 Private data: answer (required), length_words (the question's length; without it the bot buzzes
 only once the whole question is read), question_id (keeps draws apart for equal answers).
+
+It guesses only from the word its model says it knows the answer (its buzz point): before that it
+reports no guess, rising towards its threshold, so the hall never sees the answer early. It always
+guesses the clean answer, never the answer line with its directives ("[accept …; do not accept …]").
 """
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ import time
 from bots.base import BaseBot
 from bots.errors import BotError
 from bots.protocol import Act, Query
+from game.engine.questions import clean_answer
 
 MISS = "(simulated miss)"
 
@@ -50,7 +55,7 @@ class SimulatedBot(BaseBot):
         if not isinstance(answer, str) or not answer:
             raise BotError("A simulated bot must be given the question's answer by the server (private.answer).")
         bound = SimulatedBot(self.config, None, self.name)
-        bound.answer = answer
+        bound.answer = clean_answer(answer)
         bound.length_words = private.get("length_words")
         key = f"{self.seed}|{private.get('question_id', '')}|{answer}".encode()
         rng = random.Random(int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))
@@ -69,12 +74,11 @@ class SimulatedBot(BaseBot):
             raise BotError("This simulated bot was not told the answer; the server must pass private.answer.")
         if self.delay_ms:
             time.sleep(self.delay_ms / 1000)
-        guess = self.answer if self.correct else self.wrong
         buzz_word = self._buzz_word()
         ready = query.mode == "team" or query.final or (buzz_word is not None and query.word_index >= buzz_word)
-        if ready:
-            confidence = self.threshold + (1 - self.threshold) / 2
-        else:
+        if not ready:  # it does not know yet: no guess, its confidence rising towards the threshold
             progress = query.word_index / buzz_word if buzz_word else 0.0
-            confidence = self.threshold * 0.9 * min(progress, 1.0)
-        return Act(guess=guess, confidence=confidence, buzz=ready, alternatives=[(guess, confidence)])
+            return Act(guess="", confidence=self.threshold * 0.9 * min(progress, 1.0), buzz=False)
+        guess = self.answer if self.correct else self.wrong
+        confidence = self.threshold + (1 - self.threshold) / 2
+        return Act(guess=guess, confidence=confidence, buzz=True, alternatives=[(guess, confidence)])

@@ -51,6 +51,19 @@ def _clean_act(act) -> dict | None:
             "buzz": act.get("buzz") is True, "alternatives": pairs}
 
 
+def missed_status(reason: str) -> str:
+    """What the hall is told of a bot's act that came to nothing: it ran out of time (the worker's
+    own time limit, bots.acting.TimeLimitExceeded) or it failed."""
+    return "timed_out" if "time limit" in reason else "failed"
+
+
+def private_known(state) -> dict:
+    """What trusted bots may be told privately about the question in play (bots.trust chooses which):
+    the simulated opponent is told the clean answer, never the answer line with its directives."""
+    return {"question_id": state.question.qid, "answer": state.question.clean_answer,
+            "length_words": len(state.question.words), "question_idx": state.q.number - 1}
+
+
 def _threshold(value) -> float | None:
     ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
     return min(1.0, max(0.0, float(value))) if ok else None
@@ -132,10 +145,9 @@ class BotDriver:
         }
         fields = self.seats[seat_id].get("private") or ()
         if fields:  # only what bots.trust allows this kind of bot; question_idx is QANTA's, 0-based
-            known = {"question_id": s.question.qid, "answer": s.question.answer,
-                     "length_words": len(s.question.words), "question_idx": s.q.number - 1}
+            known = private_known(s)
             payload["private"] = {name: known[name] for name in fields}
-        timeout = {"type": "bot.timeout", "seat": seat_id, "query_id": query_id,
+        timeout = {"type": "bot.timeout", "seat": seat_id, "query_id": query_id, "status": "timed_out",
                    "reason": f"The bot gave no answer within {limit} ms; play goes on without it."}
         timer = self.host.put_later(limit + TRANSPORT_GRACE_MS, timeout)
         self.out[seat_id] = {"id": query_id, "context": context, "timer": timer}
@@ -150,7 +162,7 @@ class BotDriver:
             await loop.run_in_executor(None, send)  # a broker that hangs must not stop the match
         except Exception as exc:
             log.warning("Match %s: sending a query to %s failed", self.host.code, seat_id, exc_info=True)
-            self.host.put({"type": "bot.timeout", "seat": seat_id, "query_id": query_id,
+            self.host.put({"type": "bot.timeout", "seat": seat_id, "query_id": query_id, "status": "failed",
                            "reason": f"The bot could not be asked ({exc.__class__.__name__}); check the bot workers."})
 
     # -- answers ----------------------------------------------------------------------------------
@@ -164,7 +176,8 @@ class BotDriver:
             self.abandoned.pop(message.get("query_id"), None)
             if query is not None and query["id"] == message.get("query_id"):
                 del self.out[message["seat"]]
-                await self._missed(message["seat"], query["id"], message.get("reason", ""))
+                await self._missed(message["seat"], query["id"], message.get("reason", ""),
+                                   message.get("status", "timed_out"))
         elif kind == "bot.buzz":
             await self._buzz(message)
 
@@ -173,7 +186,7 @@ class BotDriver:
         query = self.out.get(seat_id)
         if query is None or query["id"] != query_id:
             if self.abandoned.pop(query_id, None) == seat_id:
-                await self._missed(seat_id, query_id, "The bot answered after the question had moved on.")
+                await self._missed(seat_id, query_id, "The bot answered after the question had moved on.", "timed_out")
             elif query_id not in self.reported:
                 log.info("Match %s: dropped an act for unknown query %r", self.host.code, query_id)
             return
@@ -182,7 +195,7 @@ class BotDriver:
         act = _clean_act(message.get("act"))
         if message.get("error") or act is None:
             reason = str(message.get("error") or "The bot sent no usable answer.")
-            return await self._missed(seat_id, query_id, reason)
+            return await self._missed(seat_id, query_id, reason, missed_status(reason))
         seat = self.state.seats[seat_id]
         actor = {"role": "bot", "seat": seat_id, "team": seat["team"]}
         await self.host.execute({"type": "bot_guess", "actor": actor,
@@ -207,8 +220,8 @@ class BotDriver:
         if await self.host.execute({"type": "buzz", "actor": actor, "data": {"seen": seen}}) is not None:
             await self.host.execute({"type": "answer", "actor": actor, "data": {"text": message["guess"]}})
 
-    async def _missed(self, seat_id: str, query_id: str, reason: str) -> None:
+    async def _missed(self, seat_id: str, query_id: str, reason: str, status: str) -> None:
         self.reported.add(query_id)
         if self.state.status == "live":
             await self.host.execute({"type": "bot_missed", "actor": {"role": "system"},
-                                     "data": {"seat": seat_id, "reason": reason}})
+                                     "data": {"seat": seat_id, "reason": reason, "status": status}})

@@ -115,6 +115,10 @@ def _buzz(s: MatchState, d, t):
     }
     q.refused = []
     q.buzz_log = q.buzz_log + [_audit(d, t, "won")]
+    if d.get("replaces"):  # an earlier buzz took the floor from this one: its marker goes
+        q.buzzes = [b for b in q.buzzes if not (b["seat"] == d["replaces"] and b["verdict"] is None)]
+    q.buzzes = q.buzzes + [{"seat": d["seat"], "team": d["team"], "word": d["word"], "text": None, "verdict": None,
+                            "prompted": False, "ruling": None}]
     q.next_word_at = None
     q.deadline = {"kind": "answer", "at": d["deadline_at"]} if d.get("deadline_at") else None
 
@@ -122,10 +126,25 @@ def _buzz(s: MatchState, d, t):
 def _answer(s: MatchState, d, t):
     s.q.possession["answer"] = d["text"]
     s.q.deadline = None
+    marker = _open_marker(s.q, d["seat"])
+    if marker is not None:
+        marker["text"] = d["text"]
+    _record_answer(s, d)
 
 
 def _submission(s: MatchState, d, t):
     s.q.submissions[d["team"]] = {"seat": d["seat"], "text": d["text"]}
+    _record_answer(s, d)
+
+
+def _record_answer(s: MatchState, d):
+    # The event being folded is number s.seq + 1: the judge's suggestion names it ("for").
+    s.q.answers = s.q.answers + [{"seq": s.seq + 1, "seat": d["seat"], "team": d["team"], "text": d["text"],
+                                  "ruling": None, "verdict": None, "suggestion": None}]
+
+
+def _open_marker(q: QuestionState, seat: str) -> dict | None:
+    return next((b for b in reversed(q.buzzes) if b["seat"] == seat and b["verdict"] is None), None)
 
 
 def _passed(s: MatchState, d, t):
@@ -148,12 +167,21 @@ def _ruling(s: MatchState, d, t):
     rid = d["id"]
     s.rulings[rid] = {k: d[k] for k in ("id", "number", "phase", "mode", "team", "seat", "text", "verdict",
                                          "points", "accept_points", "reject_points", "by")}
+    s.rulings[rid]["heard"] = d.get("heard")
+    if d.get("held"):  # the computer's answer, not shown to the hall until the humans are done
+        s.rulings[rid]["held"] = True
     s.next_ruling_id = rid + 1
     q.ruling_ids = q.ruling_ids + [rid]
     q.refused = []
     q.score_changes = dict(q.score_changes)
     _add_scores(s, d["score_changes"], q.score_changes)
     verdict = d["verdict"]
+    answered = next((a for a in reversed(q.answers) if a["team"] == d["team"] and a["ruling"] is None), None)
+    if answered is not None and (d.get("text"), d.get("seat")) == (answered["text"], answered["seat"]):
+        answered.update(ruling=rid, verdict=verdict)
+    marker = _open_marker(q, d["seat"]) if d["mode"] == "buzz" else None
+    if marker is not None:
+        marker.update(prompted=True) if verdict == "prompt" else marker.update(verdict=verdict, ruling=rid)
     if verdict == "accept":
         q.result = {"team": d["team"], "seat": d["seat"], "points": d["points"], "phase": d["phase"]}
         q.possession, q.deadline = None, None
@@ -233,7 +261,10 @@ def _undo(s: MatchState, d, t):
     restored.reveal_times = list(q.reveal_times) + [t] * (restored.revealed - len(q.reveal_times))
     restored.chat = q.chat
     restored.bot_guesses = q.bot_guesses
+    restored.shown_guesses, restored.held_guesses, restored.bot_missed = q.shown_guesses, q.held_guesses, q.bot_missed
     restored.buzz_log = q.buzz_log  # the record keeps every buzz, whatever is undone
+    # Every typed answer stays on the record with its suggestion; the one ruled by the undone ruling waits again.
+    restored.answers = [dict(a, ruling=None, verdict=None) if a["ruling"] == d["ruling"] else a for a in q.answers]
     restored.refused = []
     # Once everyone has seen the answer the question never takes another buzz or answer: the
     # moderator rules again on what was already given, and the question closes after that.
@@ -258,6 +289,11 @@ def _undo(s: MatchState, d, t):
 def _override(s: MatchState, d, t):
     record = dict(s.rulings[d["ruling"]], verdict=d["verdict"], points=d["points"], overridden=True)
     s.rulings[d["ruling"]] = record
+    # The question was scored again: rulings after its first correct answer are withdrawn (logs from
+    # before this rescoring carry no list and changed the overridden ruling only).
+    for each in d.get("rulings") or ():
+        if each["id"] in s.rulings:
+            s.rulings[each["id"]] = dict(s.rulings[each["id"]], points=each["points"], withdrawn=each["withdrawn"])
     _add_scores(s, d["score_changes"])
     for entry in s.history:
         if entry["number"] == record["number"] and not entry["thrown_out"] and d["ruling"] in entry["rulings"]:
@@ -309,9 +345,39 @@ def _match_ended(s: MatchState, d, t):
     s.winner = d.get("winner")
 
 
+GUESS_FIELDS = ("word", "guess", "confidence", "buzz", "alternatives", "threshold")
+
+
 def _bot_guess(s: MatchState, d, t):
-    if s.q is not None:
-        s.q.bot_guesses[d["seat"]] = {k: d.get(k) for k in ("word", "guess", "confidence", "buzz", "alternatives", "threshold")}
+    q = s.q
+    if q is None:
+        return
+    guess = {k: d.get(k) for k in GUESS_FIELDS}
+    if guess["guess"] == "":  # logs from before blank guesses were recorded as no guess
+        guess["guess"] = None
+    q.bot_guesses[d["seat"]] = guess
+    q.bot_missed.pop(d["seat"], None)
+    if d.get("held"):
+        q.held_guesses[d["seat"]] = guess
+    else:
+        q.shown_guesses[d["seat"]] = guess
+        q.held_guesses.pop(d["seat"], None)
+
+
+def _bot_guesses_released(s: MatchState, d, t):
+    q = s.q
+    if q is None:
+        return
+    q.shown_guesses.update({seat: dict(g) for seat, g in (d.get("guesses") or {}).items()})
+    q.held_guesses = {}
+    for item in d.get("rulings") or ():
+        if item["id"] in s.rulings:
+            s.rulings[item["id"]] = {k: v for k, v in s.rulings[item["id"]].items() if k != "held"}
+
+
+def _bot_missed(s: MatchState, d, t):
+    if s.q is not None and d.get("seat") in s.seats:
+        s.q.bot_missed[d["seat"]] = {"status": d.get("status") or "failed", "reason": d.get("reason", "")}
 
 
 def _buzz_refused(s: MatchState, d, t):
@@ -332,8 +398,12 @@ def _snippets_shown(s: MatchState, d, t):
         s.q.snippets = list(d["snippets"])
 
 
-def _noop(s: MatchState, d, t):
-    pass
+def _judge_suggested(s: MatchState, d, t):
+    if s.q is None:
+        return
+    for a in s.q.answers:
+        if a["seq"] == d.get("for"):
+            a["suggestion"] = {k: d.get(k) for k in ("verdict", "confidence", "reason", "matched", "prompt_question")}
 
 
 _HANDLERS = {
@@ -358,9 +428,10 @@ _HANDLERS = {
     "resumed": _resumed,
     "match_ended": _match_ended,
     "bot_guess": _bot_guess,
-    "bot_missed": _noop,
+    "bot_missed": _bot_missed,
+    "bot_guesses_released": _bot_guesses_released,
     "buzz_refused": _buzz_refused,
-    "judge_suggested": _noop,
+    "judge_suggested": _judge_suggested,
     "snippets_shown": _snippets_shown,
 }
 EVENT_TYPES = frozenset(_HANDLERS) | {"match_created"}

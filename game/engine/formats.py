@@ -9,6 +9,9 @@ import copy
 import math
 
 TIERS = ("500mib", "6gib", "unlimited")
+# When bots' guesses reach the hall and the phones. In team phases they always wait until the humans
+# can no longer answer; this rule says what happens in buzz phases.
+HALL_BOT_GUESSES = ("after_humans", "live")
 
 EFFICIENTQA = {
     "name": "efficientqa",
@@ -27,6 +30,7 @@ EFFICIENTQA = {
     "bot_min_words": 0,
     "bot_reaction_ms": 300,
     "bot_act_timeout_ms": 3000,
+    "hall_bot_guesses": "after_humans",
     "phases": [
         {"mode": "buzz", "points": 3, "power_points": None, "neg_points": 0, "wrong_points": 0,
          "dead_seconds": 5, "bot_tier": "500mib", "snippets": False},
@@ -54,6 +58,7 @@ QUIZBOWL = {
     "bot_min_words": 0,
     "bot_reaction_ms": 300,
     "bot_act_timeout_ms": 3000,
+    "hall_bot_guesses": "after_humans",
     "phases": [
         {"mode": "buzz", "points": 10, "power_points": 15, "neg_points": -5, "wrong_points": 0,
          "dead_seconds": 5, "bot_tier": None, "snippets": False},
@@ -89,6 +94,12 @@ _PHASE_FIELDS = {
     "dead_seconds": ("float", 0, 120),
     "discussion_seconds": ("float", 1, 600),
 }
+
+
+def number_ranges() -> tuple[dict, dict]:
+    """The range of every number a host may set, as (match-wide fields, per-phase fields), each
+    field -> (kind, low, high): the host page shows these and make_rules checks them."""
+    return dict(_TOP_FIELDS), dict(_PHASE_FIELDS)
 
 
 def _check_number(where: str, value, kind: str, low, high):
@@ -137,6 +148,12 @@ def make_rules(preset: str, overrides: dict | None = None) -> dict:
         elif key == "priority":
             if value not in ("alternate", "first"):
                 raise RulesError("priority must be 'alternate' (odd questions to the first team) or 'first'.")
+            rules[key] = value
+        elif key == "hall_bot_guesses":
+            if value not in HALL_BOT_GUESSES:
+                raise RulesError("hall_bot_guesses must be 'after_humans' (bots' guesses reach the hall and the "
+                                 "phones once the humans can no longer answer the phase) or 'live' (in buzz phases "
+                                 f"they are shown as they come); got {value!r}.")
             rules[key] = value
         elif key in ("label", "name", "question_kind"):
             rules[key] = str(value)

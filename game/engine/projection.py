@@ -2,19 +2,26 @@
 for a client that (re)connects.
 
 The answer line and unread words never reach a player, a spectator screen or a bot before the
-question closes; bot guesses reach the moderator and the spectator screen, never the human players;
-a team's discussion and its submission before the ruling reach only that team and the moderator.
-Every audience gets every seq (hidden events arrive as type "hidden"), so a gap always means loss.
+question closes, and then the hall sees the clean answer (no directives) while the moderator keeps
+the whole line. Bots' guesses reach the moderator as they come; the hall and the phones see them
+only once the humans can no longer answer the phase (in buzz phases the format's hall_bot_guesses
+rule may show them live): the engine marks a guess made meanwhile "held" and announces the moment
+the hold lifts with bot_guesses_released, so every screen's fold stays exact. A computer team's
+answer ruled while held reaches the hall without its text until then. A team's discussion reaches
+only that team and the moderator; its submission too, while the rest of the hall learns only that
+the team has submitted (the big screen shows who has). Every audience gets every seq
+(hidden events arrive as type "hidden"), so a gap always means loss.
 """
 from __future__ import annotations
 
+from .questions import clean_answer
 from .state import MatchState
 
 AUDIENCES = ("moderator", "spectator", "player", "bot")
+HALL = ("spectator", "player")  # the people in the room: the big screen and the phones
 
-_MODERATOR_ONLY = {"bot_missed", "judge_suggested", "buzz_refused"}
-_TEAM_ONLY = {"submission", "chat"}  # the team itself and the moderator
-_STAFF_AND_SCREEN = {"bot_guess"}  # moderator and spectators
+_MODERATOR_ONLY = {"judge_suggested", "buzz_refused"}
+_TEAM_ONLY = {"chat"}  # the team itself and the moderator
 _PUBLIC_ROSTER_KEYS = ("rules", "teams", "seats")
 
 
@@ -37,8 +44,21 @@ def project(event: dict, audience: str, team: str | None = None) -> dict:
         return _hidden(event)
     if kind in _TEAM_ONLY:
         return _frame(event, kind, data) if audience == "player" and data.get("team") == team else _hidden(event)
-    if kind in _STAFF_AND_SCREEN:
-        return _frame(event, kind, data) if audience == "spectator" else _hidden(event)
+    if kind == "submission":
+        if audience == "player" and data.get("team") == team:
+            return _frame(event, kind, data)
+        return _frame(event, kind, _unread(data)) if audience in HALL else _hidden(event)
+    if kind == "bot_guess":
+        return _frame(event, kind, data) if audience in HALL and not data.get("held") else _hidden(event)
+    if kind == "bot_guesses_released":
+        return _frame(event, kind, data) if audience in HALL else _hidden(event)
+    if kind == "bot_missed":  # the hall may know a bot did not answer, not why (reasons name machines)
+        return _frame(event, kind, {"seat": data.get("seat"), "status": data.get("status") or "failed"}) \
+            if audience in HALL else _hidden(event)
+    if kind == "ruling" and data.get("held"):
+        return _frame(event, kind, dict(data, text=None, heard=None))
+    if kind == "question_closed":
+        return _frame(event, kind, dict(data, answer=clean_answer(data.get("answer", ""))))
     if kind == "match_created":
         public = {k: data[k] for k in _PUBLIC_ROSTER_KEYS}
         public["question_count"] = data["rules"].get("questions")
@@ -66,7 +86,7 @@ def snapshot(state: MatchState | None, audience: str, team: str | None = None) -
         "number": state.number,
         "winner": state.winner,
         "history": [_history_view(h, state, staff) for h in state.history],
-        "rulings": list(state.rulings.values()),
+        "rulings": [r if staff or not r.get("held") else dict(r, text=None, heard=None) for r in state.rulings.values()],
         "question": _question_view(state, audience, team),
         "questions": [q.to_dict() for q in state.questions] if staff else None,
     }
@@ -74,7 +94,9 @@ def snapshot(state: MatchState | None, audience: str, team: str | None = None) -
 
 def _history_view(entry: dict, state: MatchState, staff: bool) -> dict:
     q = state.questions[entry["index"]]
-    view = dict(entry, answer=q.answer, text=q.text)
+    view = dict(entry, answer=q.answer if staff else q.clean_answer, text=q.text)
+    if entry["thrown_out"] and not staff:  # it may never have been read to the end: its text and answer stay unsaid
+        view.update(answer=None, text=None)
     if not staff:  # the audience saw the buzzes that won; the losing ones are the moderator's record
         view["buzzes"] = [b for b in entry.get("buzzes", []) if b["outcome"] == "won"]
     return view
@@ -108,17 +130,37 @@ def _question_view(state: MatchState, audience: str, team: str | None) -> dict |
         "answer_shown": q.answer_shown,
         "result": q.result,
         "score_changes": dict(q.score_changes),
-        "answer": question.answer if shown else None,
+        "answer": (question.answer if staff else question.clean_answer) if shown else None,
         "power_index": question.power_index if shown else None,
-        "submissions": _visible(q.submissions, audience, team),
+        "submissions": _submissions(q.submissions, audience, team),
         "chat": _visible(q.chat, audience, team),
-        "bot_guesses": q.bot_guesses if audience in ("moderator", "spectator") else {},
+        "bot_guesses": dict(q.bot_guesses if staff else q.shown_guesses) if audience != "bot" else {},
+        "bot_missed": {seat: (m if staff else {"status": m["status"]}) for seat, m in q.bot_missed.items()}
+        if audience != "bot" else {},
+        "bot_cards": bot_cards(state, audience) if audience != "bot" else {},
         "snippets": list(q.snippets),
+        "ruling_ids": list(q.ruling_ids),
         "can_undo": bool(q.ruling_ids) if staff else None,
         "last_ruling": q.ruling_ids[-1] if staff and q.ruling_ids else None,
         "buzz_log": list(q.buzz_log) if staff else [b for b in q.buzz_log if b["outcome"] == "won"],
+        "buzzes": [dict(b) for b in q.buzzes],
+        "answers": [dict(a) for a in q.answers] if staff else [],
+        "suggestions": state.pending_suggestions() if staff else [],
     }
     return view
+
+
+def _unread(submission: dict) -> dict:
+    """A submission as the rest of the hall knows it: that the team has submitted, not what."""
+    return dict(submission, text=None)
+
+
+def _submissions(per_team: dict, audience: str, team: str | None) -> dict:
+    if audience == "moderator":
+        return dict(per_team)
+    if audience not in HALL:
+        return {}
+    return {t: (sub if audience == "player" and t == team else _unread(sub)) for t, sub in per_team.items()}
 
 
 def _visible(per_team: dict, audience: str, team: str | None) -> dict:
@@ -127,3 +169,28 @@ def _visible(per_team: dict, audience: str, team: str | None) -> dict:
     if audience == "player" and team in per_team:
         return {team: per_team[team]}
     return {}
+
+
+def bot_cards(state: MatchState, audience: str) -> dict:
+    """seat -> what that bot's card shows now, for every bot seat (docs/wire-protocol.md, "Bot cards").
+
+    One scale for every bot: confidence and each top guess in [0, 1], the buzz threshold on the same
+    scale; guess None is "no guess". state is "waiting" (nothing shown yet on this question),
+    "guessing", "missed" (its last act came to nothing: missed says timed_out or failed) or "settled"
+    (the question closed: guess is its final guess, None if it never gave one)."""
+    q = state.q
+    guesses = q.bot_guesses if audience == "moderator" else q.shown_guesses
+    cards = {}
+    for seat in state.seats.values():
+        if seat.get("kind") != "bot":
+            continue
+        g = guesses.get(seat["id"]) or {}
+        missed = q.bot_missed.get(seat["id"])
+        state_now = "settled" if q.closed else "missed" if missed else "guessing" if g else "waiting"
+        cards[seat["id"]] = {
+            "seat": seat["id"], "state": state_now, "word": g.get("word"), "guess": g.get("guess") or None,
+            "confidence": g.get("confidence") if g.get("guess") else None, "threshold": g.get("threshold"),
+            "buzz": bool(g.get("buzz")), "guesses": [list(x) for x in (g.get("alternatives") or [])[:3]] if g.get("guess") else [],
+            "missed": missed["status"] if missed else None,
+        }
+    return cards

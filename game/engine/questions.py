@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 POWER_MARK = "(*)"
 _SPACE = re.compile(r"\s+")
@@ -38,6 +39,10 @@ class Question:
             subcategory=data.get("subcategory", ""),
             source=dict(data.get("source") or {}),
         )
+
+    @property
+    def clean_answer(self) -> str:
+        return clean_answer(self.answer)
 
     def to_dict(self) -> dict:
         return {
@@ -75,3 +80,12 @@ def split_words(text: str) -> tuple[tuple[str, ...], int | None]:
             continue
         words.append(token)
     return tuple(words), power
+
+
+@lru_cache(maxsize=4096)
+def clean_answer(line: str) -> str:
+    """The answer as the hall is shown it: the main answer of the line without its directives
+    ("[accept …; do not accept …]"), markup or braces; the line itself when nothing is left."""
+    from game.judging.answerline import parse_answer_line  # plain Python, like the engine
+
+    return parse_answer_line(line or "").main or (line or "")

@@ -21,6 +21,8 @@ from .state import MatchState
 MAX_TEXT = 200
 JUDGEMENT_FIELDS = ("for", "seat", "team", "text", "verdict", "confidence", "reason", "matched", "prompt_question")
 MAX_CHAT = 500
+MAX_GUESSES = 5  # top guesses kept per bot report
+MISSED = ("timed_out", "failed")  # why a bot's act came to nothing, as the hall may be told
 
 
 class _Emitter:
@@ -40,7 +42,21 @@ class _Emitter:
         owned = bool(self.events) or self.state is None
         self.state = apply_in_place(self.state, event) if owned else apply(self.state, event)
         self.events.append(event)
+        if event_type != "bot_guesses_released" and not self.state.guesses_held():
+            self.release(t)  # the humans can no longer answer: what was held back goes out now
         return event
+
+    def release(self, t: int) -> None:
+        """Show the hall and the phones the bots' guesses and the computer's ruled answers held back
+        on the current question, if any (one event, so every screen's fold stays exact)."""
+        s = self.state
+        q = s.q
+        held = s.held_rulings()
+        if q is None or not (q.held_guesses or held):
+            return
+        rulings = [{"id": rid, "text": s.rulings[rid]["text"], "heard": s.rulings[rid].get("heard")} for rid in held]
+        self.emit("bot_guesses_released", t, number=q.number, phase=q.phase + 1, guesses=dict(q.held_guesses),
+                  rulings=rulings)
 
 
 # -- public entry points --------------------------------------------------------------------------
@@ -215,6 +231,7 @@ def _start_phase(out: _Emitter, phase: int, now: int):
 
 
 def _end_phase(out: _Emitter, now: int):
+    out.release(now)  # the phase is over, so nobody can answer it any more
     s = out.state
     if s.q.phase + 1 < len(s.rules["phases"]):
         _start_phase(out, s.q.phase + 2, now)
@@ -278,6 +295,8 @@ def _rule(out: _Emitter, team: str, verdict: str, now: int, by: str, heard: str 
                 extra["dead_at"] = base + int(s.phase_rules()["dead_seconds"] * 1000)
         else:
             extra["floor"] = _next_floor(s, locked=locked, passed=q.passed)
+    if q.mode == "team" and s.team_kind(team) == "computer" and s.guesses_held():
+        extra["held"] = True  # the computer's answer, shown to the hall once the humans can no longer answer
     out.emit("ruling", now, id=s.next_ruling_id, number=q.number, phase=q.phase + 1, mode=q.mode,
              team=team, seat=seat, text=text, heard=heard, verdict=verdict, points=points,
              accept_points=accept_pts, reject_points=reject_pts,
@@ -336,6 +355,9 @@ def _seat_of(s: MatchState, actor: dict) -> dict:
     seat = s.seats.get(actor.get("seat"))
     if seat is None or seat["team"] != actor.get("team"):
         raise Rejected("That seat is not yours.", "forbidden")
+    # A person never acts for a bot's seat, nor a bot for a person's.
+    if (actor.get("role") == "bot") != (seat.get("kind") == "bot"):
+        raise Rejected("That seat is not yours.", "forbidden")
     return seat
 
 
@@ -366,6 +388,11 @@ def _cmd_join(out, actor, data, now, received):
         raise Rejected("A seat needs an id and one of the match's teams.", "bad_shape")
     if seat["id"] in s.seats:
         return
+    if seat.get("kind", "human") == "human" and s.team_kind(seat["team"]) == "computer":
+        raise Rejected("That team is the computer's; join one of the human teams.", "computer_team")
+    name = " ".join(str(seat.get("name", "")).split()).casefold()
+    if any(" ".join(x["name"].split()).casefold() == name for x in s.seats.values()):
+        raise Rejected("Someone in this match already has that name; pick another.", "name_taken")
     clean = {"id": seat["id"], "name": str(seat.get("name", ""))[:60], "team": seat["team"],
              "kind": seat.get("kind", "human"), "tier": seat.get("tier"), "captain": bool(seat.get("captain")),
              "simulated": bool(seat.get("simulated"))}
@@ -580,6 +607,9 @@ def _cmd_undo(out, actor, data, now, received):
         raise Rejected("There is no ruling on this question to undo.", "nothing_to_undo")
     rid = q.ruling_ids[-1]
     _target(data, "ruling", rid, "That ruling was already undone; the console shows where the question stands now.")
+    if any(s.rulings[i].get("overridden") for i in q.ruling_ids):
+        raise Rejected("A ruling of this question was overridden, so undo would restore a question that no longer "
+                       "stands; change rulings with override from the history instead.", "overridden")
     changes = {team: -pts for team, pts in _ruling_changes(s, rid).items()}
     out.emit("undo", now, ruling=rid, number=q.number, score_changes=changes)
 
@@ -606,11 +636,42 @@ def _cmd_override(out, actor, data, now, received):
         raise Rejected("A prompt is not a final ruling; override the ruling that followed it.", "bad_ruling")
     if r["verdict"] == verdict:
         raise Rejected(f"That ruling is already {verdict}.", "no_change")
-    points = r["accept_points"] if verdict == "accept" else r["reject_points"]
-    delta = points - r["points"]
-    result = {"team": r["team"], "seat": r["seat"], "points": points, "phase": r["phase"]} if verdict == "accept" else None
+    # The question is scored again from all its rulings, as if this one had been ruled so at the time.
+    ids = _question_rulings(s, rid)
+    before = question_outcome([s.rulings[i] for i in ids])
+    after = question_outcome([dict(s.rulings[i], verdict=verdict) if i == rid else s.rulings[i] for i in ids])
+    teams = dict.fromkeys([*before["score_changes"], *after["score_changes"]])
+    delta = {t: after["score_changes"].get(t, 0) - before["score_changes"].get(t, 0) for t in teams}
+    points = next(x["points"] for x in after["rulings"] if x["id"] == rid)
     out.emit("override", now, ruling=rid, number=r["number"], verdict=verdict, points=points,
-             score_changes={r["team"]: delta} if delta else {}, result=result)
+             score_changes={t: p for t, p in delta.items() if p}, result=after["result"], rulings=after["rulings"])
+
+
+def _question_rulings(s: MatchState, rid: int) -> list[int]:
+    """The ids of the rulings of the question `rid` belongs to, in the order they were made."""
+    if s.q is not None and rid in s.q.ruling_ids:
+        return list(s.q.ruling_ids)
+    for entry in reversed(s.history):
+        if rid in entry["rulings"]:
+            return list(entry["rulings"])
+    return [rid]
+
+
+def question_outcome(rulings: list[dict]) -> dict:
+    """A question scored from its rulings, in order: the first correct answer ends it, so it is the
+    result and every ruling after it is withdrawn (worth nothing). Each ruling before it is worth its
+    verdict's points (a neg stays a neg). Returns {result, score_changes, rulings: [{id, points,
+    withdrawn}]}."""
+    result, changes, each = None, {}, []
+    for r in rulings:
+        withdrawn = result is not None and r["verdict"] != "prompt"
+        points = 0 if withdrawn else {"accept": r["accept_points"], "reject": r["reject_points"]}.get(r["verdict"], 0)
+        if r["verdict"] == "accept" and result is None:
+            result = {"team": r["team"], "seat": r["seat"], "points": points, "phase": r["phase"]}
+        if points:
+            changes[r["team"]] = changes.get(r["team"], 0) + points
+        each.append({"id": r["id"], "points": points, "withdrawn": withdrawn})
+    return {"result": result, "score_changes": changes, "rulings": each}
 
 
 def _cmd_adjust(out, actor, data, now, received):
@@ -666,14 +727,38 @@ def _cmd_bot_guess(out, actor, data, now, received):
     seat = _seat_of(s, actor)
     if seat["kind"] != "bot":
         raise Rejected("Only a bot reports guesses.", "forbidden")
-    conf = min(1.0, max(0.0, _number(data.get("confidence")) or 0.0))
     pairs = data.get("alternatives") or []
     if not isinstance(pairs, (list, tuple)) or not all(_is_pair(p) for p in pairs):
         raise Rejected("A bot's alternatives are a list of [guess, score] pairs with numeric scores.", "bad_shape")
-    alts = [[str(g)[:MAX_TEXT], _number(sc)] for g, sc in pairs[:10]]
-    out.emit("bot_guess", now, seat=seat["id"], team=seat["team"], word=q.revealed,
-             guess=str(data.get("guess", ""))[:MAX_TEXT], confidence=conf, buzz=bool(data.get("buzz")),
-             alternatives=alts, threshold=_number(data.get("threshold")))
+    guess = " ".join(str(data.get("guess") or "").split())[:MAX_TEXT] or None  # a blank guess is no guess
+    conf = _unit(_number(data.get("confidence"))) if guess else 0.0
+    threshold = _number(data.get("threshold"))
+    out.emit("bot_guess", now, seat=seat["id"], team=seat["team"], word=q.revealed, guess=guess, confidence=conf,
+             buzz=bool(data.get("buzz")) and guess is not None, alternatives=one_scale(guess, conf, pairs),
+             threshold=None if threshold is None else _unit(threshold),
+             **({"held": True} if s.guesses_held() else {}))
+
+
+def one_scale(guess: str | None, confidence: float, pairs) -> list[list]:
+    """A bot's top guesses on the scale of its confidence, [0, 1]: the top guess at the confidence it
+    reports, each other guess in proportion to its score against the top one. Bots rank with scores
+    of their own (a BM25 score of 14 is not 1400%); this keeps every card on one scale."""
+    if guess is None:
+        return []
+    scored = [(" ".join(str(g).split())[:MAX_TEXT], _number(sc)) for g, sc in pairs[:10]]
+    top = next((sc for g, sc in scored if g == guess), None)
+    top = top if top is not None else max((sc for _, sc in scored), default=None)
+    out = [[guess, round(confidence, 4)]]
+    for g, sc in scored:
+        if not g or g == guess or any(g == seen for seen, _ in out):
+            continue
+        share = sc / top if top and top > 0 and sc > 0 else 0.0
+        out.append([g, round(confidence * min(1.0, share), 4)])
+    return out[:MAX_GUESSES]
+
+
+def _unit(value: float | None) -> float:
+    return min(1.0, max(0.0, value or 0.0))
 
 
 def _is_pair(item) -> bool:
@@ -692,7 +777,8 @@ def _number(value) -> float | None:
 
 
 def _cmd_bot_missed(out, actor, data, now, received):
-    out.emit("bot_missed", now, seat=data.get("seat"), reason=str(data.get("reason", ""))[:MAX_TEXT])
+    status = data.get("status") if data.get("status") in MISSED else "failed"
+    out.emit("bot_missed", now, seat=data.get("seat"), status=status, reason=str(data.get("reason", ""))[:MAX_TEXT])
 
 
 def _cmd_judge(out, actor, data, now, received):

@@ -32,17 +32,22 @@ class QuestionState:
     ruling_ids: list[int] = field(default_factory=list)
     score_changes: dict = field(default_factory=dict)  # net effect of this question on each team
     chat: dict = field(default_factory=dict)  # team -> [{seat, name, text}]
-    bot_guesses: dict = field(default_factory=dict)  # seat -> latest guess
+    bot_guesses: dict = field(default_factory=dict)  # seat -> latest guess (what the moderator sees)
+    shown_guesses: dict = field(default_factory=dict)  # seat -> latest guess the hall and the phones have seen
+    held_guesses: dict = field(default_factory=dict)  # seat -> latest guess held back while humans may answer
+    bot_missed: dict = field(default_factory=dict)  # seat -> {status: timed_out|failed, reason} of its last act
     refused: list[str] = field(default_factory=list)  # seats whose losing buzz is recorded for this buzz
     buzz_log: list[dict] = field(default_factory=list)  # every buzz on this question, won or lost, for audit
     snippets: list = field(default_factory=list)  # search snippets shown in a phase that allows them
+    buzzes: list = field(default_factory=list)  # buzz markers: {seat, team, word, text, verdict, prompted, ruling}
+    answers: list = field(default_factory=list)  # every typed answer: {seq, seat, team, text, ruling, verdict, suggestion}
     checkpoint: "QuestionState | None" = None  # state before the last ruling, for undo
 
 
 @dataclass
 class MatchState:
     rules: dict
-    teams: list[dict]  # [{id, name}]
+    teams: list[dict]  # [{id, name, kind?}]; kind is "human" or "computer" (logs before it: see team_kind)
     seats: dict  # id -> {id, name, team, kind, tier, captain, simulated}
     questions: tuple[Question, ...]
     status: str = "setup"  # setup | live | finished
@@ -78,6 +83,59 @@ class MatchState:
             if t["id"] == team_id:
                 return t["name"]
         return team_id
+
+    def team_kind(self, team_id: str) -> str:
+        """ "human" or "computer": as the roster says, or (older logs) computer when a bot sits on it."""
+        for t in self.teams:
+            if t["id"] == team_id and t.get("kind") in ("human", "computer"):
+                return t["kind"]
+        bots = any(s["team"] == team_id and s.get("kind") == "bot" for s in self.seats.values())
+        return "computer" if bots else "human"
+
+    def humans_may_answer(self) -> bool:
+        """Whether a human team can still answer the current phase of the current question: it is not
+        locked out (buzzed and was ruled wrong), has not passed or run out of time, and the question has
+        not closed (nor shown its answer). A team that submitted may still be prompted, so it may answer."""
+        q = self.q
+        if q is None or q.closed or q.answer_shown:
+            return False
+        for team in self.team_ids:
+            if self.team_kind(team) == "human" and team not in q.locked and (q.mode == "buzz" or team not in q.passed):
+                return True
+        return False
+
+    def guesses_held(self) -> bool:
+        """Whether a bot's guess (or a computer team's ruled answer) made now must wait before the hall
+        and the phones see it: in team phases while the humans may still answer; in buzz phases too,
+        unless the format's hall_bot_guesses rule is "live"."""
+        if self.q is None:
+            return False
+        if self.q.mode == "buzz" and self.rules.get("hall_bot_guesses", "after_humans") == "live":
+            return False
+        return self.humans_may_answer()
+
+    def held_rulings(self) -> list[int]:
+        """Rulings of the current question whose text the hall has not been shown yet."""
+        if self.q is None:
+            return []
+        return [rid for rid in self.q.ruling_ids if self.rulings.get(rid, {}).get("held")]
+
+    def pending_suggestions(self) -> list[dict]:
+        """The judge's suggestions the moderator still has to rule on, one per team at most: for each
+        team with an answer on the floor now (the buzz holder's answer, a team's submission), the
+        suggestion on its latest unruled answer."""
+        q = self.q
+        if q is None:
+            return []
+        waiting = set(q.submissions) if q.mode == "team" else set()
+        if q.mode == "buzz" and q.possession is not None and q.possession["answer"] is not None:
+            waiting.add(q.possession["team"])
+        out = []
+        for team in self.team_ids:
+            latest = next((a for a in reversed(q.answers) if a["team"] == team and a["ruling"] is None), None)
+            if team in waiting and latest is not None and latest["suggestion"] is not None:
+                out.append(dict(latest["suggestion"], team=team, seat=latest["seat"], text=latest["text"], seq=latest["seq"]))
+        return out
 
     def leader(self) -> str | None:
         """The team with the highest score, or None while the top is shared."""

@@ -39,13 +39,24 @@ export function emptyView(audience) {
   };
 }
 
+// The fields of a ruling record, as the server's state keeps them (game/engine/fold.py _ruling).
+const RULING_KEYS = ["id", "number", "phase", "mode", "team", "seat", "text", "verdict", "points", "accept_points",
+  "reject_points", "by", "heard"];
+const GUESS_KEYS = ["word", "guess", "confidence", "buzz", "alternatives", "threshold"];
+
+function pick(data, keys) {
+  return Object.fromEntries(keys.map((k) => [k, data[k] ?? null]));
+}
+
+const staff = (view) => view.audience === "moderator";
+
 function newQuestion(view, d) {
   const q = {
     number: d.number, index: d.index, tiebreaker: d.tiebreaker, priority: d.priority, category: d.category,
     kind: d.question_kind, revealed: 0, words: [], phase: 1, mode: "buzz", points: null, locked: [], passed: [],
     possession: null, floor: null, deadline: null, next_word_at: null, closed: false, answer_shown: false, result: null,
-    score_changes: {}, answer: null, power_index: null, submissions: {}, chat: {}, bot_guesses: {}, can_undo: false,
-    last_ruling: null, snippets: [],
+    score_changes: {}, answer: null, power_index: null, submissions: {}, chat: {}, bot_guesses: {}, bot_missed: {},
+    can_undo: false, last_ruling: null, snippets: [], buzz_log: [], buzzes: [], answers: [], ruling_ids: [],
   };
   const full = view.questions && view.questions[d.index];
   if (full) {  // the moderator knows the whole question from the start
@@ -70,14 +81,15 @@ export function applySnapshot(view, snap) {
   for (const r of snap.rulings || []) fresh.rulings[r.id] = r;
   const q = snap.question;
   if (q) {
-    fresh.question = { ...q, words: [...q.words], points: null, snippets: q.snippets || [] };
+    fresh.question = { ...q, words: [...q.words], points: null, snippets: q.snippets || [], buzzes: q.buzzes || [],
+      answers: q.answers || [], buzz_log: q.buzz_log || [], bot_missed: q.bot_missed || {},
+      ruling_ids: q.ruling_ids || [] };
     if (fresh.rules) fresh.question.points = fresh.rules.phases[q.phase - 1]?.points ?? null;
-    if (q.possession) fresh.buzzes.push({ seat: q.possession.seat, team: q.possession.team, word: q.possession.word, text: q.possession.answer, verdict: null });
-    fresh.lost = (q.buzz_log || []).filter((b) => b.outcome !== "won");
   }
   fresh.feed = view.feed;  // what happened stays on screen across a resync
+  fresh.notices = view.notices;
   Object.assign(view, fresh);
-  return view;
+  return settle(view);
 }
 
 function note(view, frame, kind, text, extra = {}) {
@@ -87,6 +99,23 @@ function note(view, frame, kind, text, extra = {}) {
 
 export function seatName(view, id) { return view.seats[id]?.name ?? "someone"; }
 export function teamName(view, id) { return view.teams.find((t) => t.id === id)?.name ?? id ?? ""; }
+
+/** One buzz as the moderator's audit keeps it (game/engine/fold.py _audit). */
+function audit(d, t, outcome) {
+  return { seat: d.seat, team: d.team, received: d.received, word: d.word, seen: d.seen ?? null, at: t, outcome };
+}
+
+function openMarker(q, seat) {
+  for (let i = q.buzzes.length - 1; i >= 0; i--) if (q.buzzes[i].seat === seat && q.buzzes[i].verdict === null) return q.buzzes[i];
+  return null;
+}
+
+/** The closed or thrown-out question as its history entry (game/engine/fold.py _history_entry). */
+function historyEntry(view, q, thrownOut, reason, answer, text) {
+  return { number: q.number, index: q.index, tiebreaker: q.tiebreaker, thrown_out: thrownOut, reason, phase: q.phase,
+    result: q.result, rulings: [...q.ruling_ids], score_changes: { ...q.score_changes }, answer, text,
+    buzzes: staff(view) ? [...q.buzz_log] : q.buzz_log.filter((b) => b.outcome === "won") };
+}
 
 const FOLD = {
   match_created(view, d) {
@@ -102,9 +131,6 @@ const FOLD = {
   question_started(view, d) {
     view.question = newQuestion(view, d);
     view.number = d.number;
-    view.buzzes = [];
-    view.lost = [];
-    view.suggestions = [];
   },
   phase_started(view, d) {
     const q = view.question;
@@ -126,23 +152,26 @@ const FOLD = {
   },
   buzz(view, d, frame) {
     const q = view.question;
-    q.possession = { seat: d.seat, team: d.team, received: d.received, word: d.word, seen: d.seen, answer: null, prompted: false };
+    q.possession = { seat: d.seat, team: d.team, received: d.received, word: d.word, seen: d.seen ?? null, answer: null, prompted: false };
+    q.buzz_log.push(audit(d, frame.t, "won"));
+    if (d.replaces) q.buzzes = q.buzzes.filter((b) => !(b.seat === d.replaces && b.verdict === null));
+    q.buzzes.push({ seat: d.seat, team: d.team, word: d.word, text: null, verdict: null, prompted: false, ruling: null });
     q.next_word_at = null;
     q.deadline = d.deadline_at ? { kind: "answer", at: d.deadline_at } : null;
-    if (d.replaces) view.buzzes = view.buzzes.filter((b) => !(b.seat === d.replaces && b.verdict === null));
-    view.buzzes.push({ seat: d.seat, team: d.team, word: d.word, text: null, verdict: null, received: d.received, seen: d.seen });
     note(view, frame, "buzz", `${seatName(view, d.seat)} buzzed at word ${d.word}`, { team: d.team });
   },
   answer(view, d, frame) {
     const q = view.question;
     if (q.possession) q.possession.answer = d.text;
     q.deadline = null;
-    const b = lastOpenBuzz(view, d.seat);
-    if (b) b.text = d.text;
+    const marker = openMarker(q, d.seat);
+    if (marker) marker.text = d.text;
+    recordAnswer(view, d, frame);
     note(view, frame, "answer", d.text, { team: d.team, who: seatName(view, d.seat) });
   },
   submission(view, d, frame) {
-    view.question.submissions[d.team] = { seat: d.seat, text: d.text };
+    view.question.submissions[d.team] = { seat: d.seat, text: d.text ?? null }; // null: another team's, unread
+    recordAnswer(view, d, frame);
     note(view, frame, "answer", d.text, { team: d.team, who: seatName(view, d.seat) });
   },
   pass(view, d, frame) {
@@ -157,10 +186,19 @@ const FOLD = {
   },
   ruling(view, d, frame) {
     const q = view.question;
-    view.rulings[d.id] = { ...d };
+    view.rulings[d.id] = pick(d, RULING_KEYS);
+    if (d.held) view.rulings[d.id].held = true;
     q.can_undo = true;
     q.last_ruling = d.id;
+    q.ruling_ids.push(d.id);
     addScores(q.score_changes, d.score_changes);
+    const answered = [...q.answers].reverse().find((a) => a.team === d.team && a.ruling === null);
+    if (answered && answered.text === (d.text ?? null) && answered.seat === (d.seat ?? null)) Object.assign(answered, { ruling: d.id, verdict: d.verdict });
+    const marker = d.mode === "buzz" ? openMarker(q, d.seat) : null;
+    if (marker) {
+      if (d.verdict === "prompt") marker.prompted = true;
+      else Object.assign(marker, { verdict: d.verdict, ruling: d.id });
+    }
     if (d.verdict === "accept") {
       q.result = { team: d.team, seat: d.seat, points: d.points, phase: d.phase };
       q.possession = null;
@@ -179,16 +217,12 @@ const FOLD = {
         q.floor = d.floor ?? null;
       }
     }
-    if (d.mode === "buzz") {
-      const b = lastOpenBuzz(view, d.seat);
-      if (b) { b.verdict = d.verdict; if (d.verdict === "prompt") { b.prompted = true; b.verdict = null; } }
-    }
-    view.suggestions = [];  // a suggestion is about the answer just ruled on
     // The ruling replaces the line that showed the answer waiting for it.
     const waiting = view.feed.findLastIndex((f) => f.kind === "answer" && f.team === d.team && f.text === d.text);
     if (waiting >= 0) view.feed.splice(waiting, 1);
     const who = d.seat ? seatName(view, d.seat) : teamName(view, d.team);
-    note(view, frame, "ruling", d.text || d.heard || "(no answer)", { team: d.team, who, verdict: d.verdict, points: d.points, by: d.by, id: d.id });
+    note(view, frame, "ruling", d.text || d.heard || (d.held ? "(answer shown once the humans are done)" : "(no answer)"),
+      { team: d.team, who, verdict: d.verdict, points: d.points, by: d.by, id: d.id });
   },
   timeout(view, d, frame) {
     const q = view.question;
@@ -197,7 +231,7 @@ const FOLD = {
       q.passed = [...q.passed, ...(d.passed || [])];
       q.floor = d.floor ?? null;
     }
-    if (d.kind === "dead") note(view, frame, "info", "Time: nobody else buzzed");
+    if (d.kind === "dead") note(view, frame, "info", "Time is up: nobody else buzzed in time");
     if (d.kind === "discussion") note(view, frame, "info", "Discussion time is up");
   },
   question_closed(view, d, frame) {
@@ -205,16 +239,17 @@ const FOLD = {
     const split = splitWords(d.text);
     Object.assign(q, { closed: true, answer_shown: true, next_word_at: null, deadline: null, possession: null, words: split.words,
       revealed: split.words.length, power_index: split.power, answer: d.answer, result: d.result });
-    view.history.push({ number: d.number, result: d.result, answer: d.answer, text: d.text, thrown_out: false,
-      rulings: Object.values(view.rulings).filter((r) => r.number === d.number).map((r) => r.id),
-      score_changes: { ...q.score_changes }, buzzes: buzzAudit(view) });
+    view.history.push(historyEntry(view, q, false, "", d.answer, d.text));
     note(view, frame, "closed", d.answer, { result: d.result });
   },
   question_thrown_out(view, d, frame) {
-    if (view.history.length && view.history[view.history.length - 1].number === d.number) view.history.pop();
-    view.history.push({ number: d.number, thrown_out: true, reason: d.reason, result: null, score_changes: {}, rulings: [] });
+    const q = view.question;
+    addScores(q.score_changes, d.score_changes);
+    if (q.closed) view.history.pop();
+    q.result = null;
+    const full = view.questions?.[q.index];  // the hall is not told a thrown-out question's text or answer
+    view.history.push(historyEntry(view, q, true, d.reason ?? "", full ? full.answer : null, full ? full.text : null));
     view.question = null;
-    view.buzzes = [];
     note(view, frame, "info", `Question ${d.number} thrown out${d.reason ? `: ${d.reason}` : ""}`);
   },
   undo(view, d, frame, client) {
@@ -226,9 +261,20 @@ const FOLD = {
   override(view, d, frame) {
     const r = view.rulings[d.ruling];
     if (r) Object.assign(r, { verdict: d.verdict, points: d.points, overridden: true });
-    for (const h of view.history) if (h.number === d.number && !h.thrown_out) {
+    // The question was scored again: rulings after its first correct answer are withdrawn.
+    for (const each of d.rulings || []) {
+      if (view.rulings[each.id]) Object.assign(view.rulings[each.id], { points: each.points, withdrawn: each.withdrawn });
+    }
+    for (const h of view.history) if (h.number === d.number && !h.thrown_out && h.rulings.includes(d.ruling)) {
+      h.score_changes = { ...h.score_changes };
       addScores(h.score_changes, d.score_changes);
-      h.result = d.result;
+      h.result = d.result ?? null;
+    }
+    const q = view.question;
+    if (q && q.number === d.number && q.ruling_ids.includes(d.ruling)) {
+      q.score_changes = { ...q.score_changes };
+      addScores(q.score_changes, d.score_changes);
+      q.result = d.result ?? null;
     }
     note(view, frame, "info", `Ruling on question ${d.number} changed to ${d.verdict}`);
   },
@@ -246,31 +292,104 @@ const FOLD = {
   },
   match_ended(view, d) {
     view.status = "finished";
+    view.paused = false;
     view.winner = d.winner ?? null;
   },
   bot_guess(view, d) {
-    if (view.question) view.question.bot_guesses[d.seat] = { word: d.word, guess: d.guess, confidence: d.confidence,
-      buzz: d.buzz, alternatives: d.alternatives, threshold: d.threshold };
+    const q = view.question;
+    if (!q) return;
+    q.bot_guesses[d.seat] = { ...pick(d, GUESS_KEYS), guess: d.guess || null };
+    delete q.bot_missed[d.seat];
+  },
+  bot_guesses_released(view, d) {
+    const q = view.question;
+    if (!q) return;
+    if (!staff(view)) Object.assign(q.bot_guesses, d.guesses || {});  // the moderator had them all along
+    for (const item of d.rulings || []) {
+      const r = view.rulings[item.id];
+      if (r) { Object.assign(r, { text: item.text ?? null, heard: item.heard ?? null }); delete r.held; }
+      for (const f of view.feed) if (f.kind === "ruling" && f.id === item.id) f.text = item.text || item.heard || "(no answer)";
+    }
   },
   bot_missed(view, d, frame) {
-    view.notices.push({ seq: frame.seq, seat: d.seat, reason: d.reason });
+    if (view.question && view.seats[d.seat]) {
+      view.question.bot_missed[d.seat] = staff(view) ? { status: d.status || "failed", reason: d.reason ?? "" } : { status: d.status || "failed" };
+    }
+    view.notices.push({ seq: frame.seq, seat: d.seat, reason: d.reason, status: d.status });
     if (view.notices.length > 20) view.notices.shift();
   },
-  judge_suggested(view, d, frame) { view.suggestions.push({ ...d, seq: frame.seq }); },
-  buzz_refused(view, d) { view.lost.push({ ...d, outcome: d.code }); },
+  judge_suggested(view, d) {
+    const answered = view.question?.answers.find((a) => a.seq === d.for);
+    if (answered) answered.suggestion = pick(d, ["verdict", "confidence", "reason", "matched", "prompt_question"]);
+  },
+  buzz_refused(view, d, frame) {
+    view.question.buzz_log.push({ ...audit(d, frame.t, d.code), holder: d.holder ?? null });
+  },
   snippets_shown(view, d) { if (view.question) view.question.snippets = d.snippets || []; },
   hidden() {},
 };
 
-/** Every buzz on the current question, won or lost, in the order the server got them (for the audit). */
-function buzzAudit(view) {
-  const won = view.buzzes.map((b) => ({ seat: b.seat, team: b.team, word: b.word, seen: b.seen, received: b.received, outcome: "won" }));
-  return [...won, ...view.lost].sort((a, b) => (a.received ?? 0) - (b.received ?? 0));
+function recordAnswer(view, d, frame) {
+  // The moderator's record of every typed answer, to which the judge's suggestion is attached ("for").
+  if (staff(view)) view.question.answers.push({ seq: frame.seq, seat: d.seat, team: d.team, text: d.text, ruling: null, verdict: null, suggestion: null });
 }
 
-function lastOpenBuzz(view, seat) {
-  for (let i = view.buzzes.length - 1; i >= 0; i--) if (view.buzzes[i].seat === seat && view.buzzes[i].verdict === null) return view.buzzes[i];
-  return null;
+/**
+ * The judge's suggestions still to be ruled on, labelled by team: for each team with an answer on the
+ * floor now, the suggestion on its latest unruled answer (game/engine/state.py pending_suggestions).
+ */
+export function pendingSuggestions(view) {
+  const q = view.question;
+  if (!q || !staff(view)) return [];
+  const waiting = new Set(q.mode === "team" ? Object.keys(q.submissions) : []);
+  if (q.mode === "buzz" && q.possession && q.possession.answer != null) waiting.add(q.possession.team);
+  const out = [];
+  for (const team of view.teams.map((t) => t.id)) {
+    const latest = [...q.answers].reverse().find((a) => a.team === team && a.ruling === null);
+    if (waiting.has(team) && latest && latest.suggestion) out.push({ ...latest.suggestion, team, seat: latest.seat, text: latest.text, seq: latest.seq });
+  }
+  return out;
+}
+
+/**
+ * Every bot seat's card (game/engine/projection.py bot_cards; docs/wire-protocol.md "Bot cards"): one
+ * scale, [0, 1], for the confidence, the top guesses and the threshold; guess null is "no guess".
+ */
+export function botCards(view) {
+  const q = view.question;
+  const cards = {};
+  if (!q) return cards;
+  for (const seat of Object.values(view.seats)) {
+    if (seat.kind !== "bot") continue;
+    const g = q.bot_guesses?.[seat.id] || null;
+    const missed = q.bot_missed?.[seat.id] || null;
+    const guessed = !!(g && g.guess);
+    cards[seat.id] = {
+      seat: seat.id, state: q.closed ? "settled" : missed ? "missed" : g ? "guessing" : "waiting",
+      word: g ? g.word ?? null : null, guess: guessed ? g.guess : null, confidence: guessed ? g.confidence : null,
+      threshold: g ? g.threshold ?? null : null, buzz: !!g?.buzz,
+      guesses: guessed ? (g.alternatives || []).slice(0, 3).map((x) => [...x]) : [], missed: missed ? missed.status : null,
+    };
+  }
+  return cards;
+}
+
+/** Fields every page reads that follow from the folded question: aliases and derived lists. */
+function settle(view) {
+  const q = view.question;
+  if (q) {
+    q.suggestions = pendingSuggestions(view);
+    q.bot_cards = botCards(view);
+  }
+  view.buzzes = q ? q.buzzes : [];
+  view.lost = q ? q.buzz_log.filter((b) => b.outcome !== "won") : [];
+  view.suggestions = q ? q.suggestions : [];
+  return view;
+}
+
+function leader(scores) {
+  const ranked = Object.entries(scores).sort((a, b) => b[1] - a[1]);
+  return ranked.length === 1 || (ranked.length > 1 && ranked[0][1] !== ranked[1][1]) ? ranked[0][0] : null;
 }
 
 /** Fold one event frame into the view. Scores move by data.score_changes on every event. */
@@ -281,13 +400,15 @@ export function applyFrame(view, frame, client = null) {
   addScores(view.scores, data.score_changes);
   if (data.score_changes && Object.keys(data.score_changes).length) view.scores_seq = frame.seq;
   if (frame.type === "match_ended" && data.scores) view.scores = { ...data.scores };
+  // A correction after the final whistle moves the winner with the scores (game/engine/fold.py _recount_winner).
+  if (view.status === "finished" && (frame.type === "override" || frame.type === "score_adjusted")) view.winner = leader(view.scores);
   view.seq = frame.seq;
   view.t = Math.max(view.t, frame.t || 0);
-  return view;
+  return settle(view);
 }
 
 const QUESTION_EVENTS = new Set(["phase_started", "word_revealed", "buzz", "answer", "submission", "pass", "chat",
-  "ruling", "timeout", "question_closed", "buzz_refused"]);
+  "ruling", "timeout", "question_closed", "buzz_refused", "question_thrown_out"]);
 
 /** A fresh id for a command: the server answers a repeat of it with its first answer. */
 export function newCommandId() {

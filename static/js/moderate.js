@@ -138,7 +138,8 @@ function renderFloor(view) {
   if (!q) { box.append(el("p", { class: "muted", text: "No question is open." })); return; }
   if (q.closed) {
     const r = q.result;
-    box.append(el("p", { class: "floor-result", text: r ? `${teamName(view, r.team)} scored ${r.points} in phase ${r.phase}.` : "Dead: nobody got it." }));
+    const where = r && (view.rules?.phases?.length || 1) > 1 ? ` in phase ${r.phase}` : "";
+    box.append(el("p", { class: "floor-result", text: r ? `${teamName(view, r.team)} scored ${r.points}${where}.` : "Dead: nobody got it." }));
   } else if (q.mode === "buzz") {
     const p = q.possession;
     if (!p) {
@@ -165,11 +166,13 @@ function renderFloor(view) {
       b.seen != null ? `, saw ${b.seen}` : "", b.holder_received != null ? `, ${b.received - b.holder_received} ms after ${seatName(view, b.holder)}` : "",
       ` — ${b.outcome === "locked_out" ? "locked out" : "too late"}`))));
   }
-  const hints = view.suggestions.slice(-2);
-  for (const s of hints) {
+  // Every answer still waiting for a ruling has its suggestion, labelled by team; ruling one team's
+  // answer leaves the other's in place (the server's snapshot carries them, so a reload keeps them).
+  for (const s of view.suggestions) {
     const pct = typeof s.confidence === "number" ? ` (${Math.round(s.confidence * 100)}%)` : "";
-    box.append(el("p", { class: `judge ${s.verdict}` }, el("span", { class: "label", text: "Judge suggests " }),
-      el("strong", { text: `${s.verdict}${pct}` }), s.reason ? ` — ${s.reason}` : ""));
+    box.append(el("p", { class: `judge ${s.verdict} ${teamClass(view, s.team)}`, "data-team": s.team },
+      el("span", { class: "label", text: "Judge suggests " }), el("strong", { class: "judge-team", text: teamName(view, s.team) }), " ",
+      el("q", { text: s.text }), ": ", el("strong", { text: `${s.verdict}${pct}` }), s.reason ? ` — ${s.reason}` : ""));
   }
 }
 
@@ -186,11 +189,15 @@ function renderChat(view) {
   $("chat-panel").hidden = !box.childElementCount;
 }
 
+const MISSED_TEXT = { timed_out: "timed out", failed: "failed" };
+
+/** Bots whose last act on this question came to nothing, and why (from the snapshot: a reload keeps them). */
 function renderNotices(view) {
   const box = $("notices");
-  box.replaceChildren(...view.notices.slice(-5).reverse().map((n) =>
-    el("li", {}, el("strong", { text: seatName(view, n.seat) }), ` missed: ${n.reason || "no answer in time"}`)));
-  $("notices-panel").hidden = !view.notices.length;
+  const missed = Object.entries(view.question?.bot_missed || {});
+  box.replaceChildren(...missed.map(([seat, m]) =>
+    el("li", {}, el("strong", { text: seatName(view, seat) }), ` ${MISSED_TEXT[m.status] || m.status}: ${m.reason || "no answer in time"}`)));
+  $("notices-panel").hidden = !missed.length;
 }
 
 function renderHistory(view) {
@@ -226,7 +233,7 @@ function rulingRow(view, r, overridable) {
   const other = r.verdict === "accept" ? "reject" : "accept";
   return el("li", { class: `ruling-row ${r.verdict}` },
     el("span", { class: "who", text: `${who}: ` }), el("q", { text: r.text || "(no answer)" }), " ",
-    el("span", { class: `verdict ${r.verdict}`, text: `${r.verdict}${r.points ? ` ${r.points > 0 ? "+" : ""}${r.points}` : ""}${r.overridden ? " (overridden)" : ""}` }),
+    el("span", { class: `verdict ${r.verdict}`, text: `${r.verdict}${r.points ? ` ${r.points > 0 ? "+" : ""}${r.points}` : ""}${r.overridden ? " (overridden)" : ""}${r.withdrawn ? " (withdrawn: an earlier answer was right)" : ""}` }),
     overridable && r.verdict !== "prompt"
       ? el("button", { class: "small", type: "button", onclick: () => command("override", { ruling: r.id, verdict: other }).catch(() => {}), text: `→ ${other}` })
       : null);

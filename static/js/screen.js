@@ -33,7 +33,7 @@ export function renderScreen(view, { links = [] } = {}) {
   box.replaceChildren();
   if (q?.closed && !finished) {
     const r = q.result;
-    box.append(el("span", { class: "label", text: "Answer" }), el("strong", { class: "answer", text: q.answer_clean || q.answer || "" }),
+    box.append(el("span", { class: "label", text: "Answer" }), el("strong", { class: "answer", text: q.answer || "" }),
       el("span", { class: "outcome", text: r ? `${teamName(view, r.team)} +${r.points}` : "nobody got it" }));
   }
   box.hidden = !box.childElementCount;
@@ -49,7 +49,7 @@ export function sideMarks(view, team) {
   const marks = [];
   if ((view.rules?.phases?.length || 1) > 1 && q.priority === team) marks.push(["priority", "priority"]);
   if (q.mode === "team") {
-    const submitted = Object.hasOwn(q.submissions || {}, team) || (q.submitted || []).includes(team);
+    const submitted = Object.hasOwn(q.submissions || {}, team);
     if (q.locked.includes(team)) marks.push(["out", "ruled wrong"]);
     else if (q.passed.includes(team)) marks.push(["out", "passed"]);
     else if (submitted) marks.push(["done", "answered"]);

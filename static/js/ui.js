@@ -145,7 +145,10 @@ export function renderFeed(box, view, { limit = 8, omit = [] } = {}) {
   }));
 }
 
-/** Each bot's card (botCard) for the question on screen. */
+/**
+ * Each bot's card for the question on screen, drawn from question.bot_cards (docs/wire-protocol.md
+ * "Bot cards": one scale, [0, 1], for every bot's confidence and its buzz threshold).
+ */
 export function renderBots(box, view) {
   const bots = Object.values(view.seats).filter((s) => s.kind === "bot");
   box.replaceChildren(...bots.map((seat) => botCard(view, seat)));
@@ -156,28 +159,28 @@ const pct = (x) => `${Math.round(x * 100)}%`;
 const unit = (x) => (typeof x === "number" && Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : null);
 
 /**
- * What a bot's card says, from its latest guess g (the fold's bot_guesses[seat]; null before any):
- * one scale for every bot, its own confidence in its top guess in [0, 1] with its buzz threshold on
- * the same bar. Optional fields, when the data has them: status ("thinking" | "guessed" | "missed"
- * | "settled"), missed_reason, and guess null for "no guess". A closed question settles every card.
+ * What a bot's card says, from its card c (question.bot_cards[seat]; none before the question):
+ * its own confidence in its top guess with its threshold on the same bar, "no guess yet" rather than
+ * a blank, settled once the question closes, a miss said as one.
  */
 export function botCardState(view, seat) {
   const q = view.question;
-  const g = q?.bot_guesses?.[seat.id] || null;
-  const settled = view.status === "finished" || !!q?.closed || g?.status === "settled";
-  const guess = g && typeof g.guess === "string" && g.guess.trim() ? g.guess.trim() : null;
-  const state = { guess, confidence: guess ? unit(g.confidence) : null, threshold: unit(g?.threshold), word: g?.word ?? null,
-    buzz: !!g?.buzz, settled, note: "" };
-  if (g?.status === "missed") {
-    state.note = /time|late/i.test(g.missed_reason || "") ? "no answer (timed out)" : "failed: no answer";
+  const c = q?.bot_cards?.[seat.id] || null;
+  const settled = view.status === "finished" || !!q?.closed || c?.state === "settled";
+  const guess = typeof c?.guess === "string" && c.guess.trim() ? c.guess.trim() : null;
+  const others = guess ? (c.guesses || []).map(([text]) => String(text ?? "").trim()).filter((text) => text && text !== guess).slice(0, 2) : [];
+  const state = { guess, confidence: guess ? unit(c.confidence) : null, threshold: unit(c?.threshold), word: c?.word ?? null,
+    buzz: !!c?.buzz, settled, others, note: "" };
+  if (c?.missed) {
+    state.note = c.missed === "timed_out" ? "no answer (timed out)" : "failed: no answer";
     state.missed = true;
   } else if (!q) {
     state.note = "waiting for the question";
   } else if (!guess) {
     const own = (view.rules?.phases || []).findIndex((ph) => ph.bot_tier === seat.tier);
-    if (settled) state.note = "no guess on this question";
+    if (settled || (own >= 0 && own + 1 < q.phase)) state.note = "no guess on this question";
     else if (own >= 0 && own + 1 > q.phase) state.note = `plays in phase ${own + 1}`;
-    else state.note = g ? "no guess" : "no guess yet";
+    else state.note = c?.state === "guessing" ? "no guess" : "no guess yet";
   }
   if (settled && q?.result?.seat === seat.id) state.right = true;
   return state;
@@ -199,9 +202,7 @@ export function botCard(view, seat) {
   card.append(el("div", { class: "guess-row top" },
     el("span", { class: "guess" }, s.settled ? el("span", { class: "final-label", text: "final: " }) : null, s.guess),
     el("span", { class: "pct", text: s.confidence === null ? "" : pct(s.confidence) }), bar));
-  const g = view.question.bot_guesses[seat.id];
-  const others = (g.alternatives || []).map(([text]) => String(text ?? "").trim()).filter((text) => text && text !== s.guess).slice(0, 2);
-  if (others.length) card.append(el("p", { class: "bot-also", text: `also: ${others.join(" · ")}` }));
+  if (s.others.length) card.append(el("p", { class: "bot-also", text: `also: ${s.others.join(" · ")}` }));
   const foot = [s.word !== null ? `at word ${s.word}` : "", s.threshold !== null ? `buzzes at ${pct(s.threshold)}` : "",
     s.buzz ? "buzzed" : "", s.right ? "right" : ""].filter(Boolean).join(" · ");
   if (foot) card.append(el("p", { class: "bot-foot muted", text: foot }));

@@ -90,6 +90,9 @@ def test_answer_document_bot_guesses_unseen_tossups(bot_root, tossups_file):
         assert act.guess == answer, text
         assert act.buzz == (act.confidence >= bot.threshold)
         assert act.alternatives[0] == (answer, pytest.approx(act.alternatives[0][1]))
+        # One scale on every card: the top guess at the bot's confidence, the others below it, all in [0, 1].
+        assert act.alternatives[0][1] == pytest.approx(act.confidence)
+        assert all(0.0 <= score <= act.confidence for _, score in act.alternatives)
 
 
 def test_answer_document_buzzer_grows_surer_as_clues_arrive(bot_root, tossups_file):

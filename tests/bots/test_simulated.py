@@ -67,3 +67,13 @@ def test_it_is_labelled_simulated_and_needs_the_answer_from_the_server():
 def test_an_impossible_accuracy_is_refused():
     with pytest.raises(BotError, match="between 0 and 1"):
         load_bot({**SPEC, "accuracy": 1.5})
+
+
+def test_it_guesses_nothing_until_it_knows_and_then_the_clean_answer():
+    line = 'Zanzibar [accept Unguja; do not accept "Pemba"]'
+    bot = load_bot({**SPEC, "accuracy": 1.0}).with_private({"answer": line, "length_words": 20})
+    acts = [bot.act(Query(text="w " * word, word_index=word, final=word == 20)) for word in range(1, 21)]
+    knows = next(i for i, act in enumerate(acts) if act.buzz)
+    assert knows > 0 and all(act.guess == "" and act.alternatives == [] for act in acts[:knows])
+    assert all(act.guess == "Zanzibar" for act in acts[knows:])
+    assert all(act.confidence < bot.threshold for act in acts[:knows])

@@ -31,6 +31,12 @@ QUESTIONS = [
     ("How many sides does a hexagon have?", "six"),
 ]
 
+CONSOLE_QUESTIONS = [
+    ("Which planet is known as the Red Planet?", "Mars", ["Mars", "the planet Mars", "Ares"]),
+    ("What is the capital city of Italy?", "Rome", ["Rome", "Roma"]),
+    ("What is the largest ocean on Earth?", "Pacific Ocean", ["Pacific Ocean", "the Pacific"]),
+]
+
 
 def seed(bots: bool = False) -> dict:
     call_command("migrate", verbosity=0, interactive=False)
@@ -49,6 +55,13 @@ def seed(bots: bool = False) -> dict:
         match = create_match_record(title=f"Browser {name}", packet=packet, format_name="efficientqa",
                                     overrides=overrides, teams=teams)
         codes[name] = match.code
+    # The console's context test: answers the line also accepts, shown beside the answer.
+    console = Packet.objects.create(slug="console", title="Console test packet")
+    for position, (text, answer, accepted) in enumerate(CONSOLE_QUESTIONS, 1):
+        Question.objects.create(packet=console, position=position, kind="short", text=text, answer=answer,
+                                accepted=accepted, category="General")
+    codes["console"] = create_match_record(title="Browser console", packet=console, format_name="efficientqa",
+                                           overrides=overrides, teams=teams).code
     # Finished matches to replay: simulated players and bots (bots report a guess on every word).
     from game.demo import ensure_demo_packet
     from game.management.commands.simulate import play_simulated_match

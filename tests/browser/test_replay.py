@@ -7,7 +7,8 @@ import sqlite3
 
 import pytest
 
-from game.engine.api import fold, snapshot
+from game.engine.api import fold, project, snapshot
+from game.replay import timeline
 
 from .test_live_match import expect
 
@@ -93,8 +94,11 @@ def test_the_replay_plays_seeks_changes_speed_and_shows_buzzes_and_charts(exhibi
     expect(chart.locator("canvas")).to_have_count(1)
     started = max(x["seq"] for x in events[:at_buzz] if x["type"] == "question_started")
     guesses = [e for e in events[started:at_buzz] if e["type"] == "bot_guess" and e["data"]["seat"] == bot["id"]]
-    expect(chart).to_have_attribute("data-points", str(len(guesses)))
     assert guesses
+    # The public replay shows what the hall saw: guesses held while the humans could still buzz are not
+    # there yet (the fair audience rule); the chart holds the guesses the spectator frames carried.
+    hall = timeline([project(e, "spectator") for e in events[:at_buzz]])[-1]["guesses"].get(bot["id"], [])
+    expect(chart).to_have_attribute("data-points", str(len(hall)))
 
     # The end: the closing moment with the final score, as the log has it.
     page.evaluate("window.exhibitionReplay.seekTo(window.exhibitionReplay.duration())")
@@ -103,6 +107,10 @@ def test_the_replay_plays_seeks_changes_speed_and_shows_buzzes_and_charts(exhibi
     names = {t["id"]: t["name"] for t in final.teams}
     expect(page.locator("#final .final-score")).to_have_text(" — ".join(f"{names[t]} {p}" for t, p in final.scores.items()))
     assert shown(page) == server_view(events, len(events))
+    # Once the humans were done, the hall saw the bot's thinking: the last question's chart has it.
+    last = timeline([project(e, "spectator") for e in events])[-1]["guesses"].get(bot["id"], [])
+    assert last
+    expect(chart).to_have_attribute("data-points", str(len(last)))
 
 
 def test_the_staff_view_has_the_buzz_audit_and_the_public_one_does_not(exhibition_server, open_page):

@@ -10,13 +10,19 @@ from .support import MOD, SYS, Match
 
 
 class Recorded(Match):
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, judged: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
+        self.judged = judged  # every typed answer gets the judge's suggestion, as the conductor's follow-up
         self.live = {self.state.seq: pickle.dumps(self.state)}
 
     def send(self, *args, **kwargs):
         events = super().send(*args, **kwargs)
         self.live[self.state.seq] = pickle.dumps(self.state)
+        if self.judged:
+            first = self.state.seq - len(events) + 1
+            for seq, event in enumerate(events, first):
+                if event["type"] in ("answer", "submission"):
+                    events = events + self.send("judge", SYS, judgement(event, seq))
         return events
 
     def attempt(self, seat: str, text: str, verdict: str, lag: int = 100):
@@ -25,14 +31,26 @@ class Recorded(Match):
         self.answer(seat, text)
         return self.rule(verdict, at=self.now + 300)
 
-    def guess(self, seat: str, confidence: float, buzz: bool = False, guess: str = "Isaac Newton"):
+    def guess(self, seat: str, confidence: float, buzz: bool = False):
+        # Words nobody types in these matches, new on each report: finding them on a screen means the
+        # screen saw that very guess.
+        guess, other = f"Zebulon {seat} {confidence:.2f}", f"Placid {seat} {confidence:.2f}"
         return self.send("bot_guess", seat, {"guess": guess, "confidence": confidence, "buzz": buzz,
-                                             "alternatives": [[guess, confidence], ["the moon", confidence / 2]],
+                                             "alternatives": [[guess, confidence], [other, confidence / 2]],
                                              "threshold": 0.5})
 
 
-def played_quizbowl() -> Recorded:
-    m = Recorded("quizbowl", {"questions": 3, "tiebreakers": 0}, reserve=3, length=12, power_after=5)
+def judgement(event: dict, seq: int) -> dict:
+    """A judge's suggestion for an answer or submission event numbered seq (what store.py sends)."""
+    d = event["data"]
+    verdict = "accept" if d["text"] in ("Isaac Newton", "tesla coil") else "reject"
+    return {"for": seq, "seat": d["seat"], "team": d["team"], "text": d["text"], "verdict": verdict,
+            "confidence": 0.9, "reason": f"{verdict}: made up for the test", "matched": None, "prompt_question": None}
+
+
+def played_quizbowl(hall_bot_guesses: str = "after_humans", judged: bool = False) -> Recorded:
+    m = Recorded("quizbowl", {"questions": 3, "tiebreakers": 0, "hall_bot_guesses": hall_bot_guesses},
+                 reserve=3, length=12, power_after=5, judged=judged)
     m.start(0)
     # Q1: Ann negs early, the bot gets it.
     m.reveal_until(2)
@@ -68,8 +86,9 @@ def played_quizbowl() -> Recorded:
     return m
 
 
-def played_efficientqa() -> Recorded:
-    m = Recorded("efficientqa", {"questions": 2, "tiebreakers": 0}, reserve=3, length=9, power_after=None)
+def played_efficientqa(hall_bot_guesses: str = "after_humans", judged: bool = False) -> Recorded:
+    m = Recorded("efficientqa", {"questions": 2, "tiebreakers": 0, "hall_bot_guesses": hall_bot_guesses},
+                 reserve=3, length=9, power_after=None, judged=judged)
     m.start(0)
     # Q1: both sides miss in phase 1; in phase 2 the humans chat, submit wrong, the 6 GiB bot is right.
     m.reveal_until(3)
@@ -92,15 +111,17 @@ def played_efficientqa() -> Recorded:
     m.reveal_until(2)
     m.send("throw_out", MOD, {"reason": "two answers"}, at=m.now + 200)
     assert m.q.number == 2 and m.state.history[-1]["thrown_out"]
-    # The new Q2 (computer priority): nobody buzzes; phase 2 both pass; phase 3 the big bot passes, the humans
-    # are ruled right, and that is overridden to wrong.
+    # The new Q2 (computer priority): nobody buzzes; phase 2 both pass; phase 3 the big bot's answer is ruled
+    # wrong while the humans still discuss (the hall does not hear it yet), the humans are ruled right, and
+    # that is overridden to wrong.
     while m.q.phase == 0:
         m.tick(m.now + 500)
     m.send("pass", "h2", at=m.now + 1000)
     m.send("pass", "h0", at=m.now + 1000)
     assert m.q.phase == 2
+    m.submit("bunl", "Zebulon big answer", at=m.now + 100)
+    m.rule("reject", at=m.now + 500)
     m.submit("h0", "ok go", at=m.now + 3000)
-    m.send("pass", "bunl", at=m.now + 100)
     m.rule("accept", at=m.now + 500)
     m.send("override", MOD, {"ruling": m.state.next_ruling_id - 1, "verdict": "reject"}, at=m.now + 500)
     m.send("next", MOD, at=m.now + 2000)

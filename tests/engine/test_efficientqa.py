@@ -162,12 +162,17 @@ def test_the_team_discussion_reaches_only_that_team_and_the_moderator():
     chat = m.send("chat", "h1", {"text": "Isaac Newton?"})[0]
     sub = m.submit("h0", "Isaac Newton")[0]
     for event in (chat, sub):
-        assert project(event, "player", "t0")["type"] == event["type"]
-        assert project(event, "moderator")["type"] == event["type"]
-        for audience, team in (("player", "t1"), ("spectator", None), ("bot", None)):
-            assert project(event, audience, team) == {"seq": None, "t": event["t"], "type": "hidden", "data": {}}
-    assert snapshot(m.state, "player", "t1")["question"]["submissions"] == {}
+        assert project(event, "player", "t0") == project(event, "moderator") == {**event, "seq": None}
+    for audience, team in (("player", "t1"), ("spectator", None), ("bot", None)):
+        assert project(chat, audience, team) == {"seq": None, "t": chat["t"], "type": "hidden", "data": {}}
+    # The rest of the hall learns that the team has submitted (the big screen shows who has), not what.
+    for audience, team in (("player", "t1"), ("spectator", None)):
+        assert project(sub, audience, team)["data"] == {"seat": "h0", "team": "t0", "text": None}
+    assert project(sub, "bot")["type"] == "hidden"
+    assert snapshot(m.state, "player", "t1")["question"]["submissions"] == {"t0": {"seat": "h0", "text": None}}
+    assert snapshot(m.state, "player", "t1")["question"]["chat"] == {}
     assert snapshot(m.state, "player", "t0")["question"]["chat"]["t0"][0]["text"] == "Isaac Newton?"
+    assert snapshot(m.state, "player", "t0")["question"]["submissions"]["t0"]["text"] == "Isaac Newton"
 
 
 def test_passing_hands_the_floor_over_and_two_passes_end_the_phase():

@@ -20,6 +20,11 @@ def test_efficientqa_preset_is_the_three_phase_exhibition():
     assert all(p["wrong_points"] == 0 for p in rules["phases"])
 
 
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_bots_guesses_wait_for_the_humans_by_default(preset):
+    assert make_rules(preset)["hall_bot_guesses"] == "after_humans"
+
+
 def test_quizbowl_preset_is_powers_and_negs():
     rules = make_rules("quizbowl")
     (phase,) = rules["phases"]
@@ -47,6 +52,8 @@ def test_presets_are_json_and_edits_do_not_leak_between_matches(preset):
     ({"reveal": "moderator"}, "reveal", "moderator"),
     ({"priority": "first"}, "priority", "first"),
     ({"tiebreakers": 0}, "tiebreakers", 0),
+    ({"hall_bot_guesses": "live"}, "hall_bot_guesses", "live"),
+    ({"hall_bot_guesses": "after_humans"}, "hall_bot_guesses", "after_humans"),
 ])
 def test_edits_in_range_are_taken(overrides, field, value):
     assert make_rules("quizbowl", overrides)[field] == value
@@ -71,6 +78,8 @@ def test_edits_in_range_are_taken(overrides, field, value):
     ("quizbowl", {"reveal": "auto"}, "reveal"),
     ("quizbowl", {"priority": "random"}, "priority"),
     ("quizbowl", {"speed": 3}, "speed"),
+    ("quizbowl", {"hall_bot_guesses": "never"}, "hall_bot_guesses must be 'after_humans'"),
+    ("efficientqa", {"hall_bot_guesses": None}, "'live'"),
     ("quizbowl", {"phases": []}, "phases"),
     ("quizbowl", {"phases": "buzz"}, "phases"),
     ("quizbowl", {"phases": [{"mode": "solo"}]}, "mode"),
@@ -106,7 +115,7 @@ JSON = st.recursive(
     max_leaves=8,
 )
 KEYS = ["questions", "words_per_minute", "lead_in_seconds", "reveal", "priority", "tiebreakers", "phases",
-        "comma_pause", "label"]
+        "comma_pause", "label", "hall_bot_guesses"]
 
 
 @settings(max_examples=150, deadline=None)

@@ -27,11 +27,15 @@ def _seen(event, audience, team="t0"):
 @pytest.mark.parametrize("audience, team, shown", [
     ("moderator", None, True),
     ("spectator", None, True),
-    ("player", "t0", False),
-    ("player", "t1", False),  # not even the bot's own team
-    ("bot", None, False),
+    ("player", "t0", True),
+    ("player", "t1", True),
+    ("bot", None, False),  # a bot never reads another bot's mind
 ])
-def test_bot_guesses_reach_the_moderator_and_the_big_screen_only(m, audience, team, shown):
+def test_with_the_live_rule_bot_guesses_reach_the_hall_and_the_phones_as_they_come(audience, team, shown):
+    m = Match("quizbowl", {"questions": 1, "hall_bot_guesses": "live"},
+              questions=[question(TEXT, ANSWER), question(TEXT, ANSWER)])
+    m.start(0)
+    m.reveal_until(2)
     event = m.send("bot_guess", "bot", {"guess": "Isaac Newton", "confidence": 0.4, "buzz": False,
                                         "alternatives": [["Isaac Newton", 0.4]], "threshold": 0.5})[0]
     frame = project(event, audience, team)
@@ -40,15 +44,37 @@ def test_bot_guesses_reach_the_moderator_and_the_big_screen_only(m, audience, te
     assert bool(snapshot(m.state, audience, team)["question"]["bot_guesses"]) == shown
 
 
+def test_by_default_a_guess_made_while_the_humans_may_buzz_waits_for_them(m):
+    event = m.send("bot_guess", "bot", {"guess": "Isaac Newton", "confidence": 0.4, "buzz": False,
+                                        "alternatives": [["Isaac Newton", 0.4]], "threshold": 0.5})[0]
+    assert event["data"]["held"] is True
+    assert project(event, "moderator")["type"] == "bot_guess"
+    for audience, team in (("spectator", None), ("player", "t0"), ("player", "t1"), ("bot", None)):
+        assert project(event, audience, team)["type"] == "hidden"
+        assert "Isaac Newton" not in str(snapshot(m.state, audience, team))
+    assert snapshot(m.state, "moderator")["question"]["bot_guesses"]["bot"]["guess"] == "Isaac Newton"
+
+
 @pytest.mark.parametrize("type, data", [
     ("judge", {"for": 5, "verdict": "accept", "confidence": 0.9, "reason": "exact match"}),
-    ("bot_missed", {"seat": "bot", "reason": "timed out"}),
 ])
 def test_staff_notes_reach_only_the_moderator(m, type, data):
     event = m.send(type, SYS, data)[-1]
     assert _seen(event, "moderator") == event["type"]
     for audience in ("spectator", "player", "bot"):
         assert _seen(event, audience) == "hidden"
+
+
+def test_the_hall_hears_that_a_bot_missed_but_not_why(m):
+    event = m.send("bot_missed", SYS, {"seat": "bot", "status": "timed_out",
+                                       "reason": "worker bots-6gib@10.0.0.7 gave no answer within 3000 ms"})[-1]
+    assert project(event, "moderator")["data"]["reason"].startswith("worker")
+    for audience in ("spectator", "player"):
+        frame = project(event, audience, "t0")
+        assert frame["data"] == {"seat": "bot", "status": "timed_out"}
+        card = snapshot(m.state, audience, "t0")["question"]["bot_cards"]["bot"]
+        assert card["state"] == "missed" and card["missed"] == "timed_out" and "worker" not in str(card)
+    assert project(event, "bot")["type"] == "hidden"
 
 
 def test_every_audience_gets_a_frame_for_every_event_with_its_seq_and_time(m):

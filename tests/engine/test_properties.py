@@ -11,7 +11,12 @@ conductor would fold it. Then the invariants a user relies on are checked over t
 (d) a locked-out team never answers, submits or buzzes in the phase it is locked out of;
 (e) no player, bot or spectator ever receives the answer line or an unread word early;
 (f) once a question's answer has been shown, nothing reopens it: no word, buzz, answer, submission,
-    pass or phase for it afterwards, whatever the undos and overrides.
+    pass or phase for it afterwards, whatever the undos and overrides;
+(g) whatever the overrides, undos and throw-outs, every question is scored from its rulings under the
+    format's rules (one scorer: the first correct answer, later awards withdrawn), and its result,
+    its history entry and the scores agree, checked on a fresh fold of the stored log;
+(h) bots' guesses and the computer's team answers reach the hall and the phones only once the humans
+    can no longer answer the phase (tests/engine/hall.py), under either hall_bot_guesses rule.
 """
 from __future__ import annotations
 
@@ -25,8 +30,10 @@ from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
 from game.engine.api import Rejected, apply, decide, fold, next_wakeup, project, snapshot
-from game.engine.rules import COMMAND_TYPES
+from game.engine.fold import apply_in_place
+from game.engine.rules import COMMAND_TYPES, question_outcome
 
+from .hall import check_hall_fairness
 from .support import MOD, SYS, TEAMS, Match, actor_for
 
 FORMATS = ("efficientqa", "quizbowl")
@@ -169,7 +176,8 @@ def _sensible_kind(data, s) -> str:
 
 
 def play(data, preset: str) -> Run:
-    m = Match(preset, {"questions": 2, "tiebreakers": 1}, reserve=3, length=7, power_after=3)
+    rule = data.draw(st.sampled_from(["after_humans", "live"]), label="hall_bot_guesses")
+    m = Match(preset, {"questions": 2, "tiebreakers": 1, "hall_bot_guesses": rule}, reserve=3, length=7, power_after=3)
     steps = []
     # "Go on?" before each command (0 stops) lets hypothesis shrink a failure by dropping commands.
     while len(steps) < MAX_COMMANDS and data.draw(st.integers(0, 49), label="go on?"):
@@ -186,6 +194,12 @@ def play(data, preset: str) -> Run:
         else:
             m.now += data.draw(st.sampled_from(STEPS), label="step")
         command = {"type": kind, "actor": _draw_actor(data, m, kind), "data": _draw_data(data, kind, s)}
+        if command["actor"].get("role") == "bot":  # what a bot says is new each time, so a screen that shows it is caught
+            if kind == "bot_guess":
+                command["data"] = dict(command["data"], guess=f"Hunch {len(steps)}x",
+                                       alternatives=[[f"Inkling {len(steps)}x", 0.25]])
+            elif kind in ("answer", "submit"):
+                command["data"] = {"text": f"Reply {len(steps)}x"}
         if kind == "buzz":
             command["received"] = m.now - data.draw(st.sampled_from([0, 0, 0, 1, 50, 120, 400, 2500]), label="lag")
             poss = s.q.possession if s.q is not None else None
@@ -356,6 +370,68 @@ def test_a_question_whose_answer_was_shown_is_never_reopened(preset, data):
             assert after.q.answer_shown and next_wakeup(after) is None
 
 
+# -- (g) scoring under overrides, undos and throw-outs --------------------------------------------------
+
+def _check_question_scoring(s, rulings: list[int], result, score_changes: dict, where: str):
+    outcome = question_outcome([s.rulings[rid] for rid in rulings])
+    assert result == outcome["result"], f"{where}: the result is not the question's first correct answer"
+    assert _nonzero(score_changes) == _nonzero(outcome["score_changes"]), f"{where}: its points are not its rulings'"
+    for each in outcome["rulings"]:
+        record = s.rulings[each["id"]]
+        assert record["points"] == each["points"], f"{where}: ruling {each['id']} is worth the wrong points"
+        assert bool(record.get("withdrawn")) == each["withdrawn"], f"{where}: ruling {each['id']} withdrawn wrongly"
+    accepted = [e for e in outcome["rulings"] if not e["withdrawn"] and s.rulings[e["id"]]["verdict"] == "accept"]
+    assert len(accepted) <= 1, f"{where}: two correct answers score on one question"
+    if s.rules["name"] == "efficientqa":
+        scorers = [team for team, points in score_changes.items() if points > 0]
+        assert len(scorers) <= 1, f"{where}: {scorers} all scored on one EfficientQA question"
+
+
+@formats()
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_every_question_is_scored_from_its_rulings_whatever_the_corrections(preset, data):
+    run = play(data, preset)
+    stored = json.loads(json.dumps(run.log, allow_nan=False))
+    fresh = apply_in_place(None, stored[0])
+    adjusted = {t["id"]: 0 for t in TEAMS}
+    for (_, event, live), again in zip(run.event_steps(), stored[1:]):
+        fresh = apply_in_place(fresh, again)
+        assert fresh == live, f"after {event['type']} the fresh fold of the log is not the live state"
+        if event["type"] == "score_adjusted":
+            adjusted[event["data"]["team"]] += event["data"]["points"]
+        recorded = dict(adjusted)
+        for entry in fresh.history:
+            where = f"after {event['type']}, question {entry['number']}"
+            if entry["thrown_out"]:
+                assert entry["result"] is None and not _nonzero(entry["score_changes"]), f"{where} scores though thrown out"
+                continue
+            _check_question_scoring(fresh, entry["rulings"], entry["result"], entry["score_changes"], where)
+            for team, points in entry["score_changes"].items():
+                recorded[team] += points
+        q = fresh.q
+        if q is not None:
+            where = f"after {event['type']}, the current question {q.number}"
+            _check_question_scoring(fresh, q.ruling_ids, q.result, q.score_changes, where)
+            if q.closed:  # its banner is its history entry
+                assert q.result == fresh.history[-1]["result"], f"{where}: banner and history disagree"
+            else:
+                for team, points in q.score_changes.items():
+                    recorded[team] += points
+        assert recorded == fresh.scores, f"after {event['type']} the questions and adjustments do not add up to the scores"
+
+
+# -- (h) the fair audience rule ------------------------------------------------------------------------
+
+@formats()
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_the_hall_sees_no_bot_guess_while_the_humans_may_answer(preset, data):
+    run = play(data, preset)
+    steps = [(before, dict(event, seq=seq), after) for seq, (before, event, after) in enumerate(run.event_steps(), 2)]
+    check_hall_fairness(steps, {x["id"] for x in run.final.seats.values() if x["kind"] == "bot"})
+
+
 # -- (e) nothing leaks -----------------------------------------------------------------------------------
 
 _TOKEN = re.compile(r"[a-z]+")
@@ -423,7 +499,8 @@ def test_players_bots_and_screens_never_see_unread_words_or_the_answer(preset, d
             continue
         for event, after in zip(step.events, step.states):
             for entry in after.history:
-                disclosed.add(entry["index"])
+                if not entry["thrown_out"]:  # a thrown-out question's text and answer stay unsaid
+                    disclosed.add(entry["index"])
             if after.q is not None and after.q.closed:
                 disclosed.add(after.q.index)
             secret, answers = _secrets(after, disclosed, public)

@@ -129,17 +129,23 @@ def test_the_box_score_page_and_command_give_the_statistics(client, played):
     assert "Margin per question and phase" in efficientqa
 
 
-def test_the_buzz_csv_of_each_bot_plays_back_in_the_replay_bot(client, played, tmp_path):
+def test_the_buzz_csv_of_each_bot_plays_back_in_the_replay_bot(client, staff, played, tmp_path):
     match = played["quizbowl"]
     events = load_log(match)
     state = Replay(events).final
     bot = next(s for s in state.seats.values() if s["kind"] == "bot")
-    text = client.get(f"/m/{match.code}/export/{bot['id']}.buzz.csv").content.decode()
+    # The staff file has every guess the bot reported; the public one what the hall was shown (guesses
+    # held while the humans could still buzz came out once, when the hold lifted).
+    text = staff.get(f"/m/{match.code}/export/{bot['id']}.buzz.csv?staff=1").content.decode()
     assert text.splitlines()[0] == "question_id,token_position,guess,confidence,buzz"
     guesses = [e for e in events if e["type"] == "bot_guess" and e["data"]["seat"] == bot["id"]]
     rows = list(csv.DictReader(io.StringIO(text)))
     thrown = sum(1 for e in events if e["type"] == "question_thrown_out")
     assert len(rows) == len(guesses) and guesses and not thrown
+    public = list(csv.DictReader(io.StringIO(client.get(f"/m/{match.code}/export/{bot['id']}.buzz.csv").content.decode())))
+    live = [e for e in events if e["type"] == "bot_guess" and e["data"]["seat"] == bot["id"] and not e["data"].get("held")]
+    released = [e for e in events if e["type"] == "bot_guesses_released" and bot["id"] in e["data"]["guesses"]]
+    assert len(public) == len(live) + len(released) < len(rows)
     path = tmp_path / "run.buzz.csv"
     path.write_text(text)
     responses = read_responses(path)  # the file the replay bot plays from

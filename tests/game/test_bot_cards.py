@@ -15,8 +15,8 @@ SEATS = {"small": {"id": "small", "name": "Small", "kind": "bot", "tier": "500mi
          "big": {"id": "big", "name": "Big", "kind": "bot", "tier": "6gib", "team": "t1"}}
 
 
-def view(guesses=None, phase=1, closed=False, result=None, status="live"):
-    question = {"phase": phase, "closed": closed, "result": result, "bot_guesses": guesses or {}}
+def view(cards=None, phase=1, closed=False, result=None, status="live"):
+    question = {"phase": phase, "closed": closed, "result": result, "bot_cards": cards or {}}
     return {"status": status, "rules": RULES, "seats": SEATS, "question": question}
 
 
@@ -29,8 +29,9 @@ def cards(*cases) -> list[dict]:
 
 
 def guess(text="Hamlet", confidence=0.55, threshold=0.6, **more):
-    return {"word": 12, "guess": text, "confidence": confidence, "threshold": threshold, "buzz": False,
-            "alternatives": [[text, 37.5], ["Macbeth", 12.0]], **more}
+    """A bot's card as question.bot_cards holds it (docs/wire-protocol.md "Bot cards")."""
+    return {"state": "guessing", "word": 12, "guess": text, "confidence": confidence, "threshold": threshold,
+            "buzz": False, "guesses": [[text, confidence], ["Macbeth", 0.2]], "missed": None, **more}
 
 
 def test_before_its_first_guess_a_bot_says_no_guess_yet_or_when_it_plays():
@@ -42,8 +43,8 @@ def test_before_its_first_guess_a_bot_says_no_guess_yet_or_when_it_plays():
 
 def test_the_bar_shows_its_own_confidence_against_its_threshold_on_one_scale():
     [card] = cards([view({"small": guess()}), "small"])
-    # The alternatives' raw scores (37.5, 12) are another scale: never shown as a percentage.
     assert (card["guess"], card["confidence"], card["threshold"], card["settled"]) == ("Hamlet", 0.55, 0.6, False)
+    assert card["others"] == ["Macbeth"]
     [wild] = cards([view({"small": guess(confidence=1.7, threshold=-3)}), "small"])
     assert (wild["confidence"], wild["threshold"]) == (1, 0)
 
@@ -69,7 +70,7 @@ def test_every_card_settles_when_the_question_closes():
 
 def test_a_bot_that_missed_says_it_timed_out_or_failed():
     late, broken = cards(
-        [view({"small": guess(status="missed", missed_reason="timed out after 3000 ms")}), "small"],
-        [view({"small": {"status": "missed", "missed_reason": "connection refused", "guess": None}}), "small"])
+        [view({"small": guess(state="missed", missed="timed_out")}), "small"],
+        [view({"small": {"state": "missed", "missed": "failed", "guess": None}}), "small"])
     assert late["missed"] and late["note"] == "no answer (timed out)"
     assert broken["missed"] and broken["note"] == "failed: no answer"

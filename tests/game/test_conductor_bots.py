@@ -55,7 +55,9 @@ async def test_a_buzz_mode_bot_sees_only_revealed_words_and_only_the_newest(cond
     suggestion = await mod.next("judge_suggested")
     assert suggestion["data"]["verdict"] == "accept" and suggestion["data"]["for"] == answer["seq"]
     await conduct(match.code, "rule", MOD, {"verdict": "accept"})
-    assert (await stored_types(match))[-5:] == ["buzz", "answer", "judge_suggested", "ruling", "question_closed"]
+    # The bot's guesses were held back from the hall while the humans could buzz; they go out at the close.
+    assert (await stored_types(match))[-6:] == ["buzz", "answer", "judge_suggested", "ruling", "question_closed",
+                                                "bot_guesses_released"]
 
 
 async def test_late_wrong_and_silent_bots_are_reported_and_play_goes_on(conductor, conduct, live_match,
@@ -68,13 +70,15 @@ async def test_late_wrong_and_silent_bots_are_reported_and_play_goes_on(conducto
     await conduct(match.code, "reveal", MOD)
     silent = await bots.wait_for(1)
     missed = await mod.next("bot_missed")
-    assert missed["data"] == {"seat": silent["seat"], "reason": "The bot gave no answer within 100 ms; play goes on without it."}
+    assert missed["data"] == {"seat": silent["seat"], "status": "timed_out",
+                              "reason": "The bot gave no answer within 100 ms; play goes on without it."}
     await act(channel_layer, silent)  # too late: already reported, so nothing more is written
 
     await conduct(match.code, "reveal", MOD)
     failing = await bots.wait_for(2)
     await act(channel_layer, failing, error="The model file is missing.", act_given=False)
-    assert (await mod.next("bot_missed"))["data"]["reason"] == "The model file is missing."
+    failed = (await mod.next("bot_missed"))["data"]
+    assert (failed["reason"], failed["status"]) == ("The model file is missing.", "failed")
 
     await conduct(match.code, "reveal", MOD)
     moved_on = await bots.wait_for(3)
@@ -85,6 +89,7 @@ async def test_late_wrong_and_silent_bots_are_reported_and_play_goes_on(conducto
     await act(channel_layer, moved_on, buzz=True)
     stale = await mod.next("bot_missed")
     assert stale["data"]["reason"] == "The bot answered after the question had moved on."
+    assert stale["data"]["status"] == "timed_out"
     types = await stored_types(match)
     assert types.count("bot_missed") == 3 and "bot_guess" not in types and types.count("buzz") == 1
     assert (await conduct(match.code, "next", MOD))["ok"]  # the match goes on

@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from game.engine.formats import PRESETS
-from game.forms_host import PHASE_RANGES, TOP_RANGES, engine_accepts
+from game.forms_host import PHASE_RANGES, TOP_RANGES
 from game.models import Match, MatchEvent, Packet, Question
 
 pytestmark = pytest.mark.django_db
@@ -91,8 +91,6 @@ def test_a_value_out_of_range_is_refused_at_its_field_and_nothing_is_made(host, 
 
 
 def test_the_audience_rule_for_bot_guesses_is_the_hosts_to_set(host, packet):
-    if not engine_accepts("hall_bot_guesses", "live"):
-        pytest.skip("the engine's audience rule (hall_bot_guesses) lands with the engine's half of issue 9")
     assert 'name="hall_bot_guesses"' in host.get("/host/").content.decode()
     response = host.post("/host/", post(packet, hall_bot_guesses="live"))
     assert response.status_code == 302

@@ -66,8 +66,11 @@ def test_the_public_replay_is_the_spectator_projection_and_nothing_more(played):
             read = max(x["data"]["index"] for x in events[started: e["seq"]] if x["type"] == "word_revealed")
             unread = _words(created["questions"][e["data"]["index"]]["text"])[read + 1:]
             assert unread and not [w for w in unread if w in text.lower()]
-    for kind in ("chat", "submission", "judge_suggested", "bot_missed"):
+    for kind in ("chat", "judge_suggested"):
         assert not [f for f in bundle["frames"] if f["type"] == kind]
+    # The hall saw that a team submitted, never what; a bot's miss, never its reason.
+    assert all(f["data"]["text"] is None for f in bundle["frames"] if f["type"] == "submission")
+    assert all(set(f["data"]) == {"seat", "status"} for f in bundle["frames"] if f["type"] == "bot_missed")
     assert "surely gravity" not in text  # team chat stays in the team
     for q in bundle["questions"]:
         assert q["suggestions"] == [] and q["refused"] == []
@@ -100,7 +103,11 @@ def test_the_timeline_places_buzzes_guesses_and_outcomes():
     frames = [project(e, "spectator") for e in stored(m.events)]
     q1, q2, q3, q3b = timeline(frames)
     assert [(b["name"], b["word"], b["verdict"]) for b in q1["buzzes"]] == [("Ann", 3, "accept"), ("Qbot", 6, "accept")]
-    assert [g["confidence"] for g in q1["guesses"]["bot"]] == [0.2, 0.35, 0.7]
+    # The hall saw the bot's thinking only once Ann's neg locked the humans out: then the guess it last had
+    # (0.35), and the rest as it came. The staff replay has every report.
+    assert [g["confidence"] for g in q1["guesses"]["bot"]] == [0.35, 0.7]
+    staff = timeline([project(e, "moderator") for e in stored(m.events)])[0]
+    assert [g["confidence"] for g in staff["guesses"]["bot"]] == [0.2, 0.35, 0.7]
     assert q1["result"]["team"] == "t0" and q1["words"] == 12 and q1["answer"]  # the override made Ann's answer count
     assert [(b["name"], b["verdict"]) for b in q2["buzzes"]] == [("Cho", "reject")] and q2["dead"]
     assert [r["verdict"] for r in q2["rulings"]] == ["prompt", "reject"]  # the undone accept is gone

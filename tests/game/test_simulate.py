@@ -69,3 +69,34 @@ def test_unknown_packet_is_a_clear_error():
 
     with pytest.raises(CommandError, match="import one"):
         call_command("simulate", "--packet", "no-such-packet", stdout=io.StringIO())
+
+
+
+@pytest.mark.parametrize("format_name", ["efficientqa", "quizbowl"])
+def test_simulated_bots_guess_the_clean_answer_and_only_once_they_know_it(format_name):
+    """A simulated bot's card never shows the answer line ('[accept …; do not accept …]'), and shows the
+    right answer only from the word its model knows it at, where its confidence reaches its threshold;
+    before that it has no guess (null, never a blank at 0%)."""
+    from game.engine.questions import clean_answer
+
+    call_command("simulate", "--format", format_name, "--packet", "demo", "--seed", "5", stdout=io.StringIO())
+    events = load_events(Match.objects.get())
+    questions = events[0]["data"]["questions"]
+    right, early = 0, 0
+    for e in events:
+        if e["type"] == "question_started":
+            question = questions[e["data"]["index"]]
+            answers = {clean_answer(question["answer"]), *question.get("accepted", [])}
+        if e["type"] != "bot_guess":
+            continue
+        d = e["data"]
+        assert d["guess"] != "", "a blank guess is recorded as no guess (null)"
+        assert d["guess"] != question["answer"] or question["answer"] in answers, "the answer line itself"
+        for guess, confidence in d["alternatives"]:
+            assert not any(mark in guess for mark in ("[", "{", "<", "accept")) and 0 <= confidence <= d["confidence"] <= 1
+        if d["guess"] in answers:
+            right += 1
+            assert d["confidence"] >= d["threshold"], "the right answer shown before the bot knows it"
+        elif d["guess"] is None:
+            early += 1
+    assert right and early, "the match had no bot that knew an answer, or none that had to wait to know it"

@@ -270,3 +270,37 @@ def test_a_join_sends_one_message_and_no_reload(match):
     conductor_messages()
     join(Client(), match, "Ada", 0)
     assert [m["type"] for m in conductor_messages()] == ["command"]
+
+
+# -- seats: people join human teams only -------------------------------------------------------
+
+@pytest.fixture
+def match_with_bots(packet):
+    from game.store import SeatSpec
+
+    return create_match_record(title="Humans v machine", packet=packet, format_name="efficientqa", teams=[
+        TeamSpec("Humans"), TeamSpec("Machines", seats=[SeatSpec("Tiny bot", kind="bot", tier="500mib",
+                                                                  config={"kind": "simulated", "simulated": True})])])
+
+
+def test_the_join_form_offers_only_the_human_teams(client, match_with_bots):
+    page = client.get(f"/m/{match_with_bots.code}/join").content.decode()
+    humans, machines = match_with_bots.teams.order_by("position")
+    assert f'value="{humans.pk}"' in page and f'value="{machines.pk}"' not in page
+    assert 'The computer plays as <span class="computer-team">Machines</span>' in page
+    first = MatchEvent.objects.get(match=match_with_bots, seq=1).data["teams"]
+    assert [(t["name"], t["kind"]) for t in first] == [("Humans", "human"), ("Machines", "computer")]
+
+
+def test_a_person_cannot_take_a_seat_on_the_computers_team(client, match_with_bots):
+    machines = match_with_bots.teams.get(position=1)
+    response = client.post(f"/m/{match_with_bots.code}/join", {"name": "Mallory", "team": machines.pk})
+    assert response.status_code == 400
+    assert "That team is the computer&#x27;s" in response.content.decode()
+    assert not Seat.objects.filter(kind="human").exists()
+    assert not [m for m in conductor_messages() if m["type"] == "command"]
+
+
+def test_a_bots_name_is_taken_too(match_with_bots):
+    response = join(Client(), match_with_bots, " tiny BOT ", 0)
+    assert response.status_code == 400 and "already called tiny BOT" in response.content.decode()

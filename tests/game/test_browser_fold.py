@@ -1,0 +1,120 @@
+"""Stale state + events == fresh state, for the browser: the fold every page runs
+(static/js/match-socket.js), run under Node on the frames each audience received in played matches,
+equals the server's snapshot (game/engine/projection.py) at every seq, for every audience (moderator,
+spectator, a player of each team), on both formats, with undo, override, throw-out, held bot guesses
+and judge suggestions in the logs; from the first frame, and from a snapshot taken midway (a page that
+reconnects). On an undo the page asks for a snapshot, as it does live, and gets the server's.
+
+What a page shows for the current question (answer line, buzz markers, pending suggestions labelled by
+team, bot cards, the audit of buzzes) is in that comparison, so the console shows after an undo or a
+reload what it showed before.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from game.engine.api import apply, fold, project, snapshot
+from tests.conftest import need_service
+from tests.engine.played import PLAYED, judgement
+from tests.servers import ROOT
+
+HARNESS = ROOT / "tests" / "js" / "fold_views.mjs"
+AUDIENCES = [("moderator", None), ("spectator", None), ("player", "t0"), ("player", "t1")]
+TOP = ("seq", "t", "status", "paused", "rules", "teams", "scores", "scores_seq", "number", "winner")
+HISTORY = ("number", "index", "tiebreaker", "thrown_out", "reason", "phase", "result", "rulings", "score_changes",
+           "answer", "text", "buzzes")
+QUESTION = ("number", "index", "tiebreaker", "priority", "category", "kind", "revealed", "words", "phase", "mode",
+            "locked", "passed", "possession", "floor", "deadline", "next_word_at", "closed", "answer_shown", "result",
+            "score_changes", "answer", "power_index", "submissions", "chat", "bot_guesses", "bot_missed", "bot_cards",
+            "snippets", "buzz_log", "buzzes", "answers", "suggestions", "ruling_ids")
+STAFF_ONLY = ("can_undo", "last_ruling")
+
+
+def comparable(view: dict, audience: str) -> dict:
+    """The parts of a view (a snapshot, or the browser's fold) that every page draws from."""
+    view = json.loads(json.dumps(view))
+    out = {k: view[k] for k in TOP}
+    out["seats"] = sorted(view["seats"], key=lambda s: s["id"])
+    out["rulings"] = sorted(view["rulings"], key=lambda r: r["id"])
+    out["history"] = [{k: h.get(k) for k in HISTORY} for h in view["history"]]
+    q = view["question"]
+    keys = QUESTION + (STAFF_ONLY if audience == "moderator" else ())
+    out["question"] = None if q is None else {k: q.get(k) for k in keys}
+    return out
+
+
+def stored(events: list[dict]) -> list[dict]:
+    return json.loads(json.dumps([dict(e, seq=i) for i, e in enumerate(events, 1)]))
+
+
+def browser_views(runs: list[dict], tmp_path) -> list[list[dict]]:
+    node = shutil.which("node")
+    need_service(node is not None, "Node.js is not installed (it runs the browser's fold in tests)")
+    path = tmp_path / "runs.json"
+    path.write_text(json.dumps({"runs": runs}))
+    done = subprocess.run([node, str(HARNESS), str(ROOT), str(path)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def check_log(events: list[dict], tmp_path, starts_every: int = 11):
+    """Every audience's browser fold against the server's snapshot at every seq, from the start and from
+    snapshots at several seqs (every question's start and every `starts_every` seqs)."""
+    events = stored(events)
+    states, state = [None], None
+    for event in events:
+        state = apply(state, event)
+        states.append(state)
+    snaps = {(a, t): [snapshot(s, a, t) if s else None for s in states] for a, t in AUDIENCES}
+    starts = sorted({0} | {e["seq"] for e in events if e["type"] == "question_started"}
+                    | set(range(starts_every, len(events), starts_every)))
+    runs, expected = [], []
+    for audience, team in AUDIENCES:
+        frames = [project(e, audience, team) for e in events]
+        resync = {e["seq"]: snaps[(audience, team)][e["seq"]] for e in events if e["type"] == "undo"}
+        for start in starts:
+            runs.append({"audience": audience, "snapshot": snaps[(audience, team)][start] if start else None,
+                         "frames": frames[start:], "resync": {str(k): v for k, v in resync.items() if k > start}})
+            expected.append((audience, team, start))
+    for (audience, team, start), views in zip(expected, browser_views(runs, tmp_path)):
+        for seq, view in enumerate(views, start + 1):
+            want = comparable(snaps[(audience, team)][seq], audience)
+            got = comparable(view, audience)
+            if got != want:
+                diff = {k: (got[k], want[k]) for k in want if got[k] != want[k]}
+                if "question" in diff and got["question"] and want["question"]:
+                    diff["question"] = {k: (got["question"][k], want["question"][k]) for k in want["question"]
+                                        if got["question"][k] != want["question"][k]}
+                pytest.fail(f"{audience} {team or ''} (from seq {start}): after seq {seq} ({events[seq - 1]['type']}) "
+                            f"the browser's fold differs from the snapshot (browser, server): {diff}")
+
+
+@pytest.mark.parametrize("fmt", sorted(PLAYED))
+@pytest.mark.parametrize("rule", ["after_humans", "live"])
+def test_the_browser_fold_equals_the_snapshot_at_every_seq_for_every_audience(fmt, rule, tmp_path):
+    m = PLAYED[fmt](rule, judged=True)
+    kinds = {e["type"] for e in m.events}
+    assert {"undo", "override", "question_thrown_out", "judge_suggested", "bot_guess"} <= kinds
+    check_log(m.events, tmp_path)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture, HealthCheck.nested_given])
+@given(data=st.data(), fmt=st.sampled_from(["efficientqa", "quizbowl"]))
+def test_the_browser_fold_equals_the_snapshot_on_random_matches(data, fmt, tmp_path):
+    from tests.engine.test_properties import play
+
+    run = play(data, fmt)
+    events = list(run.log)
+    # The judge's suggestion follows each typed answer, as the conductor's follow-up does.
+    judged, state = [], fold(events[:1])
+    for event in events[1:]:
+        judged.append(event)
+        if event["type"] in ("answer", "submission"):
+            judged.append({"type": "judge_suggested", "t": event["t"], "data": judgement(event, len(judged) + 1)})
+    check_log(events[:1] + judged, tmp_path, starts_every=17)
