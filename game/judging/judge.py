@@ -15,7 +15,7 @@ from . import lexicon
 from .answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine, parse_answer_line
 from .candidates import Candidate, candidates, deep_words, latin
 from .judgement import RANK, Judgement
-from .match import FORM, INITIALS, ROUNDED, SHORT, SPELLING, STRICT, TYPO, VARIANT, Comparison, compare
+from .match import FORM, INITIALS, PLACE, deep_stem, ROUNDED, SHORT, SPELLING, STRICT, TYPO, VARIANT, Comparison, compare
 from .names import looks_like_person
 from .normalize import articles, clean_text, squad_normalize, tokens
 from .numbers import is_number
@@ -37,6 +37,7 @@ _HOW = {
     VARIANT: '"{said}" as another spelling (transliteration) of "{wanted}"',
     ROUNDED: '"{said}" as "{wanted}" rounded',
     SPELLING: '"{said}" as the British or American spelling of "{wanted}"',
+    PLACE: '"{said}" and "{wanted}" as a place and its adjective in WordNet (rule: place adjective)',
 }
 
 
@@ -135,6 +136,10 @@ def _rule(response, said, candidate, comparison, line, references, question_text
         how = f'"{response}" and "{candidate.text}" name the same thing in WordNet (synonyms)'
         ruled = _full_match(response, candidate, comparison, how, False, buzz)
         return (ruled[0].replace("fuzzy", "synonym"), ruled[1]) if ruled and ruled[0].startswith("fuzzy") else ruled
+    if not comparison.pairs and _adjective_form(said, candidate):
+        reason = (f'Accept: "{response}" is another form of {candidate.describe()}, an adjective, the word the question '
+                  f'asks for (rule: adjective word form).')
+        return "partial accept", Judgement(ACCEPT, 0.7, reason, candidate.text)
     if not comparison.pairs or _timing(candidate, buzz) is False:
         return None
     if candidate.kind == PROMPT and not comparison.extra and covers_marked_part(candidate, comparison):
@@ -147,6 +152,21 @@ def _rule(response, said, candidate, comparison, line, references, question_text
     if not comparison.missing:
         return more_than_answer(response, said, candidate, comparison, question_text)
     return overlapping_answer(response, said, candidate, comparison, question_text)
+
+
+def _numbers_agree(said: tuple[str, ...], candidate: Candidate) -> bool:
+    """Whether the response gives numbers, each of them in this text too."""
+    numbers = {word for word in said if is_number(word)}
+    return bool(numbers) and numbers <= set(candidate.words)
+
+
+def _adjective_form(said: tuple[str, ...], candidate: Candidate) -> bool:
+    """ "linearity" for "linear": a one-word answer that WordNet knows only as an adjective, in another form of the word."""
+    if candidate.kind != ACCEPT or len(candidate.words) != 1 or len(said) != 1 or said == candidate.words:
+        return False
+    word = candidate.words[0]
+    return (lexicon.describes(word) and not lexicon.senses(word) and deep_stem(said[0]) == deep_stem(word)
+            and len(said[0]) > len(word))
 
 
 @dataclass(frozen=True)
@@ -217,6 +237,7 @@ def judge(response: str, answer_line: AnswerLine | str | None = None, references
     buzz = _as_buzz(buzz)
     pool = candidates(line, references)
     best: tuple[float, float, Judgement] | None = None
+    agreeing: tuple[float, float, Judgement] | None = None  # the best accept by a text with every number the response gives
     exact = _squad_match(response, references)
     if exact:
         best = (RANK["accept"], exact.confidence, exact)
@@ -234,6 +255,13 @@ def judge(response: str, answer_line: AnswerLine | str | None = None, references
                 key = (RANK[rank], judgement.confidence, judgement)
                 if best is None or key[:2] > best[:2]:
                     best = key
+                if judgement.verdict == ACCEPT and _numbers_agree(words, candidate) and (agreeing is None or key[:2] > agreeing[:2]):
+                    agreeing = key
+    if best is not None and best[0] == RANK["firm reject"] and agreeing is not None:
+        # "Piano Sonata No. 8 (Beethoven)" against "... Piano Sonata No. 8 in C Minor; or ... opus 13": the text whose
+        # number the response gives decides, not the one it differs from.
+        best = agreeing[:2] + (_noting(agreeing[2], f"({best[2].reason[len('Reject: '):].rstrip('.')}, but this text agrees: "
+                                                   f"rule: agreeing number wins.)"),)
     if best is None:
         judgement = Judgement(REJECT, 0.95, f'Reject: "{response}" matches nothing in the answer line or the references.')
     else:

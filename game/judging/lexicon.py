@@ -3,7 +3,7 @@
 The data is Debian's `wordnet-base` package (WordNet 3.0 under /usr/share/wordnet), read with
 NLTK's WordNet corpus reader. Reading it takes NLTK a few seconds and a couple of hundred MiB, so
 the first reading keeps only what the judge asks (each noun's senses, most frequent first, the
-irregular plurals, and the words used mostly as adjectives) in a small JSON index under var/, which every later process loads in a
+irregular plurals, the words used mostly as adjectives, the places, what they lie in, and the adjectives of places) in a small JSON index under var/, which every later process loads in a
 fraction of a second. `make` builds the index (`python -m game.judging.lexicon`); without the
 package the judge works on and says in its reasons that synonyms were not checked.
 """
@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 
 WORDNET_DIR = Path(os.environ.get("EXHIBITION_WORDNET_DIR", "/usr/share/wordnet"))
 INDEX_PATH = Path(os.environ.get("EXHIBITION_WORDNET_INDEX", Path(__file__).resolve().parents[2] / "var" / "wordnet-nouns.json"))
-INDEX_VERSION = 3
+INDEX_VERSION = 5
 MISSING = "WordNet is not installed (Debian package wordnet-base), so synonyms were not checked"
 
 # The lexicographer files of WordNet 3.0 in number order (wndb(5WN), lexnames(5WN)); Debian's
@@ -92,8 +92,24 @@ def build_index() -> dict:
             words = line.split()
             if len(words) >= 2:
                 plurals[words[0]] = words[1]
+    # Places: nouns whose first sense WordNet files under locations ("Florida", "United States").
+    places = sorted(name for name in senses if reader.lemmas(name, pos="n")[0].synset().lexname() == "noun.location")
+    # What a place or landform lies in (WordNet's part holonyms): "everglades" -> florida, "paris" -> france.
+    within = {}
+    for name in senses:
+        first = reader.lemmas(name, pos="n")[0].synset()
+        if first.lexname() in ("noun.location", "noun.object") and first.part_holonyms():
+            within[name] = sorted({lemma.name().lower() for whole in first.part_holonyms() for lemma in whole.lemmas()})
+    # Adjectives of a place ("Italian" -> Italy, "American" -> America): WordNet's pertainyms that are places.
+    of_place: dict[str, set[str]] = {}
+    for pos in ("a", "s"):
+        for name in reader.all_lemma_names(pos=pos):
+            for lemma in reader.lemmas(name, pos=pos):
+                for place in lemma.pertainyms():
+                    if place.name()[:1].isupper() and place.synset().lexname() in ("noun.location", "noun.object"):
+                        of_place.setdefault(name, set()).update(l.name().lower() for l in place.synset().lemmas())
     index = {"version": INDEX_VERSION, "source": _source_stamp(), "senses": senses, "plurals": plurals,
-             "describing": adjectives}
+             "describing": adjectives, "places": places, "within": within, "of_place": {k: sorted(v) for k, v in sorted(of_place.items())}}
     try:
         INDEX_PATH.parent.mkdir(parents=True, exist_ok=True)
         partial = INDEX_PATH.with_suffix(f".{os.getpid()}.tmp")  # processes building at once each write their own
@@ -131,15 +147,41 @@ def index() -> dict | None:
     return _index
 
 
-@lru_cache(maxsize=1)
-def _adjectives() -> frozenset:
+@lru_cache(maxsize=4)
+def _word_set(name: str) -> frozenset:
+    """One of the index's word lists ("describing", "places") as a set; empty without WordNet."""
     data = index()
-    return frozenset(data["describing"]) if data else frozenset()
+    return frozenset(data[name]) if data else frozenset()
 
 
 def describes(word: str) -> bool:
     """Whether WordNet's tagged texts use the word mostly as an adjective ("linear", "human", not "light")."""
-    return index() is not None and word in _adjectives()
+    return index() is not None and word in _word_set("describing")
+
+
+def is_place(key: str) -> bool:
+    """Whether WordNet's first sense of a phrase (words joined by "_") is a place ("florida", "united_states")."""
+    return index() is not None and key in _word_set("places")
+
+
+def lies_in(key: str, whole: str) -> bool:
+    """Whether WordNet says the place (or landform) lies in the other: "everglades" in "florida"."""
+    data = index()
+    return data is not None and whole in data["within"].get(key, ())
+
+
+@lru_cache(maxsize=65536)
+def place_of(word: str) -> frozenset:
+    """The names of the place an adjective or people's name belongs to: "italian" -> {"italy", "italia"};
+    "egyptians" -> {"egypt", ...}; empty for other words."""
+    data = index()
+    if data is None:
+        return frozenset()
+    for form in (word, word[:-1] if word.endswith("s") else ""):
+        found = data["of_place"].get(form)
+        if found:
+            return frozenset(found)
+    return frozenset()
 
 
 @lru_cache(maxsize=65536)

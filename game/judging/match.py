@@ -17,9 +17,11 @@ from .numbers import decade, is_number
 # Words that carry no identity of their own inside an answer ("Battle of Hastings").
 FUNCTION_WORDS = frozenset({"of", "and", "in", "on", "for", "to", "by", "at", "from", "with", "or", "as"})
 
-EXACT, FORM, TYPO, INITIALS, SHORT, VARIANT, ROUNDED, SPELLING = (
-    "exact", "word form", "typo", "initials", "short form", "transliteration", "rounded number", "other spelling")
-SCORES = {EXACT: 1.0, FORM: 0.95, SHORT: 0.9, INITIALS: 0.9, SPELLING: 0.9, TYPO: 0.85, VARIANT: 0.85, ROUNDED: 0.8}
+EXACT, FORM, TYPO, INITIALS, SHORT, VARIANT, ROUNDED, SPELLING, PLACE = (
+    "exact", "word form", "typo", "initials", "short form", "transliteration", "rounded number", "other spelling",
+    "place adjective")
+SCORES = {EXACT: 1.0, FORM: 0.95, SHORT: 0.9, INITIALS: 0.9, SPELLING: 0.9, TYPO: 0.85, VARIANT: 0.85, ROUNDED: 0.8,
+          PLACE: 0.85}
 # Matches that read the words as written; the others guess (see judge: exact beats fuzzy).
 STRICT = frozenset({EXACT, FORM})
 
@@ -164,6 +166,8 @@ def rounds_to(said: str, wanted: str) -> bool:
         a, b = Decimal(said), Decimal(wanted)
     except ArithmeticError:
         return False
+    if not (a.is_finite() and b.is_finite()):
+        return False  # "inf" and "nan" read as numbers by Decimal
     if b < 10000 or a < 10000 or len(str(int(a))) != len(str(int(b))):
         return False
     digits = len(_significant(said))
@@ -306,7 +310,26 @@ def _initials_pairs(said: list[str], wanted: list[str], pairs: list) -> None:
                 break
 
 
-_ORDER = {EXACT: 0, FORM: 1, SHORT: 2, SPELLING: 3, TYPO: 4, VARIANT: 5, ROUNDED: 6}
+_ORDER = {EXACT: 0, FORM: 1, SHORT: 2, SPELLING: 3, TYPO: 4, VARIANT: 5, ROUNDED: 6, PLACE: 7}
+
+
+def _place_pairs(left_said: list[str], left_wanted: list[str], pairs: list, flip: bool) -> None:
+    """The adjective of a place for the place's name: "Italian unification" and "unification of Italy",
+    "American flag" and "flag of the United States" (WordNet's pertainyms). Only beside words that
+    already met, so "French" (the language) is never "France"."""
+    for word in list(left_said):
+        places = lexicon.place_of(word)
+        if not places:
+            continue
+        for size in (3, 2, 1):
+            found = next((start for start in range(len(left_wanted) - size + 1)
+                          if "_".join(left_wanted[start:start + size]) in places), None)
+            if found is not None:
+                run = " ".join(left_wanted[found:found + size])
+                del left_wanted[found:found + size]
+                left_said.remove(word)
+                pairs.append((run, word, PLACE) if flip else (word, run, PLACE))
+                break
 
 
 def _compound_pairs(said: tuple[str, ...], left_said: list[str], left_wanted: list[str], pairs: list, flip: bool) -> None:
@@ -364,8 +387,12 @@ def compare(said: tuple[str, ...], wanted: tuple[str, ...], names: bool = False)
     if left_said and left_wanted:
         _compound_pairs(said, left_said, left_wanted, pairs, flip=False)
         _compound_pairs(wanted, left_wanted, left_said, pairs, flip=True)
-    # A lone letter is never the initials of a longer answer ("H" for "Heinrich Böll").
-    if left_said and left_wanted and not (len(said) == 1 and len(said[0]) == 1):
+    if pairs and left_said and left_wanted and lexicon.index() is not None:
+        _place_pairs(left_said, left_wanted, pairs, flip=False)
+        _place_pairs(left_wanted, left_said, pairs, flip=True)
+    # A lone letter is never the initials of a longer answer ("H" for "Heinrich Böll"), nor a word the expansion
+    # of an answer that is one letter ("Vagina" for "V").
+    if left_said and left_wanted and not (len(said) == 1 and len(said[0]) == 1) and not (len(wanted) == 1 and len(wanted[0]) == 1):
         _initials_pairs(left_said, left_wanted, pairs)
     if left_said and left_wanted and "".join(said) == "".join(wanted):
         # Compounds written apart or together: "space time" and "spacetime".

@@ -38,21 +38,23 @@ _PERSON_CUES = re.compile(
 _NAME_RUN = re.compile(
     r"[A-ZÀ-Þ][\w'’.-]*(?:\s+(?:(?:van|von|de|da|di|del|der|du|la|le|ibn|bin|al|el)\s+)*[A-ZÀ-Þ][\w'’.-]*)+"
 )
+_ELIDED = re.compile(r"^[dl]['’][A-ZÀ-Þ]")
 _WORD = re.compile(r"[^\W\d_][\w'’.-]*")
 
 
 def looks_like_person(answer: str, question_text: str | None = None) -> bool:
     """Whether an answer reads as a person's name (and the question, if given, speaks of a person)."""
     head, comma, tail = answer.partition(",")
-    if comma and tokens(tail) and not set(tokens(tail)) <= SUFFIXES:
-        return False  # "Seattle, Washington" is a place; "Martin Luther King, Jr." is still a person
+    if comma and tokens(tail) and not set(tokens(tail)) <= SUFFIXES and tokens(tail)[0] not in TITLES:
+        return False  # "Seattle, Washington" is a place; "Martin Luther King, Jr." and "..., Comte d'Artagnan" are people
     words = _WORD.findall(fix_mojibake(answer))
     if any(word.endswith(("'s", "’s")) for word in words[:-1]) or any(ch.isdigit() for ch in answer):
         return False  # "Beethoven's Symphony No. 7" is a work; people's names carry no digits
-    if not 2 <= len([w for w in words if fold(w) not in PARTICLES and fold(w) not in _CONNECTORS]) <= 5 or words[0].lower() == "the" or answer.strip() != answer.strip().strip("\"“”"):
+    titled = len(_WORD.findall(fix_mojibake(tail))) if comma else 0  # ", Comte d'Artagnan" adds a title to the name
+    if not 2 <= len([w for w in words if fold(w) not in PARTICLES and fold(w) not in _CONNECTORS]) <= 5 + titled or words[0].lower() == "the" or answer.strip() != answer.strip().strip("\"“”"):
         return False
     capitalised = [w for w in words if fold(w) not in PARTICLES and fold(w) not in _CONNECTORS]
-    if not all(w[:1].isupper() for w in capitalised):
+    if not all(w[:1].isupper() or _ELIDED.match(w) for w in capitalised):  # "d'Artagnan" is capitalised after "d'"
         return False
     if fold(capitalised[-1]).strip(".") in _THING_WORDS or any(fold(w) == "of" for w in words):
         return False

@@ -12,7 +12,7 @@ from . import lexicon
 from .answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine, parse_answer_line
 from .candidates import Candidate, candidates
 from .judgement import Judgement
-from .match import FUNCTION_WORDS, Comparison, stem
+from .match import FUNCTION_WORDS, INITIALS, Comparison, stem
 from .names import PARTICLES, SUFFIXES, TITLES, given_names, second_surname, looks_like_person, others_with_surname, speaks_of_person, surname
 from .normalize import tokens
 from .numbers import date_parts, is_number
@@ -173,9 +173,72 @@ def _only_dated(candidate: Candidate, comparison: Comparison) -> bool:
             and len(words) >= 3 and words[-2] in ("of", "in"))
 
 
+def _key_left_out(candidate: Candidate, comparison: Comparison) -> bool:
+    """ "Cello Concerto (Elgar)": a work given with its composer's surname, without its key ("in E minor")."""
+    return bool({"major", "minor"} & set(comparison.missing)) and _given_names_inside(candidate, comparison, keys=True)
+
+
+_CODE = re.compile(r"^(?=.*\d)(?=.*[a-z])[a-z0-9]{2,6}$")
+
+
+def _code_name(candidate: Candidate, comparison: Comparison) -> bool:
+    """ "p53" for "tumor protein p53", "B12" for "vitamin B12": the letters-and-digits code that ends the answer, alone."""
+    words = candidate.words
+    return (len(words) >= 2 and bool(_CODE.match(words[-1])) and not is_number(words[-1]) and comparison.missing == tuple(words[:-1])
+            and len(comparison.pairs) == 1 and comparison.pairs[0][1] == words[-1])
+
+
+_THIS = re.compile(r"\b(?:this|these)\s+([a-z]+)", re.I)
+
+
+def _kind_asked(candidate: Candidate, comparison: Comparison, question_text: str | None) -> str | None:
+    """ "drag" for "drag force" when the question says "name this force": the left-out last word is the kind of
+    thing the question asks for, and the rest is a noun in WordNet (not an adjective: "Red" is no "Red Army")."""
+    content = [w for w in candidate.words if w not in FUNCTION_WORDS]
+    if (not question_text or len(content) < 2 or comparison.missing != (content[-1],) or lexicon.index() is None
+            or INITIALS in comparison.hows):
+        return None
+    kept = content[:-1]
+    if not lexicon.senses("_".join(kept)) or len(kept) == 1 and lexicon.describes(kept[0]) or all(is_generic(w) for w in kept):
+        return None
+    wanted = stem(content[-1])
+    return next((match.group(0) for match in _THIS.finditer(question_text) if stem(match.group(1).lower()) == wanted), None)
+
+
+def _adjective_with_noun(said, candidate: Candidate, comparison: Comparison, question_text: str | None) -> bool:
+    """ "normal distribution" for "normal" when the question asks for the adjective that names that distribution:
+    a one-word answer WordNet uses mostly as an adjective, followed by nouns the question itself uses."""
+    content = [w for w in candidate.words if w not in FUNCTION_WORDS]
+    if not question_text or len(content) != 1 or not lexicon.describes(content[0]) or len(comparison.extra) > 2:
+        return False
+    position = {word: index for index, word in enumerate(said)}
+    first = min((position.get(said_word, 0) for said_word, _, _ in comparison.pairs), default=0)
+    return all(_asks_for(word, question_text) and position[word] > first for word in comparison.extra)
+
+
+def _place_run(words: tuple[str, ...], text: str) -> str | None:
+    """The words, if together they are the name of a place in WordNet written as a name in the text
+    ("United States", "Florida"), and not a word that changes a place ("North", "New")."""
+    if not words or set(words) & CHANGING_WORDS or all(is_generic(w) for w in words) or not lexicon.is_place("_".join(words)):
+        return None
+    written = {word for word in tokens(" ".join(w for w in text.split() if w[:1].isupper()))}
+    return " ".join(words) if set(words) <= written else None
+
+
+def _without_place(candidate: Candidate, comparison: Comparison) -> bool:
+    """ "Everglades" for "Florida Everglades": a name without the place it lies in, as WordNet says it does
+    (so "Festinger" is not "Leon Festinger" without a city of León)."""
+    content = [w for w in candidate.words if w not in FUNCTION_WORDS]
+    missing = tuple(comparison.missing)
+    kept = [w for w in content if w not in missing]
+    return (lexicon.index() is not None and bool(kept) and _place_run(missing, candidate.text) is not None
+            and lexicon.lies_in("_".join(kept), "_".join(missing)))
+
+
 _NAME_INSIDE = re.compile(r"[A-ZÀ-Þ][\w.-]*(?:\s+(?:(?:van|von|de|da|di|del|der|du|la|le)\s+)*[A-ZÀ-Þ][\w.-]*)+")
-def _given_names_inside(candidate: Candidate, comparison: Comparison) -> bool:
-    """ "Symphony No. 7 (Beethoven)" for "Ludwig van Beethoven's Symphony No. 7": only a named person's given names left out."""
+def _given_names_inside(candidate: Candidate, comparison: Comparison, keys: bool = False) -> bool:
+    """ "Symphony No. 7 (Beethoven)" for "Ludwig van Beethoven's Symphony No. 7": only a named person's given names left out
+    (with `keys`, the key of the work too: "Cello Concerto (Elgar)" for "Edward Elgar's Cello Concerto in E Minor")."""
     missing = set(comparison.missing)
     for match in _NAME_INSIDE.finditer(candidate.text):
         name = match.group(0)
@@ -183,7 +246,7 @@ def _given_names_inside(candidate: Candidate, comparison: Comparison) -> bool:
             continue  # a whole name is for the name rules; "Spanish Civil War" is no person
         family = set(surname(name))
         numbered = any(is_number(word) for word in candidate.words)
-        allowed = set(given_names(name)) | PARTICLES | (KEY_WORDS if numbered else set())
+        allowed = set(given_names(name)) | PARTICLES | (KEY_WORDS if numbered or keys else set())
         if family - PARTICLES and family - PARTICLES <= matched_words(comparison) and missing <= allowed:
             return True
     return False
@@ -204,6 +267,12 @@ _COMPLETE_READINGS = (
      '(or gives the key of the numbered work).'),
     (lambda c, comparison, matched: _only_dated(c, comparison), 0.8,
      'Accept: "{response}" is {answer} without the year "{missing}" that only dates it.'),
+    (lambda c, comparison, matched: _key_left_out(c, comparison), 0.75,
+     'Accept: "{response}" is {answer} without "{missing}": the composer named, the key is not needed (rule: key left out).'),
+    (lambda c, comparison, matched: _code_name(c, comparison), 0.75,
+     'Accept: "{response}" is the code that names {answer}, without "{missing}" (rule: code name).'),
+    (lambda c, comparison, matched: _without_place(c, comparison), 0.75,
+     'Accept: "{response}" is {answer} without "{missing}", the place WordNet says it lies in (rule: place it lies in left out).'),
 )
 # Readings of a partial answer that a moderator would accept when the line does not say to prompt.
 _PARTIAL_ACCEPTS = (
@@ -270,6 +339,11 @@ def _part_of_answer(response, said, candidate, comparison, parsed, line, referen
     ruled = _reading(_PARTIAL_ACCEPTS, response, candidate, comparison, matched)
     if ruled:
         return ruled
+    asked = _kind_asked(candidate, comparison, question_text)
+    if asked:
+        reason = (f'Accept: "{response}" is {candidate.describe()} without "{missing}", the kind of thing the question '
+                  f'asks for ("{asked}") (rule: kind asked for).')
+        return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)
     if all(is_generic(word) or word in FUNCTION_WORDS for word in matched):
         reason = f'Reject: "{response}" shares only general words with {candidate.describe()}.'
         return "weak reject", Judgement(REJECT, 0.75, reason, candidate.text)
@@ -362,6 +436,11 @@ def more_than_answer(response, said, candidate, comparison, question_text):
     if _belongs_to(said, comparison):
         reason = f'Accept: "{response}" is {candidate.describe()} with what it belongs to ("of {extra}").'
         return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)
+    place = _place_added(response, said, candidate, comparison, question_text)
+    if place:
+        reason = (f'Accept: "{response}" is {candidate.describe()} with the place "{place}" it belongs to; '
+                  f'check it is the right place (rule: place added).')
+        return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)
     if _kind_named_before(response, said, candidate, comparison) and not (question_text and speaks_of_person(question_text)):
         reason = f'Accept: "{response}" is {candidate.describe()} with "{extra}" before it, which only says what kind of thing it is.'
         return "partial accept", Judgement(ACCEPT, 0.75 * comparison.score, reason, candidate.text)
@@ -380,8 +459,26 @@ def more_than_answer(response, said, candidate, comparison, question_text):
     if single_name and names_first and speaks_of_person(question_text):
         reason = f'Accept: "{response}" adds the given name(s) "{extra}" to {candidate.describe()}; check they belong to the right person.'
         return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)
+    if _adjective_with_noun(said, candidate, comparison, question_text):
+        reason = (f'Accept: "{response}" is {candidate.describe()}, an adjective, with "{extra}", the thing the question '
+                  f'says it describes (rule: adjective with its noun).')
+        return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)
     reason = f'Reject: "{response}" contains {candidate.describe()} but adds "{extra}", which the line does not have; overrule if the extra words are right.'
     return "weak reject", Judgement(REJECT, 0.6, reason, candidate.text)
+
+
+def _place_added(response, said, candidate: Candidate, comparison: Comparison, question_text) -> str | None:
+    """ "United States Secretary of the Interior" for "Secretary of the Interior": the added words, one run,
+    name a place in WordNet. Not for a place ("Paris Texas" is not Paris) nor a person, nor a one-word answer."""
+    extras = comparison.extra
+    content = [w for w in candidate.words if w not in FUNCTION_WORDS]
+    if lexicon.index() is None or len(content) < 2 or lexicon.is_place("_".join(content)) or "and" in said or candidate.names and \
+            looks_like_person(candidate.text, question_text):
+        return None
+    start = said.index(extras[0])
+    if tuple(said[start:start + len(extras)]) != tuple(extras):
+        return None
+    return _place_run(tuple(extras), response)
 
 
 def _kind_named_before(response, said, candidate: Candidate, comparison: Comparison) -> bool:

@@ -14,7 +14,7 @@ GENERIC = frozenset(
     "dynasty family house no number opus op language utc ad ce federal principality duchy grand sultanate "
     "emirate caliphate federation confederation territory dom comte period era epoch civilization university "
     "party system desert plateau basin valley peninsula law theory reaction gas dollars dollar percent "
-    "il la le les los las el lo der die das".split()
+    "il la le les los las el lo der die das com".split()
 )
 # Words that may be added to an answer without naming something else: a title before a person's name,
 # or the kind of thing the question asks for ("Battle of Hastings" when it asks for "this battle").
