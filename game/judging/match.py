@@ -287,11 +287,12 @@ class Comparison:
         return {how for _, _, how in self.pairs if how != EXACT}
 
 
-def _initials_pairs(said: list[str], wanted: list[str], pairs: list) -> None:
-    """Match leftover abbreviations against leftover runs of words, in either direction."""
+def _initials_pairs(said: list[str], wanted: list[str], pairs: list, names: bool) -> None:
+    """Match leftover abbreviations against leftover runs of words, in either direction. A letter of the
+    answer stands for a word of the response only in a name ("J. Edgar Hoover"), not in "S-waves"."""
     for short_side, long_side, flip in ((said, wanted, False), (wanted, said, True)):
         for word in list(short_side):
-            if not (len(word) <= 6 and word.isalpha()):
+            if not (len(word) <= 6 and word.isalpha()) or flip and len(word) == 1 and not names:
                 continue
             shortest = 1 if len(word) == 1 else 2  # "j" may stand for "julius"; "jf" for two words
             for start in range(len(long_side)):
@@ -393,7 +394,7 @@ def compare(said: tuple[str, ...], wanted: tuple[str, ...], names: bool = False)
     # A lone letter is never the initials of a longer answer ("H" for "Heinrich Böll"), nor a word the expansion
     # of an answer that is one letter ("Vagina" for "V").
     if left_said and left_wanted and not (len(said) == 1 and len(said[0]) == 1) and not (len(wanted) == 1 and len(wanted[0]) == 1):
-        _initials_pairs(left_said, left_wanted, pairs)
+        _initials_pairs(left_said, left_wanted, pairs, names)
     if left_said and left_wanted and "".join(said) == "".join(wanted):
         # Compounds written apart or together: "space time" and "spacetime".
         return Comparison(((" ".join(said), " ".join(wanted), FORM),), (), ())

@@ -71,6 +71,16 @@ KINDS = {
         Case("hypothesis <b><u>test</u></b>", "testing", A),
         Case("hypothesis <b><u>test</u></b>", "hypothesis", R),
         Case("John <b><u>Adams</u></b>", "John Quincy Adams", P),
+        # Added for the rules of kind 1 as ACF/NAQT lines write them.
+        Case("<b><u>Battle of Hastings</u></b> [prompt on <u>Hastings</u> alone]", "Hastings", P),
+        Case("<b><u>Battle of Hastings</u></b> [prompt on <u>Hastings</u> alone]", "Battle of Hastings", A),
+        Case('<b><u>Treaty of Versailles</u></b> [accept <u>Versailles</u> Treaty; do not accept "Treaty of Paris"]', "Versailles Treaty", A),
+        Case('<b><u>Treaty of Versailles</u></b> [accept <u>Versailles</u> Treaty; do not accept "Treaty of Paris"]', "Treaty of Paris", R),
+        Case("the <b><u>Marshall</u></b> Plan (accept European Recovery Program; prompt on ERP)", "European Recovery Program", A),
+        Case("the <b><u>Marshall</u></b> Plan (accept European Recovery Program; prompt on ERP)", "ERP", P),
+        Case("the <b><u>Marshall</u></b> Plan (accept European Recovery Program; prompt on ERP)", "Marshall Plan", A),
+        Case("(Saint) <b><u>Augustine</u></b> of Hippo", "Saint Augustine", A),
+        Case("<b><u>Ring of Fire</u></b> [anti-prompt on Pacific Ring of Fire]", "Pacific Ring of Fire", A),
     ],
     # 2. "or" (and "/") inside the main answer names alternatives.
     2: [
@@ -104,6 +114,12 @@ KINDS = {
         Case("<b><u>Seven Years</u></b>’ War or <b><u>French and Indian</u></b> War", "Seven Years", A),
         Case("Kingdom of Hungary or Hungarian Kingdom", "Hungarian Kingdom", A),
         Case("mitochondria or mitochondrion", "mitochondrion", A),
+        Case("<b><u>Habsburg</u></b>s or <b><u>Hapsburg</u></b>s", "Hapsburg", A),
+        Case("Holland or the Netherlands", "Netherlands", A),
+        Case("Holland or the Netherlands", "Belgium", R),
+        Case("Ceylon or Sri Lanka", "Sri Lanka", A),
+        Case("the Ottoman Empire or the Sublime Porte", "Sublime Porte", A),
+        Case("glucose or dextrose", "fructose", R),
     ],
     # 3. Exact beats fuzzy: strict rejection clauses, articles that the clause spells, exact prompts.
     3: [
@@ -144,6 +160,16 @@ KINDS = {
         Case("The Blitz [do not accept \"blitzkrieg\"]", "Blitz", A),
         Case('John Fitzgerald Kennedy [prompt on "JFK"]', "JFK", P),  # an exact prompt beats an initials reading
         Case('Kierkegaard [prompt on "Kierkegard"]', "Kierkegard", P),  # ... and a typo reading
+        Case('<b><u>Niger</u></b> [do not accept "Nigeria"]', "Niger", A),
+        Case('<b><u>Niger</u></b> [do not accept "Nigeria"]', "Nigeria", R),
+        Case('<b><u>Java</u></b> [do not accept "JavaScript"]', "JavaScript", R),
+        Case('<b><u>Java</u></b> [do not accept "JavaScript"]', "Java", A),
+        Case('<b><u>Georgia</u></b> [prompt on "Sakartvelo"]', "Sakartvelo", P),
+        # A number that agrees with one text of the line is not rejected for differing from another (rule: agreeing number wins).
+        Case("the Pathetique Sonata [or Ludwig van Beethoven's Piano Sonata No. 8 in C Minor; or Ludwig van Beethoven's opus 13]",
+             "Piano Sonata No. 8 (Beethoven)", A),
+        Case("the Pathetique Sonata [or Ludwig van Beethoven's Piano Sonata No. 8 in C Minor; or Ludwig van Beethoven's opus 13]",
+             "Piano Sonata No. 9 (Beethoven)", R),
     ],
     # 4. Short forms: wars, titles, units, countries, numerals, decades, ampersands.
     4: [
@@ -191,6 +217,16 @@ KINDS = {
         Case("sulfate [do not accept \"sulfite\"]", "sulphate", A),
         Case("Theater of the Absurd", "Theatre of the Absurd", A),
         Case("color", "colour", A),
+        Case("<b><u>World War One</u></b>", "WW1", A),
+        Case("Saint Augustine", "St Augustine", A),
+        Case("10 centimeters", "10 cm", A),
+        Case("United States", "America", A),
+        Case("Pope John Paul II", "Pope John Paul 2", A),
+        Case("<b><u>1960s</u></b>", "sixties", A),
+        Case("<b><u>1960s</u></b>", "'60s", A),
+        Case("<b><u>1960s</u></b>", "1970s", R),
+        Case("Marks & Spencer", "Marks and Spencer", A),
+        Case("<b><u>Amazon</u></b>.com", "Amazon", A),  # ".com" is a general word of a company's name
     ],
     # 5. Synonyms and everyday names of common nouns, from WordNet.
     5: [
@@ -223,6 +259,19 @@ KINDS = {
         Case("linear momentum", "momentum", A),
         Case("light pollution", "pollution", P),
         Case("cell division", "division", P),
+        Case("grandfather", "grandpa", A),
+        Case("automobile", "bicycle", R),
+        Case("lawyer", "judge", R),
+        # Places and their adjectives (WordNet's pertainyms), only beside a word that already met (rule: place adjective).
+        Case("ancient Egyptians", "ancient Egypt", A),
+        Case("Italian unification", "unification of Italy", A),
+        Case("Italian unification", "German unification", R),
+        Case("American flag", "flag of the United States", A),
+        Case("American flag", "flag of Canada", R),
+        # A one-word adjective answer (rules: adjective word form, adjective with its noun).
+        Case("linear", "linearity", A, question="Name this word which describes equations of the form y equals m x plus b."),
+        Case("normal", "normal distribution", A, question="Identify this adjective which names the Gaussian bell-curve distribution."),
+        Case("normal", "normal vector", R, question="Identify this adjective which names the Gaussian bell-curve distribution."),
     ],
     # 6. People's names: surnames, middle names and initials, transliterations, spacing and hyphens.
     6: [
@@ -270,6 +319,13 @@ KINDS = {
         Case(None, "Paul Abdul", R, refs=["Paula Abdul"], question="who sang straight up"),
         Case(None, "Steve Allan", A, refs=["Steve Allen"], question="who hosted the tonight show first"),
         Case(None, "Smyth", A, refs=["Adam Smith"], question="who wrote the wealth of nations"),
+        Case(None, "Lincoln", A, refs=["Abraham Lincoln"], question="who was president during the civil war"),
+        Case(None, "Mary Lincoln", R, refs=["Abraham Lincoln"], question="who was president during the civil war"),
+        Case(None, "Tchaikovsky", A, refs=["Pyotr Ilyich Tchaikovsky"], question="who composed swan lake"),
+        Case(None, "Dostoyevsky", A, refs=["Fyodor Dostoevsky"], question="who wrote crime and punishment"),
+        Case(None, "Raisa Gorbachev", R, refs=["Mikhail Gorbachev"], question="who was the last leader of the soviet union"),
+        Case("d'Artagnan [or Charles Ogier de Batz de Castelmore, Comte d'Artagnan]", "Charles de Batz de Castelmore d'Artagnan", A,
+             question="Name this youngster who assists Athos, Porthos, and Aramis."),
     ],
     # 7. Numbers, dates and quantities.
     7: [
@@ -311,6 +367,16 @@ KINDS = {
         Case("Boston Police Strike of 1919", "Boston Police Strike", A),
         Case("Apollo 11", "Apollo 13", R),
         Case("Cecrops", "Cecrops I", A),
+        Case(None, "1,000,000", A, refs=["one million"]),
+        Case(None, "July 4, 1776", A, refs=["4 July 1776"]),
+        Case(None, "1776", P, refs=["July 4, 1776"]),
+        Case(None, "July 5, 1776", R, refs=["July 4, 1776"]),
+        Case(None, "about 300 million", A, refs=["300 million"]),
+        Case(None, "30 million", R, refs=["300 million"]),
+        Case("Piano Sonata No. 8 [or Op. 13]", "Piano Sonata No. 8", A),
+        # The key of a work its composer names is not needed (rule: key left out).
+        Case("Edward Elgar's Cello Concerto in E Minor [prompt on partial answers]", "Cello Concerto (Elgar)", A),
+        Case("Edward Elgar's Cello Concerto in E Minor [prompt on partial answers]", "Cello Concerto", P),
     ],
     # 8. Over-acceptance: lone letters, part of a longer name, places after a comma, added words.
     8: [
@@ -349,6 +415,23 @@ KINDS = {
         Case(None, "the city of Paris", A, refs=["Paris"], question="where is the louvre"),
         Case(None, "the state of Washington", R, refs=["Washington"], question="who was the first president"),
         Case("Mississippi", "Mississippi State", R),
+        Case("potential energy [or U or V until they are read]", "Vagina", R),  # a word is no expansion of a one-letter answer
+        Case("<b><u>S</u></b>-waves [or secondary waves]", "Swing", R, question="Name these waves."),
+        Case("Leon Festinger", "Festinger", P, question="Name this ship, launched in 1900."),  # León is a city, not where he lies
+        Case("Paris", "Paris Texas", R),
+        Case("Macedonia", "North Macedonia", R),
+        # A place added to an office, or a landform without the place WordNet puts it in (rules: place added,
+        # place it lies in left out); never a list, nor a place added to a place.
+        Case("Secretary of the Interior", "United States Secretary of the Interior", A,
+             question="Name this cabinet position responsible for the National Park Service."),
+        Case(None, "Broken Hill and Sydney", R, refs=["Broken Hill"]),
+        Case("Florida Everglades", "Everglades", A, question="Name this River of Grass, a protected wetland."),
+        # A code alone for the thing it ends (rule: code name), not for a thing named after it.
+        Case("tumor protein p53", "p53", A),
+        Case("CO2 laser", "CO2", P),
+        # The kind of thing the question asks for may be left out (rule: kind asked for); not from an adjective.
+        Case("drag force", "drag", A, question="Name this force that balances gravity at terminal velocity."),
+        Case("Red Army", "Red", P, question="Name this army."),
     ],
     # 9. Input hygiene: escapes, entities, mojibake, other scripts.
     9: [
@@ -375,6 +458,13 @@ KINDS = {
         Case("Paris", "what is London?", R),
         Case("Who's Afraid of Virginia Woolf?", "Who's Afraid of Virginia Woolf", A),
         Case("Who's Afraid of Virginia Woolf?", "Virginia Woolf", R),
+        Case("Mot&ouml;rhead", "Motorhead", A),
+        Case("Ant&oacute;nio Salazar", "Antonio Salazar", A),
+        Case("Z\\u00fcrich", "Zurich", A),
+        Case("Αθήνα", "Athina", A),
+        Case("München", "Munchen", A),
+        Case("AT&amp;T", "AT&T", A),
+        Case("Z\\u00fcrich", "Geneva", R),
     ],
     # 10. Qualifiers that depend on the buzz: the judge is told how many words had been read.
     10: [
@@ -407,6 +497,11 @@ KINDS = {
         Case('Pan [accept Faunus before mention]', "Faunus", A, question="Romans called him Faunus.", buzz=2),
         Case('Pan [accept Faunus before mention]', "Faunus", R, question="Romans called him Faunus.", buzz=4),
         Case('Pan [accept Faunus before mention]', "Faunus", A),  # no buzz given: the clause is taken, with a warning
+        Case("Mount Everest [accept Chomolungma before mention]", "Chomolungma", A, question="Tibetans call it Chomolungma today.", buzz=2),
+        Case("Mount Everest [accept Chomolungma before mention]", "Chomolungma", R, question="Tibetans call it Chomolungma today.", buzz=5),
+        Case('Sirius [accept Dog Star before "dog" is read]', "Dog Star", A, question="This star is called the dog star by many.", buzz=3),
+        Case('Sirius [accept Dog Star before "dog" is read]', "Dog Star", R, question="This star is called the dog star by many.", buzz=7),
+        Case('Sirius [accept Dog Star before "dog" is read]', "Sirius", A, question="This star is called the dog star by many.", buzz=7),
     ],
 }
 
