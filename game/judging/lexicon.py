@@ -223,12 +223,16 @@ def senses(key: str) -> tuple[int, ...]:
     return ()
 
 
-def shared_sense(a: str, b: str) -> bool:
-    """Whether two phrases name the same thing: one's first sense is among the other's first few."""
-    first, second = senses(a), senses(b)
+def shared_sense(said: str, wanted: str) -> bool:
+    """Whether a response names what the answer means: one's first sense is among the other's first few
+    ("radicals" for "free radicals", "vodoun" for "voodoo"). A place's name means its first sense: "Republic
+    of China" is Taiwan, which "China" means only second, so it is not the China of an answer."""
+    first, second = senses(said), senses(wanted)
     if not first or not second:
         return False
-    return bool(set(first[:_FIRST]) & set(second[:_NEAR]) or set(second[:_FIRST]) & set(first[:_NEAR]))
+    if set(second[:_FIRST]) & set(first[:_NEAR]):
+        return True
+    return bool(set(first[:_FIRST]) & set(second[:_NEAR])) and not is_place(wanted)
 
 
 def any_shared_sense(a: str, b: str) -> bool:

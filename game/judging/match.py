@@ -226,8 +226,8 @@ def is_variant(said: str, wanted: str) -> bool:
     shorter = min(len(said), len(wanted))
     if shorter < 4 or not said.isalpha() or not wanted.isalpha() or skeleton(said) != skeleton(wanted):
         return False
-    if shorter <= 5 and said[-1] != wanted[-1]:
-        return False  # "Maria" is not "Mario", nor "Paula" "Paul"
+    if shorter <= 5 and said[-1] != wanted[-1] and (said[-1] in "aeiouy" or wanted[-1] in "aeiouy"):
+        return False  # "Maria" is not "Mario", nor "Paula" "Paul"; "Josef" is "Joseph"
     limit = max(2, shorter // 2)
     return edit_distance(said, wanted, limit) <= limit
 

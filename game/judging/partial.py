@@ -216,6 +216,12 @@ def _adjective_with_noun(said, candidate: Candidate, comparison: Comparison, que
     return all(_asks_for(word, question_text) and position[word] > first for word in comparison.extra)
 
 
+def _short_given_name(short: str, full: str) -> bool:
+    """ "Dan" for "Daniel", "Alex" for "Alexander": the given name's start, three letters or more, and at least two
+    letters shorter ("Paul" is not "Paula")."""
+    return len(short) >= 3 and len(full) >= len(short) + 2 and full.startswith(short)
+
+
 def _place_run(words: tuple[str, ...], text: str) -> str | None:
     """The words, if together they are the name of a place in WordNet written as a name in the text
     ("United States", "Florida"), and not a word that changes a place ("North", "New")."""
@@ -543,6 +549,11 @@ def overlapping_answer(response, said, candidate, comparison, question_text):
     family = surname(candidate.text)
     matched = matched_words(comparison)
     if family and matched == set(family) and looks_like_person(candidate.text, question_text):
+        given = given_names(candidate.text)
+        if given and len(comparison.extra) == 1 and said[0] == comparison.extra[0] and _short_given_name(said[0], given[0]):
+            reason = (f'Accept: "{response}" gives "{said[0]}", a short form of the given name "{given[0]}", and the family name '
+                      f'of {candidate.describe()} (rule: short given name).')
+            return "partial accept", Judgement(ACCEPT, 0.75 * comparison.score, reason, candidate.text)
         reason = f'Reject: "{response}" names a different person from {candidate.describe()}.'
         return "weak reject", Judgement(REJECT, 0.85, reason, candidate.text)
     reason = f'Reject: "{response}" shares only "{" ".join(sorted(matched))}" with {candidate.describe()}.'

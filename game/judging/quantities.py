@@ -52,7 +52,9 @@ def more_than_number(response, said, candidate, comparison):
     if all(is_number(word) or word in FUNCTION_WORDS for word in candidate.words):
         hedges = [word for word in extras if word in HEDGES]
         units = [word for word in extras if word not in HEDGES]
-        if len(units) <= 2 and (not units or said.index(units[0]) > max(said.index(w) for w in candidate.words if w in said)):
+        # The unit follows the number as the response gives it (the number may be rounded: "8.3 million").
+        given = [said.index(word) for pair in comparison.pairs for word in pair[0].split() if word in said]
+        if len(units) <= 2 and (not units or said.index(units[0]) > max(given, default=-1)):
             what = " and ".join(part for part in (f'the hedge "{" ".join(hedges)}"' if hedges else "",
                                                   f'the unit "{" ".join(units)}"' if units else "") if part)
             reason = f'Accept: "{response}" is the number of {candidate.describe()} with {what}.'

@@ -268,6 +268,8 @@ KINDS = {
         Case("Italian unification", "German unification", R),
         Case("American flag", "flag of the United States", A),
         Case("American flag", "flag of Canada", R),
+        Case(None, "Taiwan", R, refs=["China"]),  # China's second sense in WordNet; a place means its first
+        Case(None, "Republic of China", R, refs=["China"]),
         # A one-word adjective answer (rules: adjective word form, adjective with its noun).
         Case("linear", "linearity", A, question="Name this word which describes equations of the form y equals m x plus b."),
         Case("normal", "normal distribution", A, question="Identify this adjective which names the Gaussian bell-curve distribution."),
@@ -324,6 +326,10 @@ KINDS = {
         Case(None, "Tchaikovsky", A, refs=["Pyotr Ilyich Tchaikovsky"], question="who composed swan lake"),
         Case(None, "Dostoyevsky", A, refs=["Fyodor Dostoevsky"], question="who wrote crime and punishment"),
         Case(None, "Raisa Gorbachev", R, refs=["Mikhail Gorbachev"], question="who was the last leader of the soviet union"),
+        Case(None, "Josef Stalin", A, refs=["Joseph Stalin"], question="who led the soviet union in 1945"),
+        Case(None, "Dan Radcliffe", A, refs=["Daniel Radcliffe"], question="who plays harry potter"),  # rule: short given name
+        Case(None, "Dana Radcliffe", R, refs=["Daniel Radcliffe"], question="who plays harry potter"),
+        Case(None, "Paul Smith", R, refs=["Paula Smith"], question="who won the race"),
         Case("d'Artagnan [or Charles Ogier de Batz de Castelmore, Comte d'Artagnan]", "Charles de Batz de Castelmore d'Artagnan", A,
              question="Name this youngster who assists Athos, Porthos, and Aramis."),
     ],

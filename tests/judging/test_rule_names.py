@@ -103,3 +103,10 @@ def test_agreeing_number_wins_names_itself():
     assert judgement.verdict == "accept"
     assert "rule: agreeing number wins" in judgement.reason
     assert judge("Piano Sonata No. 9 (Beethoven)", line).verdict == "reject"
+
+
+def test_short_given_name_names_itself():
+    judgement = judge("Dan Radcliffe", references=["Daniel Radcliffe"], question_text="who plays harry potter")
+    assert judgement.verdict == "accept"
+    assert "(rule: short given name)" in judgement.reason
+    assert judge("Paul Smith", references=["Paula Smith"], question_text="who won the race").verdict == "reject"
