@@ -193,16 +193,31 @@ _THIS = re.compile(r"\b(?:this|these)\s+([a-z]+)", re.I)
 
 def _kind_asked(candidate: Candidate, comparison: Comparison, question_text: str | None) -> str | None:
     """ "drag" for "drag force" when the question says "name this force": the left-out last word is the kind of
-    thing the question asks for, and the rest is a noun in WordNet (not an adjective: "Red" is no "Red Army")."""
+    thing the question asks for, and the rest is no adjective in WordNet ("Red" is no "Red Army")."""
     content = [w for w in candidate.words if w not in FUNCTION_WORDS]
     if (not question_text or len(content) < 2 or comparison.missing != (content[-1],) or lexicon.index() is None
             or INITIALS in comparison.hows):
         return None
     kept = content[:-1]
-    if not lexicon.senses("_".join(kept)) or len(kept) == 1 and lexicon.describes(kept[0]) or all(is_generic(w) for w in kept):
+    if len(kept) == 1 and lexicon.describes(kept[0]) or all(is_generic(w) for w in kept):
         return None
     wanted = stem(content[-1])
     return next((match.group(0) for match in _THIS.finditer(question_text) if stem(match.group(1).lower()) == wanted), None)
+
+
+def _modifier_in_question(candidate: Candidate, comparison: Comparison, question_text: str | None) -> str | None:
+    """ "determinant" for "matrix determinants" when the question speaks of a matrix: a plain lower-case first word
+    left out that the question itself uses, so the context already gives it. Not a name or a place's adjective
+    ("Revolution" is not "French Revolution"), nor a word that changes the thing ("North"), nor a general head."""
+    content = [w for w in candidate.words if w not in FUNCTION_WORDS]
+    if (not question_text or len(content) < 2 or comparison.missing != (content[0],) or "of" in candidate.words
+            or INITIALS in comparison.hows or not candidate.text.islower()):
+        return None
+    modifier, kept = content[0], content[1:]
+    if modifier in CHANGING_WORDS or is_number(modifier) or lexicon.place_of(modifier) or all(is_generic(w) for w in kept):
+        return None
+    wanted = stem(modifier)
+    return next((word.strip(".,;:!?\"'()“”") for word in question_text.split() if tokens(word) and stem(tokens(word)[0]) == wanted), None)
 
 
 def _adjective_with_noun(said, candidate: Candidate, comparison: Comparison, question_text: str | None) -> bool:
@@ -345,6 +360,11 @@ def _part_of_answer(response, said, candidate, comparison, parsed, line, referen
     ruled = _reading(_PARTIAL_ACCEPTS, response, candidate, comparison, matched)
     if ruled:
         return ruled
+    given = _modifier_in_question(candidate, comparison, question_text)
+    if given:
+        reason = (f'Accept: "{response}" is {candidate.describe()} without "{missing}", which the question itself '
+                  f'says ("{given}") (rule: modifier the question gives).')
+        return "partial accept", Judgement(ACCEPT, 0.7 * comparison.score, reason, candidate.text)
     asked = _kind_asked(candidate, comparison, question_text)
     if asked:
         reason = (f'Accept: "{response}" is {candidate.describe()} without "{missing}", the kind of thing the question '

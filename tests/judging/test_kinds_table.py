@@ -438,6 +438,12 @@ KINDS = {
         # The kind of thing the question asks for may be left out (rule: kind asked for); not from an adjective.
         Case("drag force", "drag", A, question="Name this force that balances gravity at terminal velocity."),
         Case("Red Army", "Red", P, question="Name this army."),
+        # A plain first word the question itself says may be left out (rule: modifier the question gives); not a
+        # place's adjective, a word that changes the thing, or when the question does not say it.
+        Case("matrix determinants", "determinant", A, question="Name this value which, for a two row matrix, is ad minus bc."),
+        Case("matrix determinants", "determinant", P, question="Name this value, often written ad minus bc."),
+        Case("French Revolution", "Revolution", P, question="Name this French uprising of 1789."),
+        Case("north pole", "pole", P, question="Name this place in the north."),
     ],
     # 9. Input hygiene: escapes, entities, mojibake, other scripts.
     9: [

@@ -110,3 +110,10 @@ def test_short_given_name_names_itself():
     assert judgement.verdict == "accept"
     assert "(rule: short given name)" in judgement.reason
     assert judge("Paul Smith", references=["Paula Smith"], question_text="who won the race").verdict == "reject"
+
+
+def test_modifier_the_question_gives_names_itself():
+    judgement = judge("Friction", "pipe friction", question_text="Name this force that opposes the motion of fluids in pipes.")
+    assert judgement.verdict == "accept"
+    assert '(rule: modifier the question gives)' in judgement.reason and '"pipes"' in judgement.reason
+    assert judge("Friction", "pipe friction", question_text="Name this force that opposes motion.").verdict == "prompt"
