@@ -36,7 +36,7 @@ setup demo: export DEBUG = 1
 BIND := 127.0.0.1
 endif
 
-setup: $(STAMP)
+setup: $(STAMP) wordnet
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput -v0
 
@@ -47,7 +47,8 @@ demo: setup
 # The suite runs on the embedded default (SQLite); the tests marked `postgres` run again on the
 # PostgreSQL that production uses (they skip on a laptop without it, and fail under CI=true).
 PG_TEST_URL ?= postgres://postgres@127.0.0.1:5432/exhibition
-test: $(STAMP)
+# `wordnet` again: it rebuilds the judge's index only when the index's version or WordNet changed.
+test: $(STAMP) wordnet
 	$(PY) -m pytest -m "not postgres" $(PYTEST_ARGS)
 	DATABASE_URL=$(PG_TEST_URL) $(PY) -m pytest -m postgres $(PYTEST_ARGS)
 
