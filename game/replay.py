@@ -144,7 +144,7 @@ def _new_question(frame: dict, d: dict) -> dict:
             "category": d.get("category", ""), "start_seq": frame["seq"], "start_t": frame["t"],
             "end_seq": None, "revealed": 0, "words": None, "answer": None, "result": None, "dead": False,
             "thrown_out": False, "reason": "", "phases": [], "buzzes": [], "rulings": [], "guesses": {},
-            "suggestions": [], "refused": [], "reveal_t": []}
+            "suggestions": [], "refused": [], "first_word_t": None}
 
 
 def _question_frame(q: dict, kind: str, d: dict, frame: dict, seats: dict) -> None:
@@ -155,7 +155,8 @@ def _question_frame(q: dict, kind: str, d: dict, frame: dict, seats: dict) -> No
             q["revealed"] += len(d["words"])
     elif kind == "word_revealed":
         q["revealed"] = d["index"] + 1
-        q["reveal_t"].append(t)
+        if q["first_word_t"] is None:  # the audit times each buzz from here
+            q["first_word_t"] = t
     elif kind == "buzz":
         if d.get("replaces"):
             for b in q["buzzes"]:

@@ -186,7 +186,7 @@ function drawStaff(current) {
     box.append(el("h3", { text: "Judge suggestions" }), el("ul", { class: "suggestions" }, suggestions.map((s) =>
       el("li", {}, el("q", { text: s.text || "" }), ` → ${s.verdict}`, s.reason ? el("span", { class: "muted", text: ` (${s.reason})` }) : null))));
   }
-  const first = current.reveal_t[0];
+  const first = current.first_word_t;
   const rows = [...current.buzzes.map((b) => ({ ...b, outcome: b.verdict || "pending" })),
     ...current.refused.map((b) => ({ ...b, outcome: `refused: ${b.reason || b.code}` }))]
     .filter((b) => b.seq <= view.seq).sort((a, b) => (a.received ?? a.t) - (b.received ?? b.t));
