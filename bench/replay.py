@@ -9,12 +9,20 @@ with simulated players and bots (manage.py simulate's players, bot guesses on ev
                 replay use, and the copying fold (a copy of the state per event) it replaced;
                 floor: the same loop calling a handler that does nothing.
   first frame   GET /m/<code>/replay, then GET its replay.json (what the page needs for its first
-                frame) through Django's full request stack; floor: reading the same log from the
-                database and writing it as JSON, with no fold and no projection.
+                frame) through Django's full request stack, as a browser asks (Accept-Encoding: gzip):
+                with the replay data built for the request (the cache emptied before each one), and
+                served from the cache; a revalidation (If-None-Match: the ETag) answered 304.
+                Floors: reading the same log from the database and writing it as JSON, with no fold and
+                no projection; the same request for a match that does not exist (the stack alone).
                 With Chromium at /usr/bin/chromium (skipped otherwise, --no-browser to skip) also
-                in a real browser over a real server (Daphne): navigation start -> the replay's
-                first frame drawn (the page marks it with performance.mark); the first, cold load
-                (module scripts and the charting library not cached yet) is printed on its own.
+                in a real browser over a real server (Daphne, which has already answered a request for
+                each replay page, so its code and templates are loaded, but not built any replay data):
+                navigation start -> the replay's first frame drawn (the page marks it with
+                performance.mark). Cold: a fresh browser context (nothing cached: no page, script,
+                stylesheet or data), its first navigation; the very first one per match also finds the
+                server's replay data not built yet, and is printed on its own. Warm: the same page
+                navigated to again in the same context. Floor: a fresh context loading the archive
+                page (the same server and stylesheet, no script), navigation start -> load event end.
   seek          the server's state at a random seq (nearest checkpoint + in-place fold + spectator
                 snapshot); floor: the snapshot alone of a state already there. In the browser:
                 seekTo(random moment) -> frame drawn; floor: drawing the same frame again.
@@ -24,7 +32,9 @@ Run: .venv/bin/python bench/replay.py [--questions 50] [--seeks 200] [--no-brows
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
+import logging
 import os
 import random
 import statistics
@@ -116,26 +126,48 @@ def bench_fold(events: list[dict], repeat: int):
 
 
 def bench_server(match, events: list[dict], repeat: int, seeks: int):
+    from django.core.cache import cache
     from django.db import connection
     from django.test import Client
 
     from game.engine.api import snapshot
     from game.replay import Replay, load_log
 
-    client = Client(HTTP_HOST="127.0.0.1")
+    client = Client(HTTP_HOST="127.0.0.1", HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    url = f"/m/{match.code}/replay"
 
     def first_frame():
-        page = client.get(f"/m/{match.code}/replay")
-        data = client.get(f"/m/{match.code}/replay.json")
+        page = client.get(url)
+        data = client.get(f"{url}.json")
         assert page.status_code == 200 and data.status_code == 200, (page.status_code, data.status_code)
-        return len(data.content)
+        return data
+
+    def built():
+        cache.clear()
+        return first_frame()
 
     def floor():
         return len(json.dumps(load_log(match)))
 
-    size = first_frame()
-    print(f"  first frame (server)  {summary(timed(first_frame, repeat))}  ({size / 1024:.0f} KiB of replay data)")
-    print(f"  first frame floor     {summary(timed(floor, repeat))}  (read the rows, write them as JSON)")
+    def stack_floor():
+        assert client.get("/m/NO-SUCH/replay.json").status_code == 404
+
+    logging.getLogger("django.request").setLevel(logging.ERROR)  # the floor's 404s are expected
+
+    data = built()
+    raw = len(gzip.decompress(data.content)) if data.get("Content-Encoding") == "gzip" else len(data.content)
+    etag = data.get("ETag")
+
+    def revalidate():
+        assert client.get(f"{url}.json", HTTP_IF_NONE_MATCH=etag).status_code == 304
+
+    print(f"  first frame (server), data built      {summary(timed(built, repeat))}  "
+          f"({raw / 1024:.0f} KiB of replay data, {len(data.content) / 1024:.0f} KiB sent gzip-compressed)")
+    print(f"  first frame (server), from the cache  {summary(timed(first_frame, repeat))}")
+    if etag:
+        print(f"  replay data revalidated (304)         {summary(timed(revalidate, repeat))}")
+    print(f"  first frame floor                     {summary(timed(floor, repeat))}  (read the rows, write them as JSON)")
+    print(f"  request floor                         {summary(timed(stack_floor, repeat))}  (an unknown match: the stack alone)")
     replay = Replay(events)
     rng = random.Random(1)
     points = [rng.randint(1, len(events)) for _ in range(seeks)]
@@ -143,10 +175,22 @@ def bench_server(match, events: list[dict], repeat: int, seeks: int):
     print(f"  seek (server)         {summary(seek_times)}  ({seeks} random seqs)")
     final = replay.state_at(len(events))
     print(f"  seek floor            {summary(timed(lambda: snapshot(final, 'spectator'), seeks))}  (snapshot only)")
+    cache.clear()
     connection.close()
 
 
+FIRST_FRAME = "performance.getEntriesByName('replay-first-frame').length > 0"
+
+
+def first_frame_ms(page, url: str) -> float:
+    page.goto(url)
+    page.wait_for_function(FIRST_FRAME)
+    return page.evaluate("performance.getEntriesByName('replay-first-frame')[0].startTime")
+
+
 def bench_browser(db: Path, codes: dict[str, str], repeat: int, seeks: int):
+    from urllib.request import urlopen
+
     from playwright.sync_api import sync_playwright
 
     port = _free_port()
@@ -154,21 +198,39 @@ def bench_browser(db: Path, codes: dict[str, str], repeat: int, seeks: int):
     daphne = Path(sys.executable).with_name("daphne")
     server = subprocess.Popen([str(daphne), "-b", "127.0.0.1", "-p", str(port), "exhibition.asgi:application"],
                               env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    viewport = {"width": 1920, "height": 1080}
     try:
         _wait(port)
+        for code in codes.values():  # the server's code and templates loaded; no replay data built
+            urlopen(f"http://127.0.0.1:{port}/m/{code}/replay", timeout=60).read()
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
                                         args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+            floor = []
+            for _ in range(repeat):  # the floor: a plain page of the same server, the same stylesheet, no script
+                context = browser.new_context(viewport=viewport)
+                page = context.new_page()
+                page.goto(f"http://127.0.0.1:{port}/archive/")
+                floor.append(page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd"))
+                context.close()
+            print(f"  first frame floor (browser), cold        {summary(floor)}  (a fresh context loading /archive/: "
+                  f"the same stylesheet, no script; navigation start -> load event end)")
             for format_name, code in codes.items():
-                page = browser.new_page(viewport={"width": 1920, "height": 1080})
-                firsts = []
-                for _ in range(repeat + 1):
-                    page.goto(f"http://127.0.0.1:{port}/m/{code}/replay")
-                    page.wait_for_function("performance.getEntriesByName('replay-first-frame').length > 0")
-                    firsts.append(page.evaluate("performance.getEntriesByName('replay-first-frame')[0].startTime"))
-                cold = firsts.pop(0)
-                print(f"  {format_name:11s} first frame (browser) {summary(firsts)}  (navigation start -> drawn; "
-                      f"the first, cold load: {cold:.0f} ms)")
+                url = f"http://127.0.0.1:{port}/m/{code}/replay"
+                colds = []
+                for _ in range(repeat + 1):  # each in a fresh context: an empty cache, a first navigation
+                    context = browser.new_context(viewport=viewport)
+                    colds.append(first_frame_ms(context.new_page(), url))
+                    context.close()
+                first_ever = colds.pop(0)
+                print(f"  {format_name:11s} first frame (browser), cold  {summary(colds)}  (navigation start -> drawn, "
+                      f"a fresh browser context; the first of all, with the server's replay data not built yet: "
+                      f"{first_ever:.0f} ms)")
+                context = browser.new_context(viewport=viewport)
+                page = context.new_page()
+                first_frame_ms(page, url)
+                warm = [first_frame_ms(page, url) for _ in range(repeat)]
+                print(f"  {format_name:11s} first frame (browser), warm  {summary(warm)}  (the same page again)")
                 result = page.evaluate("""(n) => {
                     const r = window.exhibitionReplay, end = r.duration(), seek = [], floor = [];
                     let x = 12345;
@@ -182,7 +244,7 @@ def bench_browser(db: Path, codes: dict[str, str], repeat: int, seeks: int):
                 }""", seeks)
                 print(f"  {format_name:11s} seek (browser)        {summary(result['seek'])}  ({seeks} random moments)")
                 print(f"  {format_name:11s} seek floor (browser)  {summary(result['floor'])}  (draw only)")
-                page.close()
+                context.close()
             browser.close()
     finally:
         server.terminate()
@@ -237,7 +299,7 @@ def main():
         if args.no_browser or not CHROMIUM.exists():
             print("browser: skipped" + ("" if args.no_browser else f" (no Chromium at {CHROMIUM})"))
         else:
-            bench_browser(db, codes, max(3, args.repeat // 3), args.seeks)
+            bench_browser(db, codes, max(5, args.repeat // 2), args.seeks)
 
 
 if __name__ == "__main__":

@@ -100,14 +100,15 @@ class Replay:
     def bundle(self, audience: str, team: str | None = None) -> dict:
         """What the replay page needs: the audience's frames, the snapshot a live screen would have
         asked for after each undo (the browser's fold resyncs there, as it did live), and the summary.
-        One pass over the log: no copy of the state but the snapshots themselves."""
-        frames, resync, state = [], {}, None
-        for event in self.events:
+        One pass over the log, folding it only as far as its last undo: no copy of the state but the
+        snapshots themselves."""
+        frames = [project(event, audience, team) for event in self.events]
+        undos = [i for i, event in enumerate(self.events) if event["type"] == "undo"]
+        resync, state = {}, None
+        for event in self.events[: undos[-1] + 1 if undos else 0]:
             state = fold_one(state, event)
-            frames.append(project(event, audience, team))
             if event["type"] == "undo":
                 resync[event["seq"]] = copy.deepcopy(snapshot(state, audience, team))
-        self._final = self._final or state
         return {"audience": audience, "last_seq": self.last_seq, "frames": frames, "resync": resync,
                 "questions": timeline(frames), "max_gap_ms": MAX_GAP_MS}
 
@@ -143,7 +144,7 @@ def _new_question(frame: dict, d: dict) -> dict:
             "category": d.get("category", ""), "start_seq": frame["seq"], "start_t": frame["t"],
             "end_seq": None, "revealed": 0, "words": None, "answer": None, "result": None, "dead": False,
             "thrown_out": False, "reason": "", "phases": [], "buzzes": [], "rulings": [], "guesses": {},
-            "suggestions": [], "refused": [], "reveal_t": []}
+            "suggestions": [], "refused": [], "first_word_t": None}
 
 
 def _question_frame(q: dict, kind: str, d: dict, frame: dict, seats: dict) -> None:
@@ -154,7 +155,8 @@ def _question_frame(q: dict, kind: str, d: dict, frame: dict, seats: dict) -> No
             q["revealed"] += len(d["words"])
     elif kind == "word_revealed":
         q["revealed"] = d["index"] + 1
-        q["reveal_t"].append(t)
+        if q["first_word_t"] is None:  # the audit times each buzz from here
+            q["first_word_t"] = t
     elif kind == "buzz":
         if d.get("replaces"):
             for b in q["buzzes"]:

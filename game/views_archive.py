@@ -9,7 +9,7 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -22,10 +22,11 @@ from .match_archive import export_lines
 from .models import Match, MatchEvent
 from .not_found import match_page
 from .replay import Replay, load_log
+from .replay_data import replay_response
 from .views_host import staff_required
 
 PER_PAGE = 20
-REPLAY_MODULES = ("js/replay.js", "js/match-socket.js", "js/screen.js", "js/ui.js", "vendor/uplot/uPlot.esm.js")
+REPLAY_MODULES = ("js/replay.js", "js/replay-frames.js", "js/match-socket.js", "js/screen.js", "js/ui.js")
 
 
 def is_staff(request) -> bool:
@@ -107,12 +108,7 @@ def replay_page(request, code):
 
 
 def replay_data(request, code):
-    match = finished_match(request, code)
-    bundle = Replay(load_log(match)).bundle(_audience(request))
-    bundle["match"] = {"code": match.code, "title": match.title, "format_name": match.format_name}
-    response = JsonResponse(bundle, json_dumps_params={"separators": (",", ":")})
-    response["Cache-Control"] = "private, max-age=60"
-    return response
+    return replay_response(request, finished_match(request, code), _audience(request))
 
 
 def _box(match: Match) -> tuple[dict, Replay]:

@@ -6,10 +6,12 @@
 // Keys: Space play/pause · ←/→ 5 s back/on · Shift+←/→ previous/next question · 1–9, 0 question 1–10 ·
 // B next buzz.
 
-import uPlot from "../vendor/uplot/uPlot.esm.js";
 import { applyFrame, applySnapshot, emptyView, seatName, teamName } from "./match-socket.js";
 import { flashBuzz, keepFitted, renderScreen } from "./screen.js";
 import { botLabel, el, renderTimer, teamClass } from "./ui.js";
+import { unpackFrames } from "./replay-frames.js";
+
+const uPlot = globalThis.uPlot;  // vendor/uplot/uPlot.iife.min.js, a deferred script that runs before this module
 
 const $ = (id) => document.getElementById(id);
 const config = JSON.parse($("page-config").textContent);
@@ -25,7 +27,7 @@ async function load() {
   throw new Error("The replay could not be loaded.");
 }
 const data = await load();
-const frames = data.frames;
+const frames = unpackFrames(data.frames);
 const questions = data.questions;
 
 // Replay time: match time with the dead air between events cut to at most max_gap_ms.
@@ -184,7 +186,7 @@ function drawStaff(current) {
     box.append(el("h3", { text: "Judge suggestions" }), el("ul", { class: "suggestions" }, suggestions.map((s) =>
       el("li", {}, el("q", { text: s.text || "" }), ` → ${s.verdict}`, s.reason ? el("span", { class: "muted", text: ` (${s.reason})` }) : null))));
   }
-  const first = current.reveal_t[0];
+  const first = current.first_word_t;
   const rows = [...current.buzzes.map((b) => ({ ...b, outcome: b.verdict || "pending" })),
     ...current.refused.map((b) => ({ ...b, outcome: `refused: ${b.reason || b.code}` }))]
     .filter((b) => b.seq <= view.seq).sort((a, b) => (a.received ?? a.t) - (b.received ?? b.t));

@@ -113,6 +113,9 @@ def test_the_timeline_places_buzzes_guesses_and_outcomes():
     assert [r["verdict"] for r in q2["rulings"]] == ["prompt", "reject"]  # the undone accept is gone
     assert q3["thrown_out"] and q3["reason"] == "misread" and q3["answer"] is None  # never read to the end
     assert q3b["replaces"] is not None and q3b["result"]["team"] == "t0"
+    # The staff audit times each buzz from the question's first word.
+    first_words = [f["t"] for f in frames if f["type"] == "word_revealed" and f["data"]["index"] == 0]
+    assert [q["first_word_t"] for q in (q1, q2, q3, q3b)] == first_words
 
 
 def test_event_types_the_replay_does_not_know_are_carried_and_ignored():
