@@ -296,7 +296,9 @@ export function openScreen({ audience, render }) {
   const client = new MatchClient({
     path: config.token ? `${config.socket}?seat=${encodeURIComponent(config.token)}` : config.socket,
     audience,
-    onChange: render,
+    // The timer is drawn with the rest (not only on the next tick), so a page that fits its text to
+    // the space left (the big screen) measures the layout it will show.
+    onChange: (view, frame) => { renderTimer($("timer"), view, client.now()); render(view, frame); },
     onStatus: (status, message) => {
       $("conn").textContent = statusText(status);
       $("conn").className = `conn ${status}`;
