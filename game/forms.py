@@ -137,6 +137,9 @@ class JoinForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["team"].queryset = human_teams(match)
         self.fields["team"].label_from_instance = lambda team: team.name
+        only = list(self.fields["team"].queryset[:2])
+        if len(only) == 1:  # one team people may join (the other is the computer's): chosen already
+            self.fields["team"].initial = only[0].pk
 
     def clean_name(self):
         name = " ".join(self.cleaned_data["name"].split())

@@ -44,7 +44,7 @@ CHOICES = {
                               ("first", "first: team 1 on every question")]),
     "hall_bot_guesses": ("Bots' guesses on the big screen", [
         ("after_humans", "after the humans: shown once they can no longer answer the phase"),
-        ("live", "live: shown as the bots think")]),
+        ("live", "live in buzz phases: shown as the bots think (team phases always wait for the humans)")]),
 }
 GROUPS = [
     ("Match", ["questions", "tiebreakers", "priority"]),

@@ -12,7 +12,10 @@ function showPreset() {
   for (const [name, value] of Object.entries(preset.fields)) {
     const input = form.elements[name];
     if (!input) continue;
-    if (input.tagName === "SELECT") input.options[0].textContent = `${value} (${OWN})`;
+    if (input.tagName === "SELECT") {  // the format's choice by its name on the page ("after the humans"), not its key
+      const same = [...input.options].find((o) => o.value !== "" && o.value === String(value));
+      input.options[0].textContent = `${same ? same.textContent.split(":")[0] : value} (${OWN})`;
+    }
     else input.placeholder = value ?? "none";
   }
   for (const group of form.querySelectorAll(".phase-group")) {

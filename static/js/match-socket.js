@@ -172,7 +172,7 @@ const FOLD = {
   submission(view, d, frame) {
     view.question.submissions[d.team] = { seat: d.seat, text: d.text ?? null }; // null: another team's, unread
     recordAnswer(view, d, frame);
-    note(view, frame, "answer", d.text, { team: d.team, who: seatName(view, d.seat) });
+    note(view, frame, "answer", d.text ?? null, { team: d.team, who: seatName(view, d.seat) });
   },
   pass(view, d, frame) {
     const q = view.question;
@@ -217,8 +217,9 @@ const FOLD = {
         q.floor = d.floor ?? null;
       }
     }
-    // The ruling replaces the line that showed the answer waiting for it.
-    const waiting = view.feed.findLastIndex((f) => f.kind === "answer" && f.team === d.team && f.text === d.text);
+    // The ruling replaces the line that showed the answer waiting for it (or that the team had answered,
+    // when the hall was not told what).
+    const waiting = view.feed.findLastIndex((f) => f.kind === "answer" && f.team === d.team && (f.text === d.text || f.text == null));
     if (waiting >= 0) view.feed.splice(waiting, 1);
     const who = d.seat ? seatName(view, d.seat) : teamName(view, d.team);
     note(view, frame, "ruling", d.text || d.heard || (d.held ? "(answer shown once the humans are done)" : "(no answer)"),

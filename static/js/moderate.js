@@ -168,7 +168,8 @@ function renderFloor(view) {
   }
   // Every answer still waiting for a ruling has its suggestion, labelled by team; ruling one team's
   // answer leaves the other's in place (the server's snapshot carries them, so a reload keeps them).
-  for (const s of view.suggestions) {
+  // Once the question has closed nothing is left to rule: the other side's answer is not offered.
+  for (const s of q.closed ? [] : view.suggestions) {
     const pct = typeof s.confidence === "number" ? ` (${Math.round(s.confidence * 100)}%)` : "";
     box.append(el("p", { class: `judge ${s.verdict} ${teamClass(view, s.team)}`, "data-team": s.team },
       el("span", { class: "label", text: "Judge suggests " }), el("strong", { class: "judge-team", text: teamName(view, s.team) }), " ",

@@ -73,7 +73,9 @@ function render(view) {
   renderSnippets($("snippets"), view);
   renderResult(view);
   renderFinal($("final"), view, { links: [[`/m/${config.code}/replay`, "Watch the replay"], [`/m/${config.code}/boxscore`, "Box score"]] });
-  renderFeed($("feed"), view, { limit: 4 });
+  // While the result card shows the answer, the feed does not say it again.
+  const shown = view.status !== "finished" && !!view.question?.closed;
+  renderFeed($("feed"), view, { limit: 4, omit: shown ? ["closed"] : [] });
   const buzzable = canBuzz(view);
   $("buzz").disabled = !buzzable;
   $("buzz").hidden = view.status === "finished" || (!!q && q.mode === "team" && !q.closed);

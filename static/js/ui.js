@@ -134,9 +134,10 @@ export function renderFeed(box, view, { limit = 8, omit = [] } = {}) {
         el("span", { class: "who", text: f.who }), " ", el("q", { class: "said", text: f.text }), " ",
         el("span", { class: `verdict ${f.verdict}`, text: FEED_VERDICT[f.verdict] + (f.points ? ` ${f.points > 0 ? "+" : ""}${f.points}` : "") }));
     }
-    if (f.kind === "answer") {
+    if (f.kind === "answer") {  // text null: the team answered, and this screen is not told what yet
       return el("li", { class: `feed-item answer ${teamClass(view, f.team)}` },
-        el("span", { class: "who", text: f.who }), " ", el("q", { class: "said", text: f.text }));
+        el("span", { class: "who", text: f.who }), " ",
+        f.text == null ? el("span", { class: "said unread", text: "has answered" }) : el("q", { class: "said", text: f.text }));
     }
     if (f.kind === "closed") {
       return el("li", { class: "feed-item closed" }, el("span", { class: "label", text: "Answer: " }), el("strong", { text: f.text }));
@@ -295,7 +296,9 @@ export function openScreen({ audience, render }) {
   const client = new MatchClient({
     path: config.token ? `${config.socket}?seat=${encodeURIComponent(config.token)}` : config.socket,
     audience,
-    onChange: render,
+    // The timer is drawn with the rest (not only on the next tick), so a page that fits its text to
+    // the space left (the big screen) measures the layout it will show.
+    onChange: (view, frame) => { renderTimer($("timer"), view, client.now()); render(view, frame); },
     onStatus: (status, message) => {
       $("conn").textContent = statusText(status);
       $("conn").className = `conn ${status}`;

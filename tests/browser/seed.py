@@ -31,6 +31,8 @@ QUESTIONS = [
     ("How many sides does a hexagon have?", "six"),
 ]
 
+FAIR_GUESSES = {"500mib": "Lake Placid", "6gib": "Zebulon Pike"}  # each bot's only guess
+
 CONSOLE_QUESTIONS = [
     ("Which planet is known as the Red Planet?", "Mars", ["Mars", "the planet Mars", "Ares"]),
     ("What is the capital city of Italy?", "Rome", ["Rome", "Roma"]),
@@ -62,6 +64,17 @@ def seed(bots: bool = False) -> dict:
                                 accepted=accepted, category="General")
     codes["console"] = create_match_record(title="Browser console", packet=console, format_name="efficientqa",
                                            overrides=overrides, teams=teams).code
+    # The fair audience rule: the humans against simulated bots that never know the answer, so each
+    # guesses its one distractor. "fair": phase 1's bot buzzes at once (and is ruled wrong), phase 2's
+    # bot guesses while the humans discuss. "fair_live": guesses shown live in buzz phases; its phase-1
+    # bot may never buzz (bot_min_words), so its guess stays on its card while the humans may buzz.
+    fair_teams = [TeamSpec("Humans"), TeamSpec("Computer", seats=[
+        _never_right("500mib", FAIR_GUESSES["500mib"]), _never_right("6gib", FAIR_GUESSES["6gib"])])]
+    codes["fair"] = create_match_record(title="Fair hall", packet=packet, format_name="efficientqa",
+                                        overrides=dict(overrides, questions=1), teams=fair_teams).code
+    codes["fair_live"] = create_match_record(
+        title="Fair hall, guesses live", packet=packet, format_name="efficientqa",
+        overrides=dict(overrides, questions=1, hall_bot_guesses="live", bot_min_words=500), teams=fair_teams).code
     # Finished matches to replay: simulated players and bots (bots report a guess on every word).
     from game.demo import ensure_demo_packet
     from game.management.commands.simulate import play_simulated_match
@@ -78,6 +91,12 @@ def seed(bots: bool = False) -> dict:
                                     overrides={"questions": 3}, teams=bot_teams)
         codes["bots"] = match.code
     return {"user": USER, "password": PASSWORD, "matches": codes}
+
+
+def _never_right(tier: str, guess: str) -> SeatSpec:
+    """A simulated bot of this tier that knows nothing: from the first word it guesses `guess` and buzzes."""
+    config = {"kind": "simulated", "accuracy": 0.0, "distractors": [guess], "buzz_mean": 0.05, "buzz_sd": 0.0}
+    return SeatSpec(f"{tier} bot (simulated)", kind="bot", tier=tier, config=config)
 
 
 def _phases():

@@ -292,6 +292,13 @@ def test_the_join_form_offers_only_the_human_teams(client, match_with_bots):
     assert [(t["name"], t["kind"]) for t in first] == [("Humans", "human"), ("Machines", "computer")]
 
 
+def test_the_only_human_team_is_chosen_already_and_two_leave_the_choice_to_the_player(client, match_with_bots, match):
+    checked = re.compile(r'<input type="radio" name="team" value="(\d+)"[^>]* checked')
+    humans = match_with_bots.teams.get(position=0)
+    assert checked.findall(client.get(f"/m/{match_with_bots.code}/join").content.decode()) == [str(humans.pk)]
+    assert checked.findall(client.get(f"/m/{match.code}/join").content.decode()) == []
+
+
 def test_a_person_cannot_take_a_seat_on_the_computers_team(client, match_with_bots):
     machines = match_with_bots.teams.get(position=1)
     response = client.post(f"/m/{match_with_bots.code}/join", {"name": "Mallory", "team": machines.pk})
