@@ -1,9 +1,13 @@
-"""Who hears which event: one group per audience of a match, and the broadcast itself.
+"""Who hears which event: one group per match, the audiences' frames in each message, and the broadcast itself.
 
 Every event goes to every audience (as "hidden" where it is not theirs), so a gap in seq always
 means a lost frame. Each event is projected and encoded once per audience here, and the frames of
-one command go out as one message per audience; the members of each group are web processes,
-which write the frames to their own sockets (game/fanout.py). Only the conductor sends to them.
+one command go out as ONE channel-layer message per match carrying every audience's frames, keyed
+by audience (the moderator, each team, the watchers). The members of a match's group are web
+processes, not sockets: each process's hub writes each audience's frames to its own sockets of
+that audience only (game/fanout.py), so a player's socket never gets the moderator's frame. Only
+the conductor sends to them. (One message per audience cost four channel-layer sends per event,
+each a handful of Redis round trips, and four wake-ups of every web process.)
 """
 from __future__ import annotations
 
@@ -24,20 +28,13 @@ def audience_key(audience: str, team: str | None = None) -> str:
     return SPECTATOR
 
 
-def group_for(code: str, key: str) -> str:
-    return f"m-{code}-{key}"
+def team_key(team: str) -> str:
+    return audience_key("player", team)
 
 
-def moderator_group(code: str) -> str:
-    return group_for(code, MODERATOR)
-
-
-def spectator_group(code: str) -> str:
-    return group_for(code, SPECTATOR)
-
-
-def team_group(code: str, team: str) -> str:
-    return group_for(code, audience_key("player", team))
+def match_group(code: str) -> str:
+    """The group of the web processes with a socket on match `code`, whatever its audience."""
+    return f"m-{code}"
 
 
 def encode(frame: dict) -> str:
@@ -59,8 +56,11 @@ def frames_by_audience(events: list[dict], team_ids: list[str]) -> dict[str, lis
     return out
 
 
+def frames_message(code: str, team_ids: list[str], events: list[dict]) -> dict:
+    """The one channel-layer message that carries the events to every audience of match `code`."""
+    return {"type": "hub.frames", "match": code, "audiences": frames_by_audience(events, team_ids)}
+
+
 async def broadcast(layer, code: str, team_ids: list[str], events: list[dict]) -> None:
-    """Send the events' frames to each audience's group, one message per audience, in seq order."""
-    for key, frames in frames_by_audience(events, team_ids).items():
-        await layer.group_send(group_for(code, key), {"type": "hub.frames", "match": code, "key": key,
-                                                      "frames": frames})
+    """Send the events' frames, in seq order, to the match's group: one message for all audiences."""
+    await layer.group_send(match_group(code), frames_message(code, team_ids, events))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from game.conductor.groups import SPECTATOR, group_for
+from game.conductor.groups import SPECTATOR, match_group
 from game.consumers import SpectatorSocket
 from game.fanout import CLOSE_TOO_SLOW, TOO_SLOW, QueuedWriter, hub
 
@@ -137,7 +137,7 @@ async def test_one_subscription_per_process_delivers_every_seq_once_to_every_soc
 
         import redis
 
-        members = redis.Redis.from_url(REDIS_URL).zcard(f"asgi:group:{group_for(code, SPECTATOR)}")
+        members = redis.Redis.from_url(REDIS_URL).zcard(f"asgi:group:{match_group(code)}")
         assert members == 2, f"{2 * WATCHERS_PER_PROCESS} watchers on two processes are two group members, not {members}"
 
         await ack(mod, "start")
@@ -178,4 +178,68 @@ async def test_a_big_room_written_in_slices_gets_every_delivery_in_order(channel
     assert all(got == [1, 2, 3, 4, 5] for got in received.values()), received
     assert not here.pending, "nothing left to write"
     for sock in socks:
+        sock.writer.close()
+
+
+# -- one message per match, every audience in it -------------------------------------------------------
+
+def socket_of(cls, send_text, code: str, key: str, team: str | None = None):
+    """A socket of any audience past its hello, writing through a queue to `send_text`."""
+    sock = socket_with(send_text, code)
+    sock.__class__, sock.key, sock.team = cls, key, team
+    return sock
+
+
+async def test_one_message_per_match_gives_each_audience_its_own_frames_and_no_player_the_answer(
+        conductor, conduct, live_match, channel_layer):
+    from asgiref.sync import sync_to_async
+
+    from game.conductor.groups import MODERATOR, team_key
+    from game.consumers import ModeratorSocket, PlayerSocket
+    from game.engine.api import project
+    from game.store import load_events
+
+    match = await sync_to_async(live_match)()
+    sent = []
+    real_send = channel_layer.group_send
+
+    async def counting_send(group, message):
+        sent.append((group, sorted(message.get("audiences", {}))))
+        await real_send(group, message)
+
+    channel_layer.group_send = counting_send
+    audiences = {"moderator": (ModeratorSocket, MODERATOR, None), "t0": (PlayerSocket, team_key("t0"), "t0"),
+                 "t1": (PlayerSocket, team_key("t1"), "t1"), "spectator": (SpectatorSocket, SPECTATOR, None)}
+    got = {name: [] for name in audiences}
+    here = hub()
+    for name, (cls, key, team) in audiences.items():
+        async def send_text(text, name=name):
+            got[name].append(text)
+        await here.join(socket_of(cls, send_text, match.code, key, team), match.code, match.id, key)
+
+    ann, mod = {"role": "player", "seat": match.seat_keys["Ann"], "team": "t0"}, {"role": "moderator"}
+    replies = [await conduct(match.code, "start", mod)]
+    for _ in range(3):
+        replies.append(await conduct(match.code, "reveal", mod))
+    replies.append(await conduct(match.code, "buzz", ann, {"seen": 3}))
+    replies.append(await conduct(match.code, "answer", ann, {"text": "Jane Austen"}))
+    assert all(r["ok"] for r in replies), replies
+    events = (await sync_to_async(load_events)(match))[1:]  # all but match_created, stored before anyone joined
+    for _ in range(200):
+        if all(len(texts) == len(events) for texts in got.values()):
+            break
+        await asyncio.sleep(0.01)
+
+    assert all(group == f"m-{match.code}" for group, _ in sent) and len(sent) == 6, "one message per command"
+    assert all(keys == sorted(k for _, k, _ in audiences.values()) for _, keys in sent), "every audience in it"
+    expected = {"moderator": [project(e, "moderator") for e in events],
+                "t0": [project(e, "player", "t0") for e in events], "t1": [project(e, "player", "t1") for e in events],
+                "spectator": [project(e, "spectator") for e in events]}
+    for name, texts in got.items():
+        assert [json.loads(t) for t in texts] == expected[name], f"the {name} socket gets its own frame of each event"
+    assert any(json.loads(t)["type"] == "judge_suggested" for t in got["moderator"])
+    for name in ("t0", "t1", "spectator"):
+        assert not any('"judge_suggested"' in t or "Answer 0" in t for t in got[name]), \
+            f"the {name} socket never sees the moderator's frame or the answer line while the question is open"
+    for sock in [s for room in list(here.rooms.values()) for s in room]:
         sock.writer.close()
