@@ -28,7 +28,7 @@ from game.store import now_ms
 
 from . import leases, loading
 from .database import DatabaseThread
-from .groups import CONDUCTOR_CHANNEL
+from .groups import CONDUCTOR_CHANNEL, Sender
 from .host import MatchHost
 
 log = logging.getLogger(__name__)
@@ -52,6 +52,7 @@ def _close_connections() -> None:
 class Conductor:
     def __init__(self, layer=None, send_query=None, clock=now_ms, channel: str = CONDUCTOR_CHANNEL):
         self.layer = layer or get_channel_layer()
+        self.sender = Sender(self.layer)  # broadcasts of one turn of the loop go out together
         self.send_query = send_query or default_send_query
         self.clock = clock
         self.channel = channel  # shared by every conductor

@@ -11,6 +11,7 @@ each a handful of Redis round trips, and four wake-ups of every web process.)
 """
 from __future__ import annotations
 
+import asyncio
 import json
 
 from game.engine.api import project
@@ -42,17 +43,24 @@ def encode(frame: dict) -> str:
 
 
 def frames_by_audience(events: list[dict], team_ids: list[str]) -> dict[str, list]:
-    """key -> [[seq, frame text], ...]: each event projected and encoded once for each audience.
+    """key -> [[seq, frame text], ...]: each event projected for each audience, and each different
+    frame encoded once.
 
     The moderator and the teams come first and the watchers last: a web process writes each
     audience's frames in the order they come, and a player about to buzz should not wait behind a
     thousand watchers' copies."""
-    out = {MODERATOR: [], **{audience_key("player", t): [] for t in team_ids}, SPECTATOR: []}
+    audiences = [(MODERATOR, "moderator", None), *((audience_key("player", t), "player", t) for t in team_ids),
+                 (SPECTATOR, "spectator", None)]
+    out = {key: [] for key, _, _ in audiences}
     for event in events:
-        out[MODERATOR].append([event["seq"], encode(project(event, "moderator"))])
-        out[SPECTATOR].append([event["seq"], encode(project(event, "spectator"))])
-        for team in team_ids:
-            out[audience_key("player", team)].append([event["seq"], encode(project(event, "player", team))])
+        encoded: list[tuple[dict, str]] = []  # most events look the same to every audience: encode each look once
+        for key, audience, team in audiences:
+            frame = project(event, audience, team)
+            text = next((t for f, t in encoded if f == frame), None)
+            if text is None:
+                text = encode(frame)
+                encoded.append((frame, text))
+            out[key].append([event["seq"], text])
     return out
 
 
@@ -61,6 +69,45 @@ def frames_message(code: str, team_ids: list[str], events: list[dict]) -> dict:
     return {"type": "hub.frames", "match": code, "audiences": frames_by_audience(events, team_ids)}
 
 
-async def broadcast(layer, code: str, team_ids: list[str], events: list[dict]) -> None:
+async def broadcast(layer, code: str, team_ids: list[str], events: list[dict], sender=None) -> None:
     """Send the events' frames, in seq order, to the match's group: one message for all audiences."""
-    await layer.group_send(match_group(code), frames_message(code, team_ids, events))
+    message = frames_message(code, team_ids, events)
+    if sender is not None:
+        await sender.group_send(match_group(code), message)
+    else:
+        await layer.group_send(match_group(code), message)
+
+
+class Sender:
+    """The conductor's group sends: those asked for in the same turn of the event loop (the matches
+    whose events were stored in one transaction) go to Redis together, in one round trip, where the
+    layer can (exhibition/redis_layer.py group_send_many). Each caller waits for its own send and
+    gets its failure, if any."""
+
+    def __init__(self, layer):
+        self.layer = layer
+        self._waiting: list[tuple[str, dict, asyncio.Future]] = []
+
+    async def group_send(self, group: str, message: dict) -> None:
+        if not hasattr(self.layer, "group_send_many"):
+            await self.layer.group_send(group, message)
+            return
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+        self._waiting.append((group, message, done))
+        if len(self._waiting) == 1:
+            loop.call_soon(lambda: loop.create_task(self._send_waiting()))
+        await done
+
+    async def _send_waiting(self) -> None:
+        waiting, self._waiting = self._waiting, []
+        try:
+            await self.layer.group_send_many([(group, message) for group, message, _ in waiting])
+        except Exception as exc:
+            for _, _, done in waiting:
+                if not done.done():
+                    done.set_exception(exc)
+            return
+        for _, _, done in waiting:
+            if not done.done():
+                done.set_result(None)

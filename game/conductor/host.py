@@ -219,7 +219,7 @@ class MatchHost:
             return
         pending, self.unsent = self.unsent, []
         try:
-            await broadcast(self.conductor.layer, self.code, self.state.team_ids, pending)
+            await broadcast(self.conductor.layer, self.code, self.state.team_ids, pending, self.conductor.sender)
         except asyncio.CancelledError:
             self.unsent = pending + self.unsent
             raise

@@ -243,3 +243,34 @@ async def test_one_message_per_match_gives_each_audience_its_own_frames_and_no_p
             f"the {name} socket never sees the moderator's frame or the answer line while the question is open"
     for sock in [s for room in list(here.rooms.values()) for s in room]:
         sock.writer.close()
+
+
+# -- Redis: every match's frames of one tick in one round trip -----------------------------------------
+
+async def test_group_send_many_reaches_every_member_of_each_group_once_and_in_order():
+    from exhibition.redis_layer import ResilientRedisChannelLayer
+    from tests.conftest import need_service
+    from tests.game.test_integration_faults import REDIS_URL
+    from tests.servers import fresh_redis
+
+    need_service(fresh_redis(REDIS_URL), f"Redis is not reachable at {REDIS_URL} (start redis-server)")
+    layer = ResilientRedisChannelLayer(hosts=[REDIS_URL])
+    hubs = ["hub.one", "hub.two"]
+    local = await layer.new_channel()  # a process-local channel, as a test listener has
+    await layer.group_add("m-A", hubs[0])
+    await layer.group_add("m-A", hubs[1])
+    await layer.group_add("m-B", hubs[1])
+    await layer.group_add("m-B", local)
+    messages = [(group, {"type": "hub.frames", "match": group, "n": n}) for n in range(30) for group in ("m-A", "m-B")]
+    await layer.group_send_many(messages)
+    await layer.group_send("m-A", {"type": "hub.frames", "match": "m-A", "n": 30})
+
+    async def drain(channel, count):
+        return [(m["match"], m["n"]) for m in [await asyncio.wait_for(layer.receive(channel), 10) for _ in range(count)]]
+
+    assert await drain(hubs[0], 31) == [("m-A", n) for n in range(31)]
+    assert await drain(hubs[1], 61) == [(g, n) for n in range(30) for g in ("m-A", "m-B")] + [("m-A", 30)]
+    assert await drain(local, 30) == [("m-B", n) for n in range(30)]
+    assert await layer.connection(0).zcard(layer.prefix + hubs[0]) == 0, "nothing more waiting"
+    await layer.flush()
+    await layer.close_pools()
