@@ -289,6 +289,9 @@ class Conductor:
                 await self.layer_failed(exc)
 
     async def close(self) -> None:
+        db = self._db
+        log.info("Conductor %s: %d writes, %d transactions shared by several (at most %d together)",
+                 self.id, db.writes, db.batches, db.largest)
         hosts, self.hosts = list(self.hosts.values()), {}
         for host in hosts:
             await host.stop()

@@ -39,6 +39,8 @@ class DatabaseThread:
         self._thread: threading.Thread | None = None
         self._stopping = False
         self.batches = 0  # transactions that carried more than one write (for tests and the bench)
+        self.writes = 0  # writes run, alone or together
+        self.largest = 0  # the most writes one transaction carried
 
     async def run(self, fn, *args):
         """Run fn(*args) on the database thread by itself."""
@@ -83,6 +85,7 @@ class DatabaseThread:
         """Run the jobs in order; consecutive writes go in one transaction."""
         done = []
         start = 0
+        self.writes += sum(1 for job in jobs if job.match_id is not None)
         while start < len(jobs):
             end = start
             while end < len(jobs) and jobs[end].match_id is not None:
@@ -90,6 +93,7 @@ class DatabaseThread:
             if end - start > 1:
                 writes = jobs[start:end]
                 self.batches += 1
+                self.largest = max(self.largest, len(writes))
                 outcomes = write_together(self.owner, [j.match_id for j in writes], self.clock(),
                                           [j.call for j in writes])
                 done += [(job, ok, value) for job, (ok, value) in zip(writes, outcomes)]

@@ -274,3 +274,26 @@ async def test_group_send_many_reaches_every_member_of_each_group_once_and_in_or
     assert await layer.connection(0).zcard(layer.prefix + hubs[0]) == 0, "nothing more waiting"
     await layer.flush()
     await layer.close_pools()
+
+
+async def test_receive_many_takes_what_waits_in_order_and_waits_when_nothing_does():
+    from exhibition.redis_layer import ResilientRedisChannelLayer
+    from tests.conftest import need_service
+    from tests.game.test_integration_faults import REDIS_URL
+    from tests.servers import fresh_redis
+
+    need_service(fresh_redis(REDIS_URL), f"Redis is not reachable at {REDIS_URL} (start redis-server)")
+    layer = ResilientRedisChannelLayer(hosts=[REDIS_URL])
+    await layer.group_add("m-C", "hub.three")
+    await layer.group_send_many([("m-C", {"type": "hub.frames", "n": n}) for n in range(5)])
+    await layer.send("hub.three", {"type": "conductor.reply", "n": 5})
+    first = await layer.receive_many("hub.three", 4)
+    rest = await layer.receive_many("hub.three", 4)
+    assert [m["n"] for m in first] == [0, 1, 2, 3] and [m["n"] for m in rest] == [4, 5], "oldest first, each once"
+    later = asyncio.ensure_future(layer.receive_many("hub.three", 4))
+    await asyncio.sleep(0.2)
+    assert not later.done(), "nothing waits: it waits"
+    await layer.send("hub.three", {"type": "conductor.reply", "n": 6})
+    assert [m["n"] for m in await asyncio.wait_for(later, 10)] == [6]
+    await layer.flush()
+    await layer.close_pools()
