@@ -15,8 +15,9 @@ Why each number (review found the stack dead after 6 s of silence):
   instead, and holds up to POOL_SIZE per process and event loop (Redis serves 10,000 clients by
   default, so a dozen web processes fit with room to spare).
 
-Sending to groups: channels-redis's group_send takes four round trips to Redis per message (drop
-expired members, read the members, drop expired messages, add the message). group_send_many sends
+Sending: channels-redis's group_send takes four round trips to Redis per message (drop expired
+members, read the members, drop expired messages, add the message), and its send four as well;
+send here is one script run (a command and its ack each cross Redis once). group_send_many sends
 any number of messages, each to its group, in ONE script run: Redis reads the members and adds the
 message to each member's channel itself, with the same expiry and capacity rules. The conductor
 sends the frames of all the matches whose events were stored together this way (a hundred matches
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import time
 
+from channels.exceptions import ChannelFull
 from channels_redis.core import RedisChannelLayer
 from redis.asyncio import BlockingConnectionPool
 from redis.asyncio.retry import Retry
@@ -75,6 +77,26 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         equal scores in the order of their bytes, not of their sending)."""
         self._last_score = max(time.time(), self._last_score + SCORE_STEP)
         return self._last_score
+
+    async def send(self, channel, message):
+        """channels-redis's send (drop expired messages, check capacity, add, set expiry) in one
+        round trip instead of four: a command and its ack each cross Redis this way."""
+        if len(self.hosts) > 1 or self.channel_capacity:
+            return await super().send(channel, message)
+        assert isinstance(message, dict), "message is not a dict"
+        assert self.require_valid_channel_name(channel), "Channel name not valid"
+        assert "__asgi_channel__" not in message
+        name = channel
+        if "!" in channel:
+            message = dict(message.items())
+            message["__asgi_channel__"] = channel
+            name = self.non_local_name(channel)
+        now = time.time()
+        added = await self.connection(0).eval(SEND_ONE, 1, self.prefix + name, int(now) - int(self.expiry),
+                                              self.capacity, self._score(), self.serialize(message),
+                                              int(self.expiry))
+        if not added:
+            raise ChannelFull()
 
     async def group_send(self, group, message):
         await self.group_send_many([(group, message)])
@@ -132,6 +154,16 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
             message.pop("__asgi_channel__", None)
         return messages
 
+
+SEND_ONE = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, ARGV[1])
+if redis.call('ZCOUNT', KEYS[1], '-inf', '+inf') >= tonumber(ARGV[2]) then
+    return 0
+end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+return 1
+"""
 
 POP_MANY = """
 local found = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)

@@ -297,3 +297,25 @@ async def test_receive_many_takes_what_waits_in_order_and_waits_when_nothing_doe
     assert [m["n"] for m in await asyncio.wait_for(later, 10)] == [6]
     await layer.flush()
     await layer.close_pools()
+
+
+async def test_send_in_one_round_trip_keeps_order_capacity_and_process_local_channels():
+    from channels.exceptions import ChannelFull
+
+    from exhibition.redis_layer import ResilientRedisChannelLayer
+    from tests.conftest import need_service
+    from tests.game.test_integration_faults import REDIS_URL
+    from tests.servers import fresh_redis
+
+    need_service(fresh_redis(REDIS_URL), f"Redis is not reachable at {REDIS_URL} (start redis-server)")
+    layer = ResilientRedisChannelLayer(hosts=[REDIS_URL], capacity=3)
+    for n in range(3):
+        await layer.send("conductor", {"type": "command", "n": n})
+    with pytest.raises(ChannelFull):
+        await layer.send("conductor", {"type": "command", "n": 3})
+    assert [(await layer.receive("conductor"))["n"] for _ in range(3)] == [0, 1, 2]
+    inbox = await layer.new_channel()
+    await layer.send(inbox, {"type": "conductor.reply", "ref": "r"})
+    assert await asyncio.wait_for(layer.receive(inbox), 10) == {"type": "conductor.reply", "ref": "r"}
+    await layer.flush()
+    await layer.close_pools()
