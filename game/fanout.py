@@ -1,9 +1,11 @@
-"""Fan-out in each web process: one subscription per audience per match, written to local sockets here.
+"""Fan-out in each web process: one subscription per match, written to local sockets here.
 
 The conductor projects and encodes each event once per audience (conductor/groups.py) and sends
-the frames to that audience's group. The members of the group are web processes (each process's
-Hub channel), not sockets, so a process receives each frame once however many of its sockets
-watch, and writes it to them itself (review found the per-socket path, a channel-layer message,
+every audience's frames in one message to the match's group. The members of the group are web
+processes (each process's Hub channel), not sockets, so a process receives each frame once however
+many of its sockets watch, and writes each audience's frames to its own sockets of that audience
+only: a player's socket gets its team's frame, never the moderator's. (The hub holds frames it has
+no socket for only for the moment it takes to look.) It writes them itself (review found the per-socket path, a channel-layer message,
 a thread hop and a JSON encoding per socket per frame, took 12-18 s to reach 1,000 watchers).
 
 On Daphne the frame is also framed once: autobahn's prepareMessage builds the websocket frame
@@ -40,7 +42,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db.models import Max
 
-from .conductor.groups import group_for
+from .conductor.groups import match_group
 from .models import MatchEvent
 
 log = logging.getLogger(__name__)
@@ -52,6 +54,7 @@ SLICE = 200  # sockets written in one turn of the event loop
 TOO_SLOW = "Your connection fell too far behind; reconnecting brings you up to date."
 PROBE_S = 2.0  # how often the hub asks Redis whether it restarted (and lost the hub's groups)
 RECEIVE_BACKOFF_S = (0.1, 5.0)
+RECEIVE_MANY = 200  # messages the hub takes from Redis in one round trip, at most
 
 
 def heartbeat_seconds() -> float:
@@ -180,11 +183,13 @@ class Hub:
         self.rooms: dict[tuple[str, str], set] = {}
         self.sockets: dict[str, object] = {}  # socket id -> socket, for the conductor's answers to commands
         self.match_ids: dict[str, int] = {}
+        self.joined: dict[str, asyncio.Future] = {}  # match -> done once this process is in its group
+        self.leaving: dict[str, asyncio.Task] = {}  # match -> leaving its group (no local socket left)
         self._tasks: list[asyncio.Task] = []
         self._starting: asyncio.Lock = asyncio.Lock()
         self._redis_run_id = None
         self.pending: dict[tuple[str, str], collections.deque] = {}  # deliveries still being written, per room
-        self.frames_in = 0  # frames received from the layer (once per audience per event)
+        self.frames_in = 0  # frames received from the layer for an audience with a local socket
         self.writes = 0  # frames written to sockets
 
     async def _start(self):
@@ -199,17 +204,28 @@ class Hub:
                                loop.create_task(self._keep(), name="hub-keep")]
 
     async def join(self, socket, code: str, match_id: int, key: str) -> None:
-        """Add a socket to (match, audience); the process joins the audience's group on its first socket.
-        Returns once the process is in the group, so a log read afterwards misses no frame."""
+        """Add a socket to (match, audience); the process joins the match's group on its first socket
+        of the match. Returns once the process is in the group, so a log read afterwards misses no
+        frame (a second socket that comes while the first one's join is under way waits for it too)."""
         if self.channel is None:
             await self._start()
         self.sockets[socket.socket_id] = socket
-        room = self.rooms.get((code, key))
-        if room is None:
-            room = self.rooms[(code, key)] = set()
-            self.match_ids[code] = match_id
-            await self.layer.group_add(group_for(code, key), self.channel)
-        room.add(socket)
+        self.rooms.setdefault((code, key), set()).add(socket)
+        self.match_ids[code] = match_id
+        joined = self.joined.get(code)
+        if joined is None:
+            leaving = self.leaving.get(code)
+            if leaving is not None:  # the last socket of the match just left: its group_discard goes first
+                await asyncio.shield(leaving)
+                joined = self.joined.get(code)
+        if joined is None:
+            joined = self.joined[code] = asyncio.ensure_future(self.layer.group_add(match_group(code), self.channel))
+        try:
+            await asyncio.shield(joined)
+        except Exception:
+            if self.joined.get(code) is joined:
+                del self.joined[code]  # the next socket tries again
+            raise
 
     def leave(self, socket, code: str, key: str) -> None:
         self.sockets.pop(socket.socket_id, None)
@@ -221,13 +237,23 @@ class Hub:
             del self.rooms[(code, key)]
             if not any(c == code for c, _ in self.rooms):
                 self.match_ids.pop(code, None)
-            asyncio.get_running_loop().create_task(self._discard(group_for(code, key)))
+                self.joined.pop(code, None)
+                self.leaving[code] = asyncio.get_running_loop().create_task(self._discard(code))
 
-    async def _discard(self, group: str):
+    async def _discard(self, code: str):
         try:
-            await self.layer.group_discard(group, self.channel)
+            await self.layer.group_discard(match_group(code), self.channel)
         except Exception:
-            log.info("Could not leave %s; the membership expires by itself", group)
+            log.info("Could not leave the group of %s; the membership expires by itself", code)
+        finally:
+            if self.leaving.get(code) is asyncio.current_task():
+                del self.leaving[code]
+
+    def deliver_match(self, code: str, audiences: dict) -> None:
+        """One message of the conductor's: each audience's frames to this process's sockets of that audience."""
+        for key, frames in audiences.items():
+            if (code, key) in self.rooms:
+                self.deliver(code, key, frames)
 
     def deliver(self, code: str, key: str, frames: list) -> None:
         """Write frames ([seq, text], in seq order) to every local socket of (match, audience).
@@ -264,7 +290,10 @@ class Hub:
         wait = RECEIVE_BACKOFF_S[0]
         while True:
             try:
-                message = await self.layer.receive(self.channel)
+                if hasattr(self.layer, "receive_many"):  # Redis: whatever waits, in one round trip
+                    messages = await self.layer.receive_many(self.channel, RECEIVE_MANY)
+                else:
+                    messages = [await self.layer.receive(self.channel)]
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -273,13 +302,14 @@ class Hub:
                 wait = min(wait * 2, RECEIVE_BACKOFF_S[1])
                 continue
             wait = RECEIVE_BACKOFF_S[0]
-            try:
-                if message.get("type") == "hub.frames":
-                    self.deliver(message["match"], message["key"], message["frames"])
-                elif message.get("type") == "conductor.reply":
-                    self.answer(message)
-            except Exception:
-                log.exception("The fan-out could not pass on a %r message", message.get("type"))
+            for message in messages:
+                try:
+                    if message.get("type") == "hub.frames":
+                        self.deliver_match(message["match"], message["audiences"])
+                    elif message.get("type") == "conductor.reply":
+                        self.answer(message)
+                except Exception:
+                    log.exception("The fan-out could not pass on a %r message", message.get("type"))
 
     def answer(self, message: dict) -> None:
         """The conductor's answer to a command: to the socket that sent it, with the client's own ref.
@@ -301,8 +331,8 @@ class Hub:
                 restarted = await self._redis_restarted()
                 loop_now = asyncio.get_running_loop().time()
                 if restarted or loop_now >= next_beat:
-                    for code, key in list(self.rooms):
-                        await self.layer.group_add(group_for(code, key), self.channel)
+                    for code in list(self.match_ids):
+                        await self.layer.group_add(match_group(code), self.channel)
                 if loop_now >= next_beat:
                     next_beat = loop_now + beat
                     await self._heartbeat()

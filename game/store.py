@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
 import time
 from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.utils import timezone
 
-from .conductor.leases import hold
+from .conductor.leases import LeaseLost, hold, renew
 from .engine.api import Rejected, create_match, decide_and_fold, fold, make_rules
 from .judging.judge import judge
 from .snippets import top_snippets
@@ -114,14 +115,75 @@ def create_match_record(
     return match
 
 
-def append_events(match: Match, events: list[dict], first_seq: int) -> list[dict]:
-    """Number the events from first_seq and store them; the unique (match, seq) guards the log."""
+def event_rows(match: Match, events: list[dict], first_seq: int) -> list[MatchEvent]:
+    """Number the events from first_seq; their rows, to be stored."""
     rows = []
     for offset, event in enumerate(events):
         event["seq"] = first_seq + offset
         rows.append(MatchEvent(match=match, seq=event["seq"], t_ms=event["t"], type=event["type"], data=event["data"]))
-    MatchEvent.objects.bulk_create(rows)
+    return rows
+
+
+def append_events(match: Match, events: list[dict], first_seq: int) -> list[dict]:
+    """Number the events from first_seq and store them; the unique (match, seq) guards the log."""
+    MatchEvent.objects.bulk_create(event_rows(match, events, first_seq))
     return events
+
+
+# -- several matches' writes in one transaction (the conductor's group commit) ----------------------
+
+_batch = threading.local()
+
+
+class WriteBatch:
+    """The writes of several matches that share one transaction: their leases were checked and
+    extended together (held: the match ids still ours), and their events are inserted together
+    when every write has run."""
+
+    def __init__(self, owner: str, held: set[int]):
+        self.owner, self.held = owner, held
+        self.rows: list[MatchEvent] = []
+
+    def hold(self, match_id: int) -> None:
+        if match_id not in self.held:
+            raise LeaseLost(f"This conductor no longer holds the lease of match {match_id}.")
+
+    def insert(self) -> None:
+        if self.rows:
+            MatchEvent.objects.bulk_create(self.rows)
+            self.rows = []
+
+
+def current_batch(owner: str | None) -> WriteBatch | None:
+    """The batch this thread is writing for conductor `owner`, if any."""
+    batch = getattr(_batch, "current", None)
+    return batch if batch is not None and owner is not None and batch.owner == owner else None
+
+
+def write_together(owner: str, match_ids: list[int], now: int, calls: list) -> list[tuple[bool, object]]:
+    """Run the calls (each a MatchRunner write of one of match_ids, under `owner`'s lease) in one
+    transaction; (True, result) or (False, the exception it raised) for each, in order.
+
+    The leases are extended in one statement at the start, in the same transaction as the events,
+    so a write to a match whose lease another conductor took raises LeaseLost and stores nothing,
+    as it does alone. A call that fails costs itself only (a command with a receipt writes in a
+    savepoint of its own); if the transaction cannot commit, every call gets that failure."""
+    outcomes: list[tuple[bool, object]] = []
+    try:
+        with transaction.atomic():
+            _batch.current = batch = WriteBatch(owner, renew(owner, sorted(set(match_ids)), now))
+            try:
+                for call in calls:
+                    try:
+                        outcomes.append((True, call()))
+                    except Exception as exc:
+                        outcomes.append((False, exc))
+                batch.insert()
+            finally:
+                _batch.current = None
+    except Exception as exc:
+        return [(False, exc)] * len(calls)
+    return outcomes
 
 
 def load_events(match: Match, after: int = 0) -> list[dict]:
@@ -225,9 +287,22 @@ class MatchRunner:
     def commit(self, events: list[dict], state, receipt: Receipt | None = None, reply: dict | None = None) -> None:
         """Store the events (and the command's receipt) in one transaction and take `state`, the live
         state with them folded in (by decide). Raises LeaseLost, storing nothing, when this runner's
-        conductor no longer holds the match."""
+        conductor no longer holds the match.
+
+        Inside a WriteBatch (write_together) the events of a write with no receipt are inserted
+        with the other matches' at the end of the shared transaction; a write with a receipt is
+        stored at once, in a savepoint, so that a repeated command id fails alone."""
+        batch = current_batch(self.owner)
+        if batch is not None and receipt is None:
+            batch.hold(self.match.pk)
+            batch.rows += event_rows(self.match, events, self.state.seq + 1)
+            self._sync_status(state)
+            self.state = state
+            return
         with transaction.atomic():
-            if self.owner is not None:
+            if batch is not None:
+                batch.hold(self.match.pk)
+            elif self.owner is not None:
                 hold(self.match.pk, self.owner, self.clock())
             if events:
                 append_events(self.match, events, first_seq=self.state.seq + 1)

@@ -208,11 +208,11 @@ async def connect():
 
 
 class GroupListener:
-    """A channel in one audience group of a match, as a web process's hub is: the frames the
-    conductor broadcast there, decoded, in order."""
+    """A channel in a match's group, as a web process's hub is, reading one audience: the frames the
+    conductor broadcast to that audience, decoded, in order."""
 
-    def __init__(self, layer, channel: str):
-        self.layer, self.channel = layer, channel
+    def __init__(self, layer, channel: str, key: str):
+        self.layer, self.channel, self.key = layer, channel, key
         self.frames: list[dict] = []
         self._waiting: list[dict] = []
 
@@ -224,7 +224,7 @@ class GroupListener:
             while not self._waiting:
                 message = await asyncio.wait_for(self.layer.receive(self.channel), 20)
                 assert message["type"] == "hub.frames"
-                self._waiting.extend(json.loads(text) for _, text in message["frames"])
+                self._waiting.extend(json.loads(text) for _, text in message["audiences"][self.key])
             frame = self._waiting.pop(0)
             self.frames.append(frame)
             if kind is None or frame["type"] == kind:
@@ -234,12 +234,13 @@ class GroupListener:
 
 @pytest.fixture
 def listen(channel_layer):
-    """Factory: await listen(group) -> a GroupListener already in that group."""
+    """Factory: await listen(code, audience key) -> a GroupListener already in the match's group."""
+    from game.conductor.groups import match_group
 
-    async def join(group: str) -> GroupListener:
+    async def join(code: str, key: str) -> GroupListener:
         channel = await channel_layer.new_channel()
-        await channel_layer.group_add(group, channel)
-        return GroupListener(channel_layer, channel)
+        await channel_layer.group_add(match_group(code), channel)
+        return GroupListener(channel_layer, channel, key)
 
     return join
 

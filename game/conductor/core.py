@@ -3,7 +3,8 @@
 It reads the shared channel "conductor", so any web process can reach some conductor, and its own
 channel, where bot workers reply and where other conductors forward messages for matches this one
 holds. Each match runs in its own asyncio task (host.MatchHost); database work runs on one thread
-of the conductor's own, so the event loop never blocks on it.
+of the conductor's own, so the event loop never blocks on it, and the matches' writes that wait
+at the same moment share one transaction (database.py).
 
 One writer per match is enforced by a lease per match (leases.py): a message for a match another
 live conductor holds is forwarded to it; a live match nobody holds (after a crash, or at start) is
@@ -17,10 +18,8 @@ back-off, and each match it holds is paused with a reason until the moderator re
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 
 from channels.layers import get_channel_layer
 from django.db import connections
@@ -28,7 +27,8 @@ from django.db import connections
 from game.store import now_ms
 
 from . import leases, loading
-from .groups import CONDUCTOR_CHANNEL
+from .database import DatabaseThread
+from .groups import CONDUCTOR_CHANNEL, Sender
 from .host import MatchHost
 
 log = logging.getLogger(__name__)
@@ -52,6 +52,7 @@ def _close_connections() -> None:
 class Conductor:
     def __init__(self, layer=None, send_query=None, clock=now_ms, channel: str = CONDUCTOR_CHANNEL):
         self.layer = layer or get_channel_layer()
+        self.sender = Sender(self.layer)  # broadcasts of one turn of the loop go out together
         self.send_query = send_query or default_send_query
         self.clock = clock
         self.channel = channel  # shared by every conductor
@@ -63,11 +64,16 @@ class Conductor:
         self.forwarded = 0  # messages handed to the conductor that holds their match
         self._redis_run_id = None
         self._unserved_seen: set[str] = set()  # live matches nobody held at our last look
-        self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="conductor-db")
+        self._db = DatabaseThread(self.id, lambda: self.clock())
 
     async def db(self, fn, *args):
         """Run Django ORM work on the conductor's database thread."""
-        return await asyncio.get_running_loop().run_in_executor(self._db, functools.partial(fn, *args))
+        return await self._db.run(fn, *args)
+
+    async def db_write(self, match_id: int, fn, *args):
+        """Run a write to match `match_id` under our lease on the database thread, in one transaction
+        with the other matches' writes waiting at the same moment."""
+        return await self._db.write(match_id, fn, *args)
 
     async def run(self) -> None:
         """Take over unserved matches, then serve both channels until cancelled. Nothing else stops it."""
@@ -283,6 +289,9 @@ class Conductor:
                 await self.layer_failed(exc)
 
     async def close(self) -> None:
+        db = self._db
+        log.info("Conductor %s: %d writes, %d transactions shared by several (at most %d together)",
+                 self.id, db.writes, db.batches, db.largest)
         hosts, self.hosts = list(self.hosts.values()), {}
         for host in hosts:
             await host.stop()
@@ -297,4 +306,4 @@ class Conductor:
         except Exception:  # the process is exiting and took the database thread with it
             log.info("Could not close the database connections; the process exit does")
         finally:
-            self._db.shutdown(wait=False)
+            self._db.shutdown()

@@ -1,12 +1,17 @@
-"""Who hears which event: one group per audience of a match, and the broadcast itself.
+"""Who hears which event: one group per match, the audiences' frames in each message, and the broadcast itself.
 
 Every event goes to every audience (as "hidden" where it is not theirs), so a gap in seq always
 means a lost frame. Each event is projected and encoded once per audience here, and the frames of
-one command go out as one message per audience; the members of each group are web processes,
-which write the frames to their own sockets (game/fanout.py). Only the conductor sends to them.
+one command go out as ONE channel-layer message per match carrying every audience's frames, keyed
+by audience (the moderator, each team, the watchers). The members of a match's group are web
+processes, not sockets: each process's hub writes each audience's frames to its own sockets of
+that audience only (game/fanout.py), so a player's socket never gets the moderator's frame. Only
+the conductor sends to them. (One message per audience cost four channel-layer sends per event,
+each a handful of Redis round trips, and four wake-ups of every web process.)
 """
 from __future__ import annotations
 
+import asyncio
 import json
 
 from game.engine.api import project
@@ -24,20 +29,13 @@ def audience_key(audience: str, team: str | None = None) -> str:
     return SPECTATOR
 
 
-def group_for(code: str, key: str) -> str:
-    return f"m-{code}-{key}"
+def team_key(team: str) -> str:
+    return audience_key("player", team)
 
 
-def moderator_group(code: str) -> str:
-    return group_for(code, MODERATOR)
-
-
-def spectator_group(code: str) -> str:
-    return group_for(code, SPECTATOR)
-
-
-def team_group(code: str, team: str) -> str:
-    return group_for(code, audience_key("player", team))
+def match_group(code: str) -> str:
+    """The group of the web processes with a socket on match `code`, whatever its audience."""
+    return f"m-{code}"
 
 
 def encode(frame: dict) -> str:
@@ -45,22 +43,71 @@ def encode(frame: dict) -> str:
 
 
 def frames_by_audience(events: list[dict], team_ids: list[str]) -> dict[str, list]:
-    """key -> [[seq, frame text], ...]: each event projected and encoded once for each audience.
+    """key -> [[seq, frame text], ...]: each event projected for each audience, and each different
+    frame encoded once.
 
     The moderator and the teams come first and the watchers last: a web process writes each
     audience's frames in the order they come, and a player about to buzz should not wait behind a
     thousand watchers' copies."""
-    out = {MODERATOR: [], **{audience_key("player", t): [] for t in team_ids}, SPECTATOR: []}
+    audiences = [(MODERATOR, "moderator", None), *((audience_key("player", t), "player", t) for t in team_ids),
+                 (SPECTATOR, "spectator", None)]
+    out = {key: [] for key, _, _ in audiences}
     for event in events:
-        out[MODERATOR].append([event["seq"], encode(project(event, "moderator"))])
-        out[SPECTATOR].append([event["seq"], encode(project(event, "spectator"))])
-        for team in team_ids:
-            out[audience_key("player", team)].append([event["seq"], encode(project(event, "player", team))])
+        encoded: list[tuple[dict, str]] = []  # most events look the same to every audience: encode each look once
+        for key, audience, team in audiences:
+            frame = project(event, audience, team)
+            text = next((t for f, t in encoded if f == frame), None)
+            if text is None:
+                text = encode(frame)
+                encoded.append((frame, text))
+            out[key].append([event["seq"], text])
     return out
 
 
-async def broadcast(layer, code: str, team_ids: list[str], events: list[dict]) -> None:
-    """Send the events' frames to each audience's group, one message per audience, in seq order."""
-    for key, frames in frames_by_audience(events, team_ids).items():
-        await layer.group_send(group_for(code, key), {"type": "hub.frames", "match": code, "key": key,
-                                                      "frames": frames})
+def frames_message(code: str, team_ids: list[str], events: list[dict]) -> dict:
+    """The one channel-layer message that carries the events to every audience of match `code`."""
+    return {"type": "hub.frames", "match": code, "audiences": frames_by_audience(events, team_ids)}
+
+
+async def broadcast(layer, code: str, team_ids: list[str], events: list[dict], sender=None) -> None:
+    """Send the events' frames, in seq order, to the match's group: one message for all audiences."""
+    message = frames_message(code, team_ids, events)
+    if sender is not None:
+        await sender.group_send(match_group(code), message)
+    else:
+        await layer.group_send(match_group(code), message)
+
+
+class Sender:
+    """The conductor's group sends: those asked for in the same turn of the event loop (the matches
+    whose events were stored in one transaction) go to Redis together, in one round trip, where the
+    layer can (exhibition/redis_layer.py group_send_many). Each caller waits for its own send and
+    gets its failure, if any."""
+
+    def __init__(self, layer):
+        self.layer = layer
+        self._waiting: list[tuple[str, dict, asyncio.Future]] = []
+
+    async def group_send(self, group: str, message: dict) -> None:
+        if not hasattr(self.layer, "group_send_many"):
+            await self.layer.group_send(group, message)
+            return
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+        self._waiting.append((group, message, done))
+        if len(self._waiting) == 1:
+            loop.call_soon(lambda: loop.create_task(self._send_waiting()))
+        await done
+
+    async def _send_waiting(self) -> None:
+        waiting, self._waiting = self._waiting, []
+        try:
+            await self.layer.group_send_many([(group, message) for group, message, _ in waiting])
+        except Exception as exc:
+            for _, _, done in waiting:
+                if not done.done():
+                    done.set_exception(exc)
+            return
+        for _, _, done in waiting:
+            if not done.done():
+                done.set_result(None)

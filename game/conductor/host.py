@@ -162,7 +162,7 @@ class MatchHost:
             return None
         now = self.conductor.clock() if now is None else now
         try:
-            events = await self.conductor.db(self.runner.handle, command, now, receipt)
+            events = await self.conductor.db_write(self.match_id, self.runner.handle, command, now, receipt)
         except Rejected as refusal:
             await self._answered(receipt, reply_to, ref, refusal_reply(refusal))
             if refusal.events:
@@ -219,7 +219,7 @@ class MatchHost:
             return
         pending, self.unsent = self.unsent, []
         try:
-            await broadcast(self.conductor.layer, self.code, self.state.team_ids, pending)
+            await broadcast(self.conductor.layer, self.code, self.state.team_ids, pending, self.conductor.sender)
         except asyncio.CancelledError:
             self.unsent = pending + self.unsent
             raise

@@ -12,7 +12,7 @@ from channels.layers import channel_layers, get_channel_layer
 
 from game.conductor import bots as conductor_bots
 from game.conductor.core import Conductor
-from game.conductor.groups import CONDUCTOR_CHANNEL, moderator_group
+from game.conductor.groups import CONDUCTOR_CHANNEL, MODERATOR, match_group
 from game.engine.api import fold
 from game.models import Packet, Question
 from game.store import SeatSpec, TeamSpec, create_match_record, load_events
@@ -63,10 +63,10 @@ class Moderator:
         return await asyncio.wait_for(self.layer.receive(inbox), 30)
 
     async def frames_from(self, channel: str):
-        """Frames as a web process's hub receives them: a message per command, its frames encoded."""
+        """The moderator's frames as a web process's hub receives them: a message per command, its frames encoded."""
         while True:
             message = await self.layer.receive(channel)
-            for _, text in message["frames"]:
+            for _, text in message["audiences"][MODERATOR]:
                 yield json.loads(text)
 
     async def play(self, channel: str, on_frame) -> None:
@@ -108,7 +108,7 @@ async def test_a_match_plays_to_the_end_against_a_worker_per_tier_and_survives_l
     task = asyncio.get_running_loop().create_task(conductor.run())
     moderator = Moderator(layer, match.code)
     watch = await layer.new_channel()
-    await layer.group_add(moderator_group(match.code), watch)
+    await layer.group_add(match_group(match.code), watch)
 
     async def after_question(frame):
         if frame["data"]["number"] == 1:

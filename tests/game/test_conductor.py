@@ -5,7 +5,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from game.conductor.core import Conductor
-from game.conductor.groups import moderator_group, spectator_group, team_group
+from game.conductor.groups import MODERATOR, SPECTATOR, team_key
 from game.conductor.host import RESTART_REASON
 from game.models import Match, MatchEvent, Seat
 from game.store import MatchRunner, load_state
@@ -27,8 +27,8 @@ def stored(match) -> list[dict]:
 
 async def test_a_command_is_stored_answered_and_projected_for_each_audience(conductor, conduct, live_match, listen):
     match = await sync_to_async(live_match)(overrides=TEAM_PHASE, bots=[("Robot", "6gib", {"bot": "r"})])
-    mod, screen = await listen(moderator_group(match.code)), await listen(spectator_group(match.code))
-    humans, computer = await listen(team_group(match.code, "t0")), await listen(team_group(match.code, "t1"))
+    mod, screen = await listen(match.code, MODERATOR), await listen(match.code, SPECTATOR)
+    humans, computer = await listen(match.code, team_key("t0")), await listen(match.code, team_key("t1"))
     assert (await conduct(match.code, "start", MOD))["seqs"] == [2, 3, 4]
 
     reply = await conduct(match.code, "chat", player(match, "Bob"), {"text": "I think it is Answer 0"})
@@ -60,7 +60,7 @@ async def test_a_command_for_an_unknown_match_is_answered(conductor, conduct):
 async def test_the_clock_reveals_words_without_any_command(conductor, conduct, live_match, listen):
     match = await sync_to_async(live_match)(overrides={"reveal": "clock", "words_per_minute": 600,
                                                        "lead_in_seconds": 0})
-    screen = await listen(spectator_group(match.code))
+    screen = await listen(match.code, SPECTATOR)
     await conduct(match.code, "start", MOD)
     words = [(await screen.next("word_revealed"))["data"] for _ in range(3)]
     assert [w["word"] for w in words] == ["One", "two", "three"]
@@ -105,7 +105,7 @@ async def test_after_a_restart_a_live_match_is_paused_where_it_stood(channel_lay
         return runner.state
 
     before = await start_without_conductor()
-    mod = await listen(moderator_group(match.code))
+    mod = await listen(match.code, MODERATOR)
     _, task = await run_new_conductor(channel_layer)
     paused = await mod.next("paused")
     await stop(task)
@@ -137,7 +137,7 @@ async def test_wake_seats_a_player_the_host_added(conductor, live_match, listen,
     from game.conductor import send_wake
 
     match = await sync_to_async(live_match)()
-    mod = await listen(moderator_group(match.code))
+    mod = await listen(match.code, MODERATOR)
 
     @sync_to_async
     def add_seat():

@@ -4,7 +4,7 @@ import asyncio
 import pytest
 from asgiref.sync import sync_to_async
 
-from game.conductor.groups import CONDUCTOR_CHANNEL, moderator_group
+from game.conductor.groups import CONDUCTOR_CHANNEL, MODERATOR
 from game.models import MatchEvent
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,7 +28,7 @@ async def act(layer, query, guess="Answer 0", confidence=0.9, buzz=False, error=
 async def test_a_buzz_mode_bot_sees_only_revealed_words_and_only_the_newest(conductor, conduct, live_match,
                                                                            channel_layer, listen):
     match = await sync_to_async(live_match)(overrides=FAST, bots=[("Robot", "500mib", {"bot": "robot"})])
-    mod = await listen(moderator_group(match.code))
+    mod = await listen(match.code, MODERATOR)
     bots = conductor.send_query
     await conduct(match.code, "start", MOD)
     await conduct(match.code, "reveal", MOD)
@@ -64,7 +64,7 @@ async def test_late_wrong_and_silent_bots_are_reported_and_play_goes_on(conducto
                                                                        channel_layer, listen):
     match = await sync_to_async(live_match)(overrides={**FAST, "bot_act_timeout_ms": 100},
                                             bots=[("Robot", "500mib", {"bot": "robot"})])
-    mod = await listen(moderator_group(match.code))
+    mod = await listen(match.code, MODERATOR)
     bots = conductor.send_query
     await conduct(match.code, "start", MOD)
     await conduct(match.code, "reveal", MOD)
@@ -115,7 +115,7 @@ async def test_team_phase_asks_the_phase_tier_once_with_the_whole_text(conductor
     phases = [{"mode": "team", "points": 2, "discussion_seconds": 60, "bot_tier": "6gib"}]
     match = await sync_to_async(live_match)(format_name="efficientqa", overrides={"phases": phases},
                                             bots=[("Small", "500mib", {"bot": "s"}), ("Big", "6gib", {"bot": "b"})])
-    mod = await listen(moderator_group(match.code))
+    mod = await listen(match.code, MODERATOR)
     await conduct(match.code, "start", MOD)
     query = await conductor.send_query.wait_for(1)
     assert query["seat"] == match.seat_keys["Big"] and query["query"]["final"] is True

@@ -11,7 +11,7 @@ from django.db import OperationalError
 from game.conductor import host as host_module
 from game.conductor import leases
 from game.conductor.core import Conductor
-from game.conductor.groups import CONDUCTOR_CHANNEL, moderator_group
+from game.conductor.groups import CONDUCTOR_CHANNEL, MODERATOR
 from game.conductor.host import LAYER_REASON, RESTART_REASON, STORAGE_REASON
 from game.models import CommandReceipt, MatchEvent, MatchLease
 from game.store import MatchRunner
@@ -137,7 +137,7 @@ async def test_a_conductor_that_dies_holding_a_match_is_replaced_and_the_match_p
     await conduct(match.code, "start", MOD)
     monkeypatch.setattr(leases, "release", lambda *a, **k: None)  # it dies: no clean hand-back
     await stop(task1)
-    mod = await listen(moderator_group(match.code))
+    mod = await listen(match.code, MODERATOR)
     second, task2 = await start_conductor(channel_layer)
     try:
         paused = await mod.next("paused")
@@ -168,7 +168,7 @@ async def test_while_the_database_fails_the_clock_stops_and_the_match_is_paused_
     monkeypatch.setattr(host_module, "STORAGE_RETRY_MS", 50)
     match = await sync_to_async(live_match)(overrides={"reveal": "clock", "lead_in_seconds": 0.2,
                                                        "words_per_minute": 600})
-    mod = await listen(moderator_group(match.code))
+    mod = await listen(match.code, MODERATOR)
     await conduct(match.code, "start", MOD)
     await mod.next("word_revealed")
     real, down = MatchRunner.handle, [True]
@@ -201,7 +201,7 @@ async def test_when_the_layer_fails_the_match_pauses_and_what_was_not_sent_goes_
         conductor, conduct, live_match, listen, channel_layer, monkeypatch):
     monkeypatch.setattr(host_module, "FLUSH_RETRY_MS", 50)
     match = await sync_to_async(live_match)()
-    mod = await listen(moderator_group(match.code))
+    mod = await listen(match.code, MODERATOR)
     await conduct(match.code, "start", MOD)
     await mod.next("phase_started")  # the start's frames are out before the layer breaks
     real, broken = channel_layer.group_send, [True]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from game.conductor.groups import SPECTATOR, group_for
+from game.conductor.groups import SPECTATOR, match_group
 from game.consumers import SpectatorSocket
 from game.fanout import CLOSE_TOO_SLOW, TOO_SLOW, QueuedWriter, hub
 
@@ -137,7 +137,7 @@ async def test_one_subscription_per_process_delivers_every_seq_once_to_every_soc
 
         import redis
 
-        members = redis.Redis.from_url(REDIS_URL).zcard(f"asgi:group:{group_for(code, SPECTATOR)}")
+        members = redis.Redis.from_url(REDIS_URL).zcard(f"asgi:group:{match_group(code)}")
         assert members == 2, f"{2 * WATCHERS_PER_PROCESS} watchers on two processes are two group members, not {members}"
 
         await ack(mod, "start")
@@ -179,3 +179,143 @@ async def test_a_big_room_written_in_slices_gets_every_delivery_in_order(channel
     assert not here.pending, "nothing left to write"
     for sock in socks:
         sock.writer.close()
+
+
+# -- one message per match, every audience in it -------------------------------------------------------
+
+def socket_of(cls, send_text, code: str, key: str, team: str | None = None):
+    """A socket of any audience past its hello, writing through a queue to `send_text`."""
+    sock = socket_with(send_text, code)
+    sock.__class__, sock.key, sock.team = cls, key, team
+    return sock
+
+
+async def test_one_message_per_match_gives_each_audience_its_own_frames_and_no_player_the_answer(
+        conductor, conduct, live_match, channel_layer):
+    from asgiref.sync import sync_to_async
+
+    from game.conductor.groups import MODERATOR, team_key
+    from game.consumers import ModeratorSocket, PlayerSocket
+    from game.engine.api import project
+    from game.store import load_events
+
+    match = await sync_to_async(live_match)()
+    sent = []
+    real_send = channel_layer.group_send
+
+    async def counting_send(group, message):
+        sent.append((group, sorted(message.get("audiences", {}))))
+        await real_send(group, message)
+
+    channel_layer.group_send = counting_send
+    audiences = {"moderator": (ModeratorSocket, MODERATOR, None), "t0": (PlayerSocket, team_key("t0"), "t0"),
+                 "t1": (PlayerSocket, team_key("t1"), "t1"), "spectator": (SpectatorSocket, SPECTATOR, None)}
+    got = {name: [] for name in audiences}
+    here = hub()
+    for name, (cls, key, team) in audiences.items():
+        async def send_text(text, name=name):
+            got[name].append(text)
+        await here.join(socket_of(cls, send_text, match.code, key, team), match.code, match.id, key)
+
+    ann, mod = {"role": "player", "seat": match.seat_keys["Ann"], "team": "t0"}, {"role": "moderator"}
+    replies = [await conduct(match.code, "start", mod)]
+    for _ in range(3):
+        replies.append(await conduct(match.code, "reveal", mod))
+    replies.append(await conduct(match.code, "buzz", ann, {"seen": 3}))
+    replies.append(await conduct(match.code, "answer", ann, {"text": "Jane Austen"}))
+    assert all(r["ok"] for r in replies), replies
+    events = (await sync_to_async(load_events)(match))[1:]  # all but match_created, stored before anyone joined
+    for _ in range(200):
+        if all(len(texts) == len(events) for texts in got.values()):
+            break
+        await asyncio.sleep(0.01)
+
+    assert all(group == f"m-{match.code}" for group, _ in sent) and len(sent) == 6, "one message per command"
+    assert all(keys == sorted(k for _, k, _ in audiences.values()) for _, keys in sent), "every audience in it"
+    expected = {"moderator": [project(e, "moderator") for e in events],
+                "t0": [project(e, "player", "t0") for e in events], "t1": [project(e, "player", "t1") for e in events],
+                "spectator": [project(e, "spectator") for e in events]}
+    for name, texts in got.items():
+        assert [json.loads(t) for t in texts] == expected[name], f"the {name} socket gets its own frame of each event"
+    assert any(json.loads(t)["type"] == "judge_suggested" for t in got["moderator"])
+    for name in ("t0", "t1", "spectator"):
+        assert not any('"judge_suggested"' in t or "Answer 0" in t for t in got[name]), \
+            f"the {name} socket never sees the moderator's frame or the answer line while the question is open"
+    for sock in [s for room in list(here.rooms.values()) for s in room]:
+        sock.writer.close()
+
+
+# -- Redis: every match's frames of one tick in one round trip -----------------------------------------
+
+async def test_group_send_many_reaches_every_member_of_each_group_once_and_in_order():
+    from exhibition.redis_layer import ResilientRedisChannelLayer
+    from tests.conftest import need_service
+    from tests.game.test_integration_faults import REDIS_URL
+    from tests.servers import fresh_redis
+
+    need_service(fresh_redis(REDIS_URL), f"Redis is not reachable at {REDIS_URL} (start redis-server)")
+    layer = ResilientRedisChannelLayer(hosts=[REDIS_URL])
+    hubs = ["hub.one", "hub.two"]
+    local = await layer.new_channel()  # a process-local channel, as a test listener has
+    await layer.group_add("m-A", hubs[0])
+    await layer.group_add("m-A", hubs[1])
+    await layer.group_add("m-B", hubs[1])
+    await layer.group_add("m-B", local)
+    messages = [(group, {"type": "hub.frames", "match": group, "n": n}) for n in range(30) for group in ("m-A", "m-B")]
+    await layer.group_send_many(messages)
+    await layer.group_send("m-A", {"type": "hub.frames", "match": "m-A", "n": 30})
+
+    async def drain(channel, count):
+        return [(m["match"], m["n"]) for m in [await asyncio.wait_for(layer.receive(channel), 10) for _ in range(count)]]
+
+    assert await drain(hubs[0], 31) == [("m-A", n) for n in range(31)]
+    assert await drain(hubs[1], 61) == [(g, n) for n in range(30) for g in ("m-A", "m-B")] + [("m-A", 30)]
+    assert await drain(local, 30) == [("m-B", n) for n in range(30)]
+    assert await layer.connection(0).zcard(layer.prefix + hubs[0]) == 0, "nothing more waiting"
+    await layer.flush()
+    await layer.close_pools()
+
+
+async def test_receive_many_takes_what_waits_in_order_and_waits_when_nothing_does():
+    from exhibition.redis_layer import ResilientRedisChannelLayer
+    from tests.conftest import need_service
+    from tests.game.test_integration_faults import REDIS_URL
+    from tests.servers import fresh_redis
+
+    need_service(fresh_redis(REDIS_URL), f"Redis is not reachable at {REDIS_URL} (start redis-server)")
+    layer = ResilientRedisChannelLayer(hosts=[REDIS_URL])
+    await layer.group_add("m-C", "hub.three")
+    await layer.group_send_many([("m-C", {"type": "hub.frames", "n": n}) for n in range(5)])
+    await layer.send("hub.three", {"type": "conductor.reply", "n": 5})
+    first = await layer.receive_many("hub.three", 4)
+    rest = await layer.receive_many("hub.three", 4)
+    assert [m["n"] for m in first] == [0, 1, 2, 3] and [m["n"] for m in rest] == [4, 5], "oldest first, each once"
+    later = asyncio.ensure_future(layer.receive_many("hub.three", 4))
+    await asyncio.sleep(0.2)
+    assert not later.done(), "nothing waits: it waits"
+    await layer.send("hub.three", {"type": "conductor.reply", "n": 6})
+    assert [m["n"] for m in await asyncio.wait_for(later, 10)] == [6]
+    await layer.flush()
+    await layer.close_pools()
+
+
+async def test_send_in_one_round_trip_keeps_order_capacity_and_process_local_channels():
+    from channels.exceptions import ChannelFull
+
+    from exhibition.redis_layer import ResilientRedisChannelLayer
+    from tests.conftest import need_service
+    from tests.game.test_integration_faults import REDIS_URL
+    from tests.servers import fresh_redis
+
+    need_service(fresh_redis(REDIS_URL), f"Redis is not reachable at {REDIS_URL} (start redis-server)")
+    layer = ResilientRedisChannelLayer(hosts=[REDIS_URL], capacity=3)
+    for n in range(3):
+        await layer.send("conductor", {"type": "command", "n": n})
+    with pytest.raises(ChannelFull):
+        await layer.send("conductor", {"type": "command", "n": 3})
+    assert [(await layer.receive("conductor"))["n"] for _ in range(3)] == [0, 1, 2]
+    inbox = await layer.new_channel()
+    await layer.send(inbox, {"type": "conductor.reply", "ref": "r"})
+    assert await asyncio.wait_for(layer.receive(inbox), 10) == {"type": "conductor.reply", "ref": "r"}
+    await layer.flush()
+    await layer.close_pools()

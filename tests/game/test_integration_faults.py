@@ -201,11 +201,11 @@ async def test_commands_in_flight_when_the_conductor_dies_are_each_applied_once(
 
     chats = [ann.start_command("chat", {"text": f"idea number {i}"}) for i in range(10)]
     adjust = mod.start_command("adjust", {"team": "t0", "points": 3, "reason": "protest upheld", "scores_seq": 0})
-    await asyncio.sleep(0.05)
-    stack.kill(first)  # with commands in flight
+    stack.kill(first)  # with commands in flight (a command and its ack cross Redis in a few ms now)
     stack.start_conductor("conductor-2")
 
     answers = [await ann.settle(cid) for cid in chats] + [await mod.settle(adjust)]
+    await mod.event("paused", timeout=60)  # the new conductor takes the match over once the lease runs out
     assert all(a["type"] == "ack" for a in answers), answers
     for client, ids in ((ann, chats), (mod, [adjust])):
         for cid in ids:

@@ -8,11 +8,13 @@ cleanly and gives its leases back, so another conductor takes its matches over a
 """
 import asyncio
 import signal
+import sys
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from game.conductor.core import Conductor
+from game.conductor.embedded import SWITCH_INTERVAL_S
 
 
 class Command(BaseCommand):
@@ -24,6 +26,10 @@ class Command(BaseCommand):
                 "The conductor needs a shared channel layer to hear the web processes; set REDIS_URL. "
                 "Without REDIS_URL the web process runs the conductor itself, so you need not start one."
             )
+        # The database thread gives up the interpreter lock on every statement and must get it back
+        # from the event loop: within a millisecond, not CPython's default 5 ms (as the embedded
+        # conductor does, game/conductor/embedded.py).
+        sys.setswitchinterval(SWITCH_INTERVAL_S)
         asyncio.run(self._run())
         self.stdout.write("Conductor stopped; its matches are free for another conductor.")
 

@@ -1,0 +1,129 @@
+"""The conductor's one database thread, and its group commit.
+
+Every piece of ORM work of a conductor runs here, in the order it was asked for, so the event loop
+never blocks on the database. Writes under a lease (a match's command or clock tick) that are
+waiting at the same moment are run together: one transaction for all of them, their leases checked
+and extended by one statement, their events inserted by one (store.write_together). A hundred
+matches whose words are due at the same tick thus cost one commit, not a hundred; nothing waits for
+company, since a batch is only what queued while the thread was busy.
+
+Each caller gets its own outcome (a result or its own exception), and only after the transaction
+has committed: an event is never handed back to be broadcast before it is stored. If the commit
+itself fails, every write of the batch gets that failure (and the conductor reloads those matches).
+The outcomes of one batch reach the event loop with one wake-up, not one per caller.
+"""
+from __future__ import annotations
+
+import asyncio
+import collections
+import functools
+import threading
+from dataclasses import dataclass, field
+
+from game.store import write_together
+
+
+@dataclass
+class Job:
+    call: functools.partial
+    match_id: int | None  # set for a write under the lease of that match: it may share a transaction
+    loop: asyncio.AbstractEventLoop
+    future: asyncio.Future = field(repr=False)
+
+
+class DatabaseThread:
+    def __init__(self, owner: str, clock, name: str = "conductor-db"):
+        self.owner, self.clock, self.name = owner, clock, name
+        self._jobs: collections.deque[Job] = collections.deque()
+        self._ready = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._stopping = False
+        self.batches = 0  # transactions that carried more than one write (for tests and the bench)
+        self.writes = 0  # writes run, alone or together
+        self.largest = 0  # the most writes one transaction carried
+
+    async def run(self, fn, *args):
+        """Run fn(*args) on the database thread by itself."""
+        return await self._submit(functools.partial(fn, *args), None)
+
+    async def write(self, match_id: int, fn, *args):
+        """Run fn(*args), a write to match `match_id` under this conductor's lease, possibly in one
+        transaction with other matches' writes."""
+        return await self._submit(functools.partial(fn, *args), match_id)
+
+    def _submit(self, call, match_id) -> asyncio.Future:
+        loop = asyncio.get_running_loop()
+        job = Job(call, match_id, loop, loop.create_future())
+        with self._ready:
+            if self._stopping:
+                raise RuntimeError("The conductor's database thread has stopped.")
+            self._jobs.append(job)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._main, name=self.name, daemon=True)
+                self._thread.start()
+            self._ready.notify()
+        return job.future
+
+    def shutdown(self) -> None:
+        """Finish what is queued, then let the thread end."""
+        with self._ready:
+            self._stopping = True
+            self._ready.notify()
+
+    def _main(self) -> None:
+        while True:
+            with self._ready:
+                while not self._jobs and not self._stopping:
+                    self._ready.wait()
+                if not self._jobs:
+                    return
+                jobs = list(self._jobs)
+                self._jobs.clear()
+            self._settle(self._run_all(jobs))
+
+    def _run_all(self, jobs: list[Job]) -> list[tuple[Job, bool, object]]:
+        """Run the jobs in order; consecutive writes go in one transaction."""
+        done = []
+        start = 0
+        self.writes += sum(1 for job in jobs if job.match_id is not None)
+        while start < len(jobs):
+            end = start
+            while end < len(jobs) and jobs[end].match_id is not None:
+                end += 1
+            if end - start > 1:
+                writes = jobs[start:end]
+                self.batches += 1
+                self.largest = max(self.largest, len(writes))
+                outcomes = write_together(self.owner, [j.match_id for j in writes], self.clock(),
+                                          [j.call for j in writes])
+                done += [(job, ok, value) for job, (ok, value) in zip(writes, outcomes)]
+                start = end
+                continue
+            job = jobs[start]  # a lone write keeps the transaction the runner opens itself
+            try:
+                done.append((job, True, job.call()))
+            except Exception as exc:  # handed to the caller to raise
+                done.append((job, False, exc))
+            start += 1
+        return done
+
+    @staticmethod
+    def _settle(done: list[tuple[Job, bool, object]]) -> None:
+        by_loop: dict = {}
+        for item in done:
+            by_loop.setdefault(item[0].loop, []).append(item)
+        for loop, items in by_loop.items():
+            try:
+                loop.call_soon_threadsafe(_resolve, items)
+            except RuntimeError:  # the loop closed meanwhile: nobody waits for these any more
+                pass
+
+
+def _resolve(items: list[tuple[Job, bool, object]]) -> None:
+    for job, ok, value in items:
+        if job.future.done():
+            continue
+        if ok:
+            job.future.set_result(value)
+        else:
+            job.future.set_exception(value)

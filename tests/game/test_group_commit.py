@@ -1,0 +1,139 @@
+"""Several matches' writes in one transaction (store.write_together, conductor/database.py): each
+match keeps its own seq with no gap, a match whose lease was taken stores nothing, a write that
+fails costs only itself, and a transaction that cannot commit stores nothing and says so to every
+write in it."""
+import asyncio
+import threading
+
+import pytest
+from django.db import IntegrityError, OperationalError, connection, connections
+from django.test.utils import CaptureQueriesContext
+
+from game.conductor.database import DatabaseThread
+from game.conductor.leases import LEASE_MS, LeaseLost
+from game.engine.api import Rejected
+from game.models import CommandReceipt, MatchEvent, MatchLease
+from game.store import MatchRunner, Receipt, WriteBatch, write_together
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+OWNER = "conductor-a"
+NOW = 2_000_000_000_000
+MOD = {"role": "moderator"}
+START = {"type": "start", "actor": MOD}
+REVEAL = {"type": "reveal", "actor": MOD}
+
+
+def held_runners(live_match, n: int) -> list[MatchRunner]:
+    runners = []
+    for i in range(n):
+        match = live_match(title=f"Batch {i}")
+        MatchLease.objects.create(match=match, owner=OWNER, channel="chan-a", expires_ms=NOW + LEASE_MS)
+        runners.append(MatchRunner(match, owner=OWNER, clock=lambda: NOW))
+    return runners
+
+
+def stored_seqs(runner: MatchRunner) -> list[int]:
+    return list(MatchEvent.objects.filter(match=runner.match).order_by("seq").values_list("seq", flat=True))
+
+
+def together(runners, command, at, receipts=None):
+    receipts = receipts or [None] * len(runners)
+    calls = [lambda r=r, rc=rc: r.handle(dict(command), at, rc) for r, rc in zip(runners, receipts)]
+    return write_together(OWNER, [r.match.pk for r in runners], at, calls)
+
+
+def test_several_matches_written_together_each_keep_their_seq_without_gaps(live_match):
+    runners = held_runners(live_match, 3)
+    outcomes = together(runners, START, NOW)
+    assert all(ok for ok, _ in outcomes), outcomes
+    for round_ in range(4):
+        with CaptureQueriesContext(connection) as queries:
+            outcomes = together(runners, REVEAL, NOW + 100 * (round_ + 1))
+        assert all(ok for ok, _ in outcomes), outcomes
+        inserts = [q for q in queries.captured_queries if q["sql"].startswith('INSERT INTO "game_matchevent"')]
+        assert len(inserts) == 1, "the three matches' events go in one statement"
+    for runner, (_, events) in zip(runners, outcomes):
+        seqs = stored_seqs(runner)
+        assert seqs == list(range(1, len(seqs) + 1)), "no gap and no repeat"
+        assert seqs[-1] == runner.state.seq == events[-1]["seq"], "the live state is what is stored"
+    assert MatchLease.objects.filter(owner=OWNER, expires_ms=NOW + 400 + LEASE_MS).count() == 3, "leases extended"
+
+
+def test_a_match_whose_lease_was_taken_between_ticks_stores_nothing_more(live_match):
+    runners = held_runners(live_match, 3)
+    together(runners, START, NOW)
+    lost = runners[1]
+    MatchLease.objects.filter(match=lost.match).update(owner="conductor-b")
+    before = stored_seqs(lost)
+    outcomes = together(runners, REVEAL, NOW + 100)
+    assert isinstance(outcomes[1][1], LeaseLost) and not outcomes[1][0]
+    assert outcomes[0][0] and outcomes[2][0], "the others are written"
+    assert stored_seqs(lost) == before
+    assert MatchLease.objects.get(match=lost.match).owner == "conductor-b", "and its lease is left alone"
+    assert all(stored_seqs(r)[-1] == r.state.seq for r in (runners[0], runners[2]))
+
+
+def test_a_repeated_command_id_fails_alone_and_a_refusal_keeps_its_receipt(live_match):
+    runners = held_runners(live_match, 3)
+    together(runners, START, NOW, [Receipt("moderator", "start-1")] * 3)
+    again = Receipt("moderator", "start-1")  # beyond what a conductor keeps in memory
+    outcomes = together(runners, REVEAL, NOW + 100, [again, None, Receipt("moderator", "reveal-9")])
+    assert isinstance(outcomes[0][1], IntegrityError)
+    assert outcomes[1][0] and outcomes[2][0]
+    assert [e["type"] for e in outcomes[1][1]] == ["word_revealed"]
+    assert CommandReceipt.objects.filter(match=runners[2].match, command_id="reveal-9").exists()
+    refused = together(runners[1:2], {"type": "buzz", "actor": {"role": "player", "seat": "s999", "team": "t0"}},
+                       NOW + 200, [Receipt("s999", "buzz-1")])
+    assert isinstance(refused[0][1], Rejected)
+    assert CommandReceipt.objects.filter(match=runners[1].match, command_id="buzz-1", ok=False).exists()
+
+
+def test_a_transaction_that_cannot_commit_stores_nothing_and_fails_every_write(live_match, monkeypatch):
+    runners = held_runners(live_match, 2)
+    together(runners, START, NOW)
+    before = [stored_seqs(r) for r in runners]
+
+    def broken(self):
+        raise OperationalError("disk I/O error")
+
+    monkeypatch.setattr(WriteBatch, "insert", broken)
+    outcomes = together(runners, REVEAL, NOW + 100, [Receipt("moderator", "reveal-1"), None])
+    assert all(not ok and isinstance(value, OperationalError) for ok, value in outcomes)
+    assert [stored_seqs(r) for r in runners] == before
+    assert not CommandReceipt.objects.filter(command_id="reveal-1").exists(), "the receipt went with the events"
+
+
+async def test_writes_waiting_at_the_same_moment_share_a_transaction_and_each_gets_its_own_answer(live_match):
+    from asgiref.sync import sync_to_async
+
+    runners = await sync_to_async(held_runners)(live_match, 4)
+    database = DatabaseThread(OWNER, lambda: NOW)
+    busy, release = threading.Event(), threading.Event()
+
+    def block():
+        busy.set()
+        release.wait(10)
+
+    try:
+        await asyncio.gather(*(database.write(r.match.pk, r.handle, dict(START), NOW, None) for r in runners))
+        blocker = asyncio.ensure_future(database.run(block))
+        await asyncio.get_running_loop().run_in_executor(None, busy.wait, 10)
+        writes = [database.write(r.match.pk, r.handle, dict(REVEAL), NOW + 100, None) for r in runners[:3]]
+        writes.append(database.write(runners[3].match.pk, runners[3].handle,
+                                     {"type": "buzz", "actor": {"role": "player", "seat": "s999", "team": "t0"}},
+                                     NOW + 100, None))
+        batches = database.batches
+        release.set()
+        await blocker
+        results = await asyncio.gather(*writes, return_exceptions=True)
+        assert database.batches == batches + 1, "the four writes queued behind the busy thread went together"
+        assert all(r[0]["type"] == "word_revealed" for r in results[:3])
+        assert isinstance(results[3], Rejected), "the refused one is told so, and only it"
+        for runner in runners:
+            seqs = await sync_to_async(stored_seqs)(runner)
+            assert seqs == list(range(1, runner.state.seq + 1))
+        await database.run(connections.close_all)
+    finally:
+        release.set()
+        database.shutdown()
