@@ -193,6 +193,10 @@ class Hub:
     async def _start(self):
         async with self._starting:
             if self.channel is None:
+                try:  # the run id a restart is told by, even one the client's retries hid from every call
+                    await self._redis_restarted()
+                except Exception:
+                    log.info("Could not ask Redis for its run id; the first good probe joins the groups again")
                 # A channel of its own, read with its own blocking pop: not one of channels-redis's
                 # process-local channels, whose shared reader stopped delivering anything to the
                 # process (frames or replies) after a Redis restart under load.
