@@ -38,6 +38,7 @@ class Sock:
         self.waiters: list[tuple] = []
         self.refs = 0
         self.closes: list[str] = []
+        self.failed_opens = 0  # connection attempts that failed before one succeeded
         self.closed_by: str | None = None
         self.closing = False
         self.resyncing = False
@@ -57,6 +58,7 @@ class Sock:
                                            max_queue=None)
                 break
             except (OSError, asyncio.TimeoutError, Exception):
+                self.failed_opens += 1
                 if not self.reconnect or attempt == 199:
                     raise
                 await asyncio.sleep(0.5)

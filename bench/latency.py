@@ -40,9 +40,13 @@ seq with nothing lost.
 
 --profile DIR records every server process with py-spy during play and prints where its time went.
 
+--storm N cuts N watchers of one live match off at once mid-question and lets them reconnect at once
+(bench/_storm.py): errors, time until each is back and resynced, the moderator's ack meanwhile,
+beside the same storm on a match nobody plays and on the plain-websockets floor server.
+
 Run: .venv/bin/python bench/latency.py [--layer memory|redis|both] [--db sqlite|postgres]
         [--spectators 10,50,200] [--players 2] [--matches 1] [--web 1] [--conductors 1]
-        [--questions 5] [--floor] [--fault redis|conductor] [--profile DIR]
+        [--questions 5] [--floor] [--fault redis|conductor] [--profile DIR] [--storm N]
 """
 from __future__ import annotations
 
@@ -63,6 +67,7 @@ sys.dont_write_bytecode = True  # leave no __pycache__ in bench/
 from _client import FAULT_TIMEOUT, STEP_TIMEOUT, LoopLag, Sock, connect, now_ms, open_all, reach_all  # noqa: E402
 from _profile import Profiler, summary  # noqa: E402
 from _servers import PYTHON, ServerError, Stack, free_port  # noqa: E402
+from _storm import floor_storm, live_storm  # noqa: E402
 
 WORDS_PER_MINUTE = 300
 BUZZ_AFTER = 8  # words shown on the buzzing player's screen before it buzzes
@@ -578,6 +583,72 @@ def run_one(layer: str, args, spectators: int, number: int) -> dict:
     return summarize(result)
 
 
+STORM_WPM = 120  # slow enough that the question is still being read when the storm has passed
+
+
+def run_storm(layer: str, args, number: int) -> dict:
+    started = time.monotonic()
+    conductors = args.conductors if layer == "redis" else 1
+    label = run_label(layer, args.db, args.web, conductors)
+    with Stack(layer, args.db, tag=f"storm-{layer}-{number}", web=args.web, conductors=conductors,
+               own_redis=layer == "redis") as stack:
+        stack.prepare()
+        rules = {"reveal": "clock", "words_per_minute": STORM_WPM, "lead_in_seconds": 0, "questions": 2,
+                 "tiebreakers": 0}
+        info = stack.django(SETUP, {"texts": [question_text(i) for i in range(2)], "rules": rules, "matches": 2,
+                                    "per_team": 1}, "setup")
+        ports = [free_port() for _ in range(args.web)]
+        stack.start_servers(ports)
+
+        async def go(ports, storm):
+            await stack.wait_ready(ports)
+            return await asyncio.wait_for(storm(spread(ports)), 4 * FAULT_TIMEOUT + args.storm * 0.5)
+
+        try:
+            result = asyncio.run(go(ports, lambda port: live_storm(port, info, args.storm)))
+            stack.stop_servers()
+            floor_ports = [free_port() for _ in range(args.web)]
+            stack.start_floor(floor_ports)
+            result["floor"] = asyncio.run(go(floor_ports, lambda port: floor_storm(port, args.storm)))
+        except (Exception, asyncio.CancelledError) as problem:
+            tails = "\n".join(stack.log_tail(name, 40) for name in stack.procs)
+            raise ServerError(f"{type(problem).__name__}: {problem}\n{tails}") from problem
+        stack.stop_servers(keep=())
+    result.update(label=label, wall_s=time.monotonic() - started)
+    return result
+
+
+def report_storm(results: list[dict], args) -> None:
+    print(f"\nReconnect storm: {args.storm} watchers of one live match (quizbowl at {STORM_WPM} wpm) cut off at once "
+          "mid-question, each reopened at once with hello and its last seq; the moderator sends pause meanwhile. "
+          "ms from the cut, nearest-rank percentiles; client and servers on this machine "
+          f"({os.cpu_count()} CPUs).")
+    rows = []
+    for r in results:
+        if "failed" in r:
+            continue
+        for name, part in (("live match", r), ("floor: idle match, same servers", r["idle"]),
+                           ("floor: plain websockets", r["floor"])):
+            ack = part.get("ack")
+            rows.append([r["label"], name, str(part["sockets"]), str(part["with_errors"]),
+                         f"{fmt(pct(part['back'], 50))} / {fmt(pct(part['back'], 99))} / "
+                         f"{fmt(max(part['back'], default=None))}",
+                         f"{fmt(pct(part['resynced'], 50))} / {fmt(pct(part['resynced'], 99))} / "
+                         f"{fmt(max(part['resynced'], default=None))}",
+                         f"{fmt(ack['ms'], 0)} ({ack['reply']})" if ack else "-",
+                         fmt(pct(part["loop_lag"], 99))])
+    print(table(["run", "storm on", "sockets", "with errors", "back p50 / p99 / max", "resynced p50 / p99 / max",
+                 "moderator ack", "client loop lag p99"], rows))
+    for r in results:
+        if "failed" in r:
+            print(f"\n{r['label']}: the storm could not be measured:\n{r['failed']}")
+            continue
+        errors = r["errors"] + r["idle"]["errors"] + r["floor"]["errors"]
+        print(f"\n{r['label']}: storm at word {r['at_word']}; errors: {errors[:10] or 'none'}; sockets behind the "
+              f"match after the resume: {len(r['behind'])}; moderator socket closes: {r['moderator_closes'] or 'none'}; "
+              f"wall {r['wall_s']:.1f}s.")
+
+
 def summarize(r: dict) -> dict:
     logs = r.pop("logs")
     lags = {"moderator": [], "player": [], "spectator": []}
@@ -811,6 +882,19 @@ def counts(text: str) -> list[int]:
     return values
 
 
+def storm_main(layers: list[str], args) -> int:
+    results = []
+    for number, layer in enumerate(layers, 1):
+        print(f"[{number}/{len(layers)}] storm of {args.storm} on {layer}, load {load_average()} ...", file=sys.stderr,
+              flush=True)
+        try:
+            results.append(run_storm(layer, args, number))
+        except (Exception, asyncio.CancelledError) as problem:
+            results.append({"label": layer, "failed": f"{type(problem).__name__}: {problem}"})
+    report_storm(results, args)
+    return 1 if any("failed" in r for r in results) else 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--layer", choices=("memory", "redis", "both"), default="both")
@@ -829,6 +913,8 @@ def main(argv=None) -> int:
     parser.add_argument("--floor", action="store_true", help="measure the plain-websockets floor in the same run")
     parser.add_argument("--fault", choices=("redis", "conductor"), help="restart Redis / kill the conductor mid-question")
     parser.add_argument("--profile", metavar="DIR", help="record each server with py-spy into DIR and summarise")
+    parser.add_argument("--storm", type=int, choices=range(1, MAX_SOCKETS + 1), metavar=f"1-{MAX_SOCKETS}",
+                        help="cut N watchers of a live match off at once and let them reconnect (no play run)")
     args = parser.parse_args(argv)
     layers = ["memory", "redis"] if args.layer == "both" else [args.layer]
     if args.fault or args.web > 1:  # several processes or a fault need the Redis layer
@@ -846,9 +932,11 @@ def main(argv=None) -> int:
 
     signal.signal(signal.SIGTERM, terminate)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    wanted = 4 * (max(args.spectators) + args.matches * (1 + args.players)) + 256
+    wanted = 4 * (max(args.spectators + [args.storm or 0]) + args.matches * (1 + args.players)) + 256
     if soft != resource.RLIM_INFINITY and soft < wanted:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(wanted, hard), hard))
+    if args.storm:
+        return storm_main(layers, args)
 
     results, interrupted, started = [], False, time.monotonic()
     try:

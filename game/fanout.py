@@ -26,7 +26,9 @@ Commands go to the conductor with this hub's channel to answer on, so a socket's
 way as its frames: the sockets need no channel (or channel-layer reader) of their own.
 
 The hub also renews its group memberships (they survive a Redis restart; members of a dead
-process age out) and sends every local socket a heartbeat with its match's last seq.
+process age out) and sends every local socket a heartbeat with its match's last seq. After Redis
+was out of reach or restarted, it joins its groups again and sends the heartbeat at once, so each
+socket catches up on what was sent meanwhile within a probe (PROBE_S), not at the next beat.
 """
 from __future__ import annotations
 
@@ -188,6 +190,7 @@ class Hub:
         self._tasks: list[asyncio.Task] = []
         self._starting: asyncio.Lock = asyncio.Lock()
         self._redis_run_id = None
+        self._lost = False  # Redis failed us since the last good probe: our groups may be gone
         self.pending: dict[tuple[str, str], collections.deque] = {}  # deliveries still being written, per room
         self.frames_in = 0  # frames received from the layer for an audience with a local socket
         self.writes = 0  # frames written to sockets
@@ -195,6 +198,10 @@ class Hub:
     async def _start(self):
         async with self._starting:
             if self.channel is None:
+                try:  # the run id a restart is told by, even one the client's retries hid from every call
+                    await self._redis_restarted()
+                except Exception:
+                    log.info("Could not ask Redis for its run id; the first good probe joins the groups again")
                 # A channel of its own, read with its own blocking pop: not one of channels-redis's
                 # process-local channels, whose shared reader stopped delivering anything to the
                 # process (frames or replies) after a Redis restart under load.
@@ -297,6 +304,7 @@ class Hub:
             except asyncio.CancelledError:
                 raise
             except Exception:
+                self._lost = True
                 log.warning("The fan-out could not receive; trying again in %.1f s", wait, exc_info=True)
                 await asyncio.sleep(wait)
                 wait = min(wait * 2, RECEIVE_BACKOFF_S[1])
@@ -333,21 +341,27 @@ class Hub:
                 if restarted or loop_now >= next_beat:
                     for code in list(self.match_ids):
                         await self.layer.group_add(match_group(code), self.channel)
-                if loop_now >= next_beat:
                     next_beat = loop_now + beat
-                    await self._heartbeat()
+                    await self._heartbeat()  # after a restart: every socket catches up now
             except asyncio.CancelledError:
                 raise
             except Exception:
+                self._lost = True  # try the whole round again at the next probe
                 log.info("The fan-out could not renew its groups or send heartbeats; trying again", exc_info=True)
 
     async def _redis_restarted(self) -> bool:
+        """Whether Redis may have lost our groups since the last good probe: it failed us meanwhile
+        (this probe or a receive; a restart before our first probe is caught this way) or its run id changed."""
         connection = getattr(self.layer, "connection", None)
         if connection is None:
             return False
-        run_id = (await connection(0).info("server")).get("run_id")
-        restarted = self._redis_run_id is not None and run_id != self._redis_run_id
-        self._redis_run_id = run_id
+        try:
+            run_id = (await connection(0).info("server")).get("run_id")
+        except Exception:
+            self._lost = True
+            raise
+        restarted = self._lost or (self._redis_run_id is not None and run_id != self._redis_run_id)
+        self._redis_run_id, self._lost = run_id, False
         return restarted
 
     async def _heartbeat(self):

@@ -90,6 +90,14 @@ class BotDriver:
         for query in self.out.values():
             query["timer"].cancel()
 
+    def forget_queries(self) -> None:
+        """The match stops for a fault: drop the queries out (an answer that still comes is dropped
+        quietly, a silence is not reported) and ask every bot afresh once play goes on."""
+        self.cancel_timers()
+        self.reported.update(query["id"] for query in self.out.values())
+        self.out.clear()
+        self.asked.clear()
+
     @property
     def state(self):
         return self.host.state

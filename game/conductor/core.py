@@ -120,15 +120,17 @@ class Conductor:
 
     # -- the channel layer's health ---------------------------------------------------------------
 
-    async def layer_failed(self, exc: Exception) -> None:
-        """The channel layer failed: pause every match we hold until the screens can hear us again."""
+    async def layer_failed(self, exc: Exception, since: int | None = None) -> None:
+        """The channel layer failed: stop every match we hold where the screens may have stopped
+        hearing us (`since`, ms; now if unknown) and pause it until the moderator resumes."""
         if self.layer_ok:
             log.warning("The channel layer failed (%s: %s); pausing the live matches until it is back",
                         exc.__class__.__name__, exc)
         self.layer_ok = False
         self._failed_since_probe = True
+        since = self.clock() if since is None else since
         for host in self.hosts.values():
-            host.put({"type": "layer.down"})
+            host.layer_lost(since)
 
     def _layer_back(self) -> None:
         if self.layer_ok:
@@ -146,15 +148,18 @@ class Conductor:
         if connection is None:
             return  # the in-memory layer of the embedded default
         try:
-            run_id = (await connection(0).info("server")).get("run_id")
+            server = await connection(0).info("server")
         except asyncio.CancelledError:
             raise
         except Exception as exc:
             await self.layer_failed(exc)
             return
+        run_id = server.get("run_id")
         if self._redis_run_id is not None and run_id != self._redis_run_id and not self._failed_since_probe:
-            # A restart that no call of ours noticed (the client's retries covered it): still a gap.
-            await self.layer_failed(RuntimeError("Redis restarted and lost what it held"))
+            # A restart that no call of ours noticed (the client's retries covered it): still a gap,
+            # from about when it started (its uptime, in whole seconds).
+            up_ms = (int(server.get("uptime_in_seconds") or 0) + 1) * 1000
+            await self.layer_failed(RuntimeError("Redis restarted and lost what it held"), since=self.clock() - up_ms)
         self._redis_run_id = run_id
         self._failed_since_probe = False
         self._layer_back()

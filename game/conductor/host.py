@@ -8,8 +8,9 @@ receive time the web layer stamped.
 A client's command carries an id: its answer is stored with its events (store.Receipt) and a
 repeated id gets the first answer again, so a retry after a reconnect or a restart, or a double
 click, applies once. When the database cannot be written the clock stops and the match is paused
-once it can; when the channel layer (Redis) is down the match is paused and the events it could
-not send go out when it is back.
+once it can; when the channel layer (Redis) is down the clock stops where contact was lost, the
+match is paused there, and the events it could not send go out when it is back. Either way no
+word is read, no timer runs out and no bot is counted late while the room cannot follow.
 """
 from __future__ import annotations
 
@@ -65,6 +66,7 @@ class MatchHost:
         self.receipts: collections.OrderedDict = collections.OrderedDict(receipts or {})
         self.unsent: list[dict] = []  # stored events the channel layer could not take yet, in seq order
         self.stalled_at: int | None = None  # when a write to the database failed; the clock stands still
+        self.layer_lost_at: int | None = None  # since when the screens may not hear us; the clock stands still
         self._inbox: collections.deque = collections.deque()
         self._arrived = asyncio.Event()
         self._task: asyncio.Task | None = None
@@ -93,6 +95,13 @@ class MatchHost:
     def put_later(self, delay_ms: int, message: dict) -> asyncio.TimerHandle:
         return asyncio.get_running_loop().call_later(max(0, delay_ms) / 1000, self.put, message)
 
+    def layer_lost(self, since: int) -> None:
+        """The channel layer failed; the room may have heard nothing since `since` (ms). The clock
+        stops at once, before any message already waiting here could run it on."""
+        if self.layer_lost_at is None or since < self.layer_lost_at:
+            self.layer_lost_at = since
+        self.put({"type": "layer.down"})
+
     # -- the loop ---------------------------------------------------------------------------------
 
     async def _loop(self) -> None:
@@ -111,7 +120,8 @@ class MatchHost:
 
     async def _next(self) -> dict:
         while not self._inbox:
-            wake = None if self.stalled_at is not None else next_wakeup(self.state)
+            stopped = self.stalled_at is not None or self.layer_lost_at is not None
+            wake = None if stopped else next_wakeup(self.state)
             delay = None if wake is None else (wake - self.conductor.clock()) / 1000
             if delay is not None and delay <= 0:
                 return TICK
@@ -123,6 +133,8 @@ class MatchHost:
         return self._inbox.popleft()
 
     async def _handle(self, message: dict) -> None:
+        if self.layer_lost_at is not None:
+            await self._pause_where_contact_was_lost()  # first: no command may run the clock past it
         kind = message.get("type")
         if kind == "command":
             await self.execute(message.get("command") or {}, message.get("reply_to"), message.get("ref"),
@@ -136,9 +148,11 @@ class MatchHost:
         elif kind == "storage.retry":
             await self._recover_storage()
         elif kind == "layer.down":
-            await self.pause_now(LAYER_REASON)
+            pass  # paused above
         elif kind in ("layer.up", "flush"):
             await self._flush()
+            if self.conductor.layer_ok and not self.unsent:
+                self.layer_lost_at = None
         elif kind in BotDriver.MESSAGES:
             await self.bots.handle(message)
         else:
@@ -218,6 +232,7 @@ class MatchHost:
         if not self.unsent:
             return
         pending, self.unsent = self.unsent, []
+        started = self.conductor.clock()
         try:
             await broadcast(self.conductor.layer, self.code, self.state.team_ids, pending, self.conductor.sender)
         except asyncio.CancelledError:
@@ -228,7 +243,7 @@ class MatchHost:
             # a seq they have), losing is not.
             self.unsent = pending + self.unsent
             self.put_later(FLUSH_RETRY_MS, {"type": "flush"})
-            await self.conductor.layer_failed(exc)
+            await self.conductor.layer_failed(exc, since=started)
 
     # -- faults -----------------------------------------------------------------------------------
 
@@ -255,22 +270,23 @@ class MatchHost:
         log.info("Match %s: the database answers again", self.code)
         await self.pause_where_play_stood(STORAGE_REASON)
 
-    async def pause_where_play_stood(self, reason: str) -> None:
-        """Nobody ran this match's clock for a while; stop it where it stood.
+    async def pause_where_play_stood(self, reason: str, at: int | None = None) -> None:
+        """Nobody ran this match's clock for a while, or nobody could follow it; stop it where it stood.
 
-        The pause is stamped at the last stored event, so the time nobody saw is never played: on
-        resume every timer moves on by the whole gap and players get the time they had left.
+        The pause is stamped at the last stored event (or at `at`, if later), so the time nobody saw
+        is never played: on resume every timer moves on by the whole gap and players get the time
+        they had left. Queries out to bots are forgotten (their answers may be lost with the fault,
+        and their silence meanwhile is not theirs); the bots are asked again after the resume.
         """
         state = self.state
         if state.status != "live" or state.paused:
             return
-        await self.execute({"type": "pause", "actor": RESTART_ACTOR, "data": {"reason": reason}}, now=state.t)
+        self.bots.forget_queries()
+        at = state.t if at is None else max(state.t, at)
+        await self.execute({"type": "pause", "actor": RESTART_ACTOR, "data": {"reason": reason}}, now=at)
 
-    async def pause_now(self, reason: str) -> None:
-        state = self.state
-        if state.status != "live" or state.paused:
-            return
-        await self.execute({"type": "pause", "actor": RESTART_ACTOR, "data": {"reason": reason}})
+    async def _pause_where_contact_was_lost(self) -> None:
+        await self.pause_where_play_stood(LAYER_REASON, at=min(self.layer_lost_at, self.conductor.clock()))
 
     async def seat_newcomers(self) -> None:
         """A web view added seats (or bots) to the match: seat anyone the event log does not know yet.

@@ -244,3 +244,72 @@ async def test_a_receive_that_fails_does_not_end_the_conductor(channel_layer, co
         assert len(failures) == 3
     finally:
         await stop(task)
+
+
+def broken_group_send(channel_layer, monkeypatch, hang_s: float = 0.0):
+    """Redis gone for the conductor's broadcasts: each send waits out `hang_s` (a connect time-out),
+    then fails, until the returned switch is set to False. Returns (switch, seqs of the first failed send)."""
+    real, broken, first_failed = channel_layer.group_send, [True], []
+
+    async def failing(group, message):
+        if broken[0]:
+            if not first_failed:
+                first_failed.extend(seq for frames in message["audiences"].values() for seq, _ in frames)
+            await asyncio.sleep(hang_s)
+            raise ConnectionError("Timeout connecting to server")
+        await real(group, message)
+
+    monkeypatch.setattr(channel_layer, "group_send", failing)
+    return broken, first_failed
+
+
+async def test_while_the_screens_cannot_be_reached_no_word_is_read_unseen(
+        conductor, conduct, live_match, listen, channel_layer, monkeypatch):
+    """A broadcast to an unreachable Redis takes a connect time-out to fail; the words due meanwhile
+    must not be read into the log as if the room had heard them: the clock stops where contact was lost."""
+    monkeypatch.setattr(host_module, "FLUSH_RETRY_MS", 50)
+    match = await sync_to_async(live_match)(overrides={"reveal": "clock", "lead_in_seconds": 0.2,
+                                                       "words_per_minute": 600})
+    mod = await listen(match.code, MODERATOR)
+    await conduct(match.code, "start", MOD)
+    await mod.next("word_revealed")
+    broken, first_failed = broken_group_send(channel_layer, monkeypatch, hang_s=0.5)
+    await asyncio.sleep(1.5)  # a word is due every 100 ms
+    broken[0] = False
+    paused = await mod.next("paused")
+    assert paused["data"]["reason"] == LAYER_REASON
+    events = await stored(match)
+    assert contiguous(events)
+    unseen = [e for e in events if e["type"] == "word_revealed" and e["seq"] > max(first_failed)]
+    assert unseen == [], "no word was read after the screens stopped hearing the conductor"
+    assert paused["t"] - events[paused["seq"] - 2]["t_ms"] < 100, "paused where play stood when contact was lost"
+    # Nothing runs until the moderator resumes, then the reading goes on from the next word.
+    await asyncio.sleep(0.3)
+    assert (await stored(match))[-1]["seq"] == paused["seq"]
+    assert (await conduct(match.code, "resume", MOD))["ok"]
+    word = await mod.next("word_revealed")
+    assert word["seq"] == paused["seq"] + 2 and contiguous(await stored(match))
+
+
+async def test_a_bot_is_not_counted_late_for_an_answer_it_could_not_send(
+        conductor, conduct, live_match, listen, channel_layer, monkeypatch):
+    """Bot answers come back through Redis too: while it is down a bot's silence is not the bot's
+    fault, so no time-out is recorded against it, and it is asked again once the match resumes."""
+    monkeypatch.setattr(host_module, "FLUSH_RETRY_MS", 50)
+    match = await sync_to_async(live_match)(overrides={"bot_reaction_ms": 0, "bot_act_timeout_ms": 100},
+                                            bots=[("Robot", "500mib", {"bot": "robot"})])
+    mod = await listen(match.code, MODERATOR)
+    bots = conductor.send_query
+    await conduct(match.code, "start", MOD)
+    await conduct(match.code, "reveal", MOD)
+    asked = await bots.wait_for(1)
+    broken, _ = broken_group_send(channel_layer, monkeypatch)
+    await conduct(match.code, "reveal", MOD)  # its broadcast finds Redis gone
+    await asyncio.sleep(1.0)  # the bot's time limit and its grace are long past
+    broken[0] = False
+    paused = await mod.next("paused")
+    assert paused["data"]["reason"] == LAYER_REASON
+    assert "bot_missed" not in [e["type"] for e in await stored(match)], "no time-out counted while Redis was down"
+    assert (await conduct(match.code, "resume", MOD))["ok"]
+    again = await bots.wait_for(2)
+    assert again["seat"] == asked["seat"] and again["query"]["text"] == "One two"

@@ -319,3 +319,75 @@ async def test_send_in_one_round_trip_keeps_order_capacity_and_process_local_cha
     assert await asyncio.wait_for(layer.receive(inbox), 10) == {"type": "conductor.reply", "ref": "r"}
     await layer.flush()
     await layer.close_pools()
+
+class RestartingRedis:
+    """The in-memory layer, with Redis's run id and a switch that fails every call as a Redis that
+    is restarting does; restart() forgets the groups, as a Redis without persistence does."""
+
+    def __init__(self, layer):
+        self.layer, self.run_id, self.down = layer, "first-run", False
+
+    def __getattr__(self, name):
+        return getattr(self.layer, name)
+
+    def connection(self, index):
+        redis = self
+
+        class Connection:
+            async def info(self, section):
+                if redis.down:
+                    raise ConnectionError("Error 111 connecting to Redis")
+                return {"run_id": redis.run_id}
+
+        return Connection()
+
+    async def receive(self, channel):
+        if self.down:
+            await asyncio.sleep(0.01)
+            raise ConnectionError("Error 111 connecting to Redis")
+        return await self.layer.receive(channel)
+
+    async def restart(self, seen: bool):
+        self.down, self.run_id = seen, "second-run"
+        await self.layer.flush()
+
+
+@pytest.mark.parametrize("seen", [True, False], ids=["calls-failed", "retries-hid-it"])
+@pytest.mark.django_db(transaction=True)
+async def test_after_redis_restarts_the_hub_joins_again_and_its_sockets_catch_up_at_once(channel_layer, monkeypatch,
+                                                                                         seen):
+    """Redis restarts before the hub's first look at it (the first seconds of a match), with calls
+    failing meanwhile or with the client's retries hiding it: the hub must still join its groups
+    again, and tell its sockets the last seq at once, not at the next heartbeat."""
+    from game import fanout
+
+    monkeypatch.setattr(fanout, "PROBE_S", 0.05)
+    redis = RestartingRedis(channel_layer)
+    here = fanout.Hub(redis)
+    texts = []
+
+    async def send_text(text):
+        texts.append(json.loads(text))
+
+    sock = socket_with(send_text, "ROOM9")
+    await here.join(sock, "ROOM9", 1, SPECTATOR)
+    try:
+        await redis.restart(seen)
+        await asyncio.sleep(0.3)  # receives and probes fail meanwhile, if it was seen
+        redis.down = False
+        for _ in range(100):
+            if any(t["type"] == "heartbeat" for t in texts):
+                break
+            await asyncio.sleep(0.02)
+        assert any(t["type"] == "heartbeat" for t in texts), "the socket was told the last seq at once"
+        await redis.group_send(match_group("ROOM9"), {"type": "hub.frames", "match": "ROOM9",
+                                                      "audiences": {SPECTATOR: [frame(1)]}})
+        for _ in range(100):
+            if any(t.get("seq") == 1 for t in texts):
+                break
+            await asyncio.sleep(0.02)
+        assert [t["seq"] for t in texts if "seq" in t] == [1], "frames sent after the restart reach the socket"
+    finally:
+        for task in here._tasks:
+            task.cancel()
+        await asyncio.gather(*here._tasks, return_exceptions=True)
