@@ -33,6 +33,7 @@ class Sock:
         self.events: list[tuple] = []  # (seq, type, t, received ms, word index); duplicates kept
         self.frame_bytes: dict[int, int] = {}  # seq -> the size of its frame, for the floor to copy
         self.snapshots: list[int] = []  # the seq of each snapshot received
+        self.paused_snapshots: list[int] = []  # receive times (ms) of the snapshots that showed the match paused
         self.last_seq = 0  # the highest seq up to which nothing is missing
         self.replies: dict[str, asyncio.Future] = {}
         self.waiters: list[tuple] = []
@@ -117,6 +118,8 @@ class Sock:
         elif kind == "snapshot":
             self.resyncing = False
             self.snapshots.append(frame["data"]["seq"])
+            if frame["data"].get("paused"):
+                self.paused_snapshots.append(received)
             self.last_seq = max(self.last_seq, frame["data"]["seq"])
             if self.snapshot is not None and not self.snapshot.done():
                 self.snapshot.set_result(received)

@@ -394,8 +394,11 @@ def make_fault(kind: str, stack: Stack, info: dict, marks: dict):
                 raise RuntimeError(f"the match never paused for the fault, or resume was refused: {reply.get('data')}")
             await asyncio.sleep(1)
         marks["resumed"] = now_ms() - marks["at"]
-        paused = next((e for e in room.mod.events if e[1] == "paused" and e[3] >= marks["at"]), None)
-        marks["paused"] = paused[3] - marks["at"] if paused else None
+        # The moderator learns of the pause from its frame, or, when that frame was lost with Redis,
+        # from the snapshot it resynced to.
+        seen = [e[3] for e in room.mod.events if e[1] == "paused" and e[3] >= marks["at"]]
+        seen += [t for t in room.mod.paused_snapshots if t >= marks["at"]]
+        marks["paused"] = min(seen) - marks["at"] if seen else None
         return max(reply["data"]["seqs"])
 
     return fault
@@ -839,7 +842,10 @@ def report(results: list[dict], args, total_s: float) -> None:
         for r in done:
             if r["fault"]:
                 m = r["fault"]
-                print(f"\nFault ({r['label']}): the pause reached the moderator {fmt(m.get('paused'), 0)} ms after the fault"
+                seen = (f"the pause reached the moderator {fmt(m['paused'], 0)} ms after the fault"
+                        if m.get("paused") is not None else
+                        "the moderator's resume (sent every second) was taken before a frame or snapshot showed it the pause")
+                print(f"\nFault ({r['label']}): {seen}"
                       f"{', killed ' + m['killed'] if m.get('killed') else ''}; resumed at {fmt(m.get('resumed'), 0)} ms; "
                       f"every socket at the last seq: {'yes' if r['delivery']['converged'] else 'NO'}; "
                       f"lost {r['delivery']['lost']}; reconnects {r['reconnects']}.")
