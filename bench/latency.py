@@ -12,7 +12,8 @@ words), a staff user with a session, and --matches quizbowl matches at 300 words
 lead-in and two teams of --players/2 human seats each.
 
 Then, per match, one moderator (session cookie), the players (seat tokens) and the spectators
-connect (spread over the web processes in turn) and send hello. Each moderator starts; on every
+connect (spread over the web processes in turn) and send hello. Each moderator starts, at a random
+moment within 200 ms as the floor server's rooms do, so that matches run out of step; on every
 question the first player of one team (alternating) buzzes once it has shown BUZZ_AFTER words,
 answers, the moderator accepts, and once every socket of the match has the question's last event
 the moderator sends next. Measured:
@@ -55,6 +56,7 @@ import asyncio
 import json
 import math
 import os
+import random
 import resource
 import signal
 import sys
@@ -72,6 +74,7 @@ from _storm import floor_storm, live_storm  # noqa: E402
 WORDS_PER_MINUTE = 300
 BUZZ_AFTER = 8  # words shown on the buzzing player's screen before it buzzes
 FAULT_AT_WORD = 3  # the fault comes once this many words of question 2 are out
+START_SPREAD_S = 0.2  # each match starts this much later at most (bench/_floor.py starts its rooms alike)
 MAX_SOCKETS = 3500
 MAX_QUESTIONS = 20
 MAX_RUNS = 8
@@ -325,6 +328,7 @@ async def play_room(room: Room, questions: int, buzzes: list, late: dict, fault=
 async def _play_room(room: Room, questions: int, buzzes: list, late: dict, fault=None) -> None:
     mod = room.mod
     retry = fault is not None
+    await asyncio.sleep(random.random() * START_SPREAD_S)  # matches start out of step, as the floor's rooms do
     reply, _, _ = await mod.command("start", retry=retry)
     seqs = expect_ack("start", reply)
     wait_s = FAULT_TIMEOUT if fault else STEP_TIMEOUT
