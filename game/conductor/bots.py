@@ -1,11 +1,11 @@
 """The bot seats of one match: when to ask a bot, what it is told, and what its answer turns into.
 
-Nobody waits on a bot. A query goes out through bots.dispatch.send_query(payload, tier, loop=) (Celery, a queue per tier)
-and the act comes back later as a "bot.act" message on the conductor channel; a timer of our own
-turns silence into a "bot.timeout". Both land in the match's inbox, so a bot's buzz is arbitrated
-like anyone's. In buzz mode each seat has at most one query out: words read meanwhile are folded
-into the next query instead of queueing stale ones. A bot that errs, is late or stays silent
-costs only itself: the moderator sees a bot_missed event and the match goes on.
+Nobody waits on a bot. A query goes out through bots.dispatch.send_query(payload, tier, loop=)
+(Celery, a queue per tier) and the act comes back later as a "bot.act" message on the conductor
+channel; a timer of our own turns silence into a "bot.timeout". Both land in the match's inbox, so
+a bot's buzz is arbitrated like anyone's. In buzz mode each seat has at most one query out: words
+read meanwhile are folded into the next query instead of queueing stale ones. A bot that errs, is
+late or stays silent costs only itself: the moderator sees a bot_missed event and the match goes on.
 """
 from __future__ import annotations
 

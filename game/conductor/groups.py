@@ -71,11 +71,7 @@ def frames_message(code: str, team_ids: list[str], events: list[dict]) -> dict:
 
 async def broadcast(layer, code: str, team_ids: list[str], events: list[dict], sender=None) -> None:
     """Send the events' frames, in seq order, to the match's group: one message for all audiences."""
-    message = frames_message(code, team_ids, events)
-    if sender is not None:
-        await sender.group_send(match_group(code), message)
-    else:
-        await layer.group_send(match_group(code), message)
+    await (sender or layer).group_send(match_group(code), frames_message(code, team_ids, events))
 
 
 class Sender:

@@ -75,13 +75,17 @@ def seed() -> dict:
     bots = [SeatSpec(f"{tier} bot (simulated)", kind="bot", tier=tier, config=dict(SIMULATED))
             for tier in ("500mib", "6gib", "unlimited")]
     for stage in STAGES:
+        # Created and started in the past, so that phase 3 (two phases' time limits later) begins about
+        # now; left paused, so no clock runs out and no bot is asked anything while the tests look at
+        # it. (Created now, every event would be stamped now, and the phases' deadlines, counted from
+        # the past start, would all run out at the pause.)
+        started = now_ms() - 760_000
         match = create_match_record(title="Humans vs. computer in the hall", packet=packet, format_name="efficientqa",
                                     overrides={**slow, "questions": 1},
-                                    teams=[TeamSpec("Humans", [SeatSpec("Ada", captain=True)]), TeamSpec("Computer", bots)])
-        # Started in the past, so that phase 3 (two phases' time limits later) begins about now; left
-        # paused, so no clock runs out and no bot is asked anything while the tests look at it.
+                                    teams=[TeamSpec("Humans", [SeatSpec("Ada", captain=True)]), TeamSpec("Computer", bots)],
+                                    now=started - 1000)
         runner = MatchRunner(match)
-        play_to(runner, stage, now_ms() - 760_000)
+        play_to(runner, stage, started)
         runner.handle({"type": "pause", "actor": {"role": "moderator"}, "data": {}}, runner.state.t)
         codes[f"screen_{stage}"] = match.code
     return {"user": USER, "password": PASSWORD, "matches": codes}
