@@ -91,7 +91,9 @@ def renew(owner: str, match_ids: list[int], now: int) -> set[int]:
     if not match_ids:
         return set()
     held = MatchLease.objects.filter(owner=owner, match_id__in=match_ids)
-    held.update(expires_ms=now + LEASE_MS)
+    wanted = set(match_ids)
+    if held.update(expires_ms=now + LEASE_MS) == len(wanted):
+        return wanted  # one lease per match: every one was ours (the usual case, one statement)
     return set(held.values_list("match_id", flat=True))
 
 
