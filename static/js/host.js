@@ -4,7 +4,6 @@
 
 const presets = JSON.parse(document.getElementById("format-presets").textContent);
 const form = document.getElementById("new-match");
-const OWN = "the format's own";
 
 function showPreset() {
   const preset = presets[form.format_name.value];
@@ -14,7 +13,7 @@ function showPreset() {
     if (!input) continue;
     if (input.tagName === "SELECT") {  // the format's choice by its name on the page ("after the humans"), not its key
       const same = [...input.options].find((o) => o.value !== "" && o.value === String(value));
-      input.options[0].textContent = `${same ? same.textContent.split(":")[0] : value} (${OWN})`;
+      input.options[0].textContent = `${same ? same.textContent.split(":")[0] : value} (default)`;  // short: a phone shows about 30 characters
     }
     else input.placeholder = value ?? "none";
   }
