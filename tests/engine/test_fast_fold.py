@@ -66,3 +66,35 @@ def test_apply_leaves_the_given_state_alone_and_the_in_place_fold_does_not():
     after = apply(state, event)
     assert pickle.dumps(state) == before and after.q.revealed == 1
     assert apply_in_place(state, event) is state and state.q.revealed == 1
+
+
+def mutable_ids(value, seen: dict) -> dict:
+    """id -> object of every dict, list and state dataclass reachable from value (questions excepted)."""
+    if isinstance(value, (dict, list)) or hasattr(value, "__dataclass_fields__"):
+        if id(value) in seen or type(value).__name__ == "Question":
+            return seen
+        seen[id(value)] = value
+        items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else vars(value).values()
+        for item in items:
+            mutable_ids(item, seen)
+    elif isinstance(value, tuple):
+        for item in value:
+            mutable_ids(item, seen)
+    return seen
+
+
+@pytest.mark.parametrize("name", sorted(PLAYED))
+def test_a_state_copy_is_deepcopy_and_shares_nothing_it_could_change(name):
+    """MatchState.clone (the copy decide folds into) has exactly deepcopy's value and shape at every
+    seq of played matches (pickle keeps which parts are one object), and no dict, list or state
+    object of the copy is one of the original's: changing the copy never changes the state it came from."""
+    import copy
+
+    state = None
+    for event in PLAYED[name]().events:
+        state = apply_in_place(state, event)
+        clone = state.clone()
+        assert pickle.dumps(clone) == pickle.dumps(copy.deepcopy(state)), f"the copies differ after seq {state.seq}"
+        assert clone.questions is state.questions, "questions are shared, not copied"
+        shared = mutable_ids(clone, {}).keys() & mutable_ids(state, {}).keys()
+        assert not shared, f"after seq {state.seq} the copy shares {len(shared)} mutable objects with the original"
