@@ -1,0 +1,168 @@
+"""What the game clock costs the conductor: CPU per stored word with many matches, and nothing else
+on the machine's CPU but this process. Prints numbers, never pass/fail.
+
+bench/latency.py measures a whole room (Daphne, the clients, Redis); on this 2-core machine its
+figures move 2-4x from run to run with everything that shares the cores. This bench measures the
+one part that grows with the number of matches on its own: the real Conductor (game/conductor), on
+the embedded default's in-process channel layer and a throwaway SQLite file, serving --matches
+matches read by the clock (quizbowl at 300 words a minute, no lead-in, questions long enough not
+to end), started at random moments within 200 ms as bench/latency.py's are. A member of every
+match's group takes the broadcasts (what a web process's hub would receive) and drops them.
+
+Printed, over --seconds of play after every match has started:
+  conductor     process CPU time (every thread: the event loop, the database thread) per stored
+                event, and per match and second of play;
+  writes        how many writes shared a transaction (the group commit) and the most that did;
+  floor         the pure engine alone doing the same work: decide_and_fold of each word of the same
+                matches, in memory, nothing stored, projected or sent.
+
+Run: .venv/bin/python bench/conductor.py [--matches 100] [--seconds 8] [--runs 3]
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.dont_write_bytecode = True  # leave no __pycache__ in bench/
+
+RULES = {"reveal": "clock", "lead_in_seconds": 0, "words_per_minute": 300, "questions": 1, "tiebreakers": 0}
+WORDS = 600  # per question: 2 minutes at 300 words a minute, longer than any run
+START_SPREAD_S = 0.2
+
+
+def setup_django(db: Path) -> None:
+    os.environ["DATABASE_URL"] = f"sqlite:///{db}"
+    os.environ.pop("REDIS_URL", None)
+    import bench.environment  # noqa: F401  (a key and settings for a run that is not a server)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+
+
+def make_matches(count: int) -> list[str]:
+    from game.models import Packet, Question
+    from game.store import SeatSpec, TeamSpec, create_match_record
+
+    packet = Packet.objects.create(slug=f"bench-conductor-{time.time_ns()}", title="Conductor bench")
+    Question.objects.create(packet=packet, position=0, kind="tossup", answer="Answer",
+                            text=" ".join(f"word{i}" for i in range(WORDS)))
+    codes = []
+    for m in range(count):
+        teams = [TeamSpec(side, [SeatSpec(f"{side} 1", captain=True)]) for side in ("Left", "Right")]
+        codes.append(create_match_record(title=f"Conductor bench {m}", packet=packet, format_name="quizbowl",
+                                         overrides=RULES, teams=teams).code)
+    return codes
+
+
+async def measure(codes: list[str], seconds: float) -> dict:
+    from exhibition.local_layer import LocalChannelLayer
+    from game.conductor.core import Conductor
+    from game.conductor.groups import CONDUCTOR_CHANNEL, match_group
+    from game.models import MatchEvent
+
+    layer = LocalChannelLayer(capacity=100_000)
+    conductor = Conductor(layer=layer, send_query=lambda *args, **kwargs: None)
+    loop = asyncio.get_running_loop()
+    serving = loop.create_task(conductor.run())
+    hub = await layer.new_channel()
+    for code in codes:
+        await layer.group_add(match_group(code), hub)
+    received = 0
+
+    async def drain():
+        nonlocal received
+        while True:
+            await layer.receive(hub)
+            received += 1
+
+    draining = loop.create_task(drain())
+    replies = await layer.new_channel()
+
+    async def start(index: int, code: str):
+        await asyncio.sleep(random.random() * START_SPREAD_S)
+        await layer.send(CONDUCTOR_CHANNEL, {
+            "type": "command", "match": code, "id": f"start-{index}", "reply_to": replies, "ref": index,
+            "command": {"type": "start", "actor": {"role": "moderator"}, "data": {}}})
+
+    try:
+        await asyncio.gather(*(start(i, c) for i, c in enumerate(codes)))
+        for _ in range(len(codes)):  # every match has answered its start
+            await asyncio.wait_for(layer.receive(replies), 30)
+        await asyncio.sleep(0.5)
+        count = lambda: MatchEvent.objects.count()  # noqa: E731
+        events_before, writes_before = await asyncio.to_thread(count), conductor._db.writes
+        batches_before = conductor._db.batches
+        cpu, wall = time.process_time(), time.monotonic()
+        await asyncio.sleep(seconds)
+        cpu, wall = time.process_time() - cpu, time.monotonic() - wall
+        events = await asyncio.to_thread(count) - events_before
+        return {"cpu": cpu, "wall": wall, "events": events, "writes": conductor._db.writes - writes_before,
+                "batches": conductor._db.batches - batches_before, "largest": conductor._db.largest,
+                "received": received}
+    finally:
+        serving.cancel()
+        draining.cancel()
+        await asyncio.gather(serving, draining, return_exceptions=True)
+
+
+def engine_floor(codes: list[str], words: int) -> float:
+    """CPU seconds for the pure engine to reveal `words` words spread over the matches, in memory."""
+    from game.engine.api import decide_and_fold, next_wakeup
+    from game.models import Match
+    from game.store import load_state
+
+    states = [load_state(Match.objects.get(code=code)) for code in codes]  # as the conductor left them: live
+    tick = {"type": "tick", "actor": {"role": "system"}}
+    cpu = time.process_time()
+    for k in range(words):
+        i = k % len(states)
+        _, states[i] = decide_and_fold(states[i], tick, next_wakeup(states[i]))
+    return time.process_time() - cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="exhibition-conductor-bench-") as tmp:
+        setup_django(Path(tmp) / "bench.sqlite3")
+        import logging
+
+        logging.disable(logging.INFO)  # the conductor's own start and stop lines
+        rows = []
+        for run in range(args.runs):
+            codes = make_matches(args.matches)
+            result = asyncio.run(measure(codes, args.seconds))
+            floor = engine_floor(codes, result["events"])
+            rows.append((result, floor))
+            per_event = result["cpu"] / max(1, result["events"]) * 1e6
+            print(f"run {run + 1}: {args.matches} matches, {result['wall']:.1f} s: {result['events']} events stored "
+                  f"({result['events'] / result['wall']:.0f}/s), {result['received']} broadcasts taken; conductor "
+                  f"CPU {result['cpu']:.2f} s = {per_event:.0f} us per event, "
+                  f"{result['cpu'] / result['wall'] * 1000 / args.matches:.2f} ms/s per match; "
+                  f"{result['batches']} transactions of {result['writes']} writes carried several "
+                  f"(at most {result['largest']}); floor, the engine alone: "
+                  f"{floor / max(1, result['events']) * 1e6:.0f} us per event")
+        per_event = [r["cpu"] / max(1, r["events"]) * 1e6 for r, _ in rows]
+        floors = [f / max(1, r["events"]) * 1e6 for r, f in rows]
+        print(f"\nConductor CPU per stored event: median {statistics.median(per_event):.0f} us "
+              f"(runs {', '.join(f'{v:.0f}' for v in per_event)}); floor, the pure engine: median "
+              f"{statistics.median(floors):.0f} us; {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}.")
+
+
+if __name__ == "__main__":
+    main()
