@@ -41,13 +41,16 @@ seq with nothing lost.
 
 --profile DIR records every server process with py-spy during play and prints where its time went.
 
+--repeat N runs everything N times (one round of every run, then the next) and ends with each
+figure's lowest, highest and median across the repeats: on a shared machine one run says little.
+
 --storm N cuts N watchers of one live match off at once mid-question and lets them reconnect at once
 (bench/_storm.py): errors, time until each is back and resynced, the moderator's ack meanwhile,
 beside the same storm on a match nobody plays and on the plain-websockets floor server.
 
 Run: .venv/bin/python bench/latency.py [--layer memory|redis|both] [--db sqlite|postgres]
         [--spectators 10,50,200] [--players 2] [--matches 1] [--web 1] [--conductors 1]
-        [--questions 5] [--floor] [--fault redis|conductor] [--profile DIR] [--storm N]
+        [--questions 5] [--floor] [--repeat N] [--fault redis|conductor] [--profile DIR] [--storm N]
 """
 from __future__ import annotations
 
@@ -78,6 +81,7 @@ START_SPREAD_S = 0.2  # each match starts this much later at most (bench/_floor.
 MAX_SOCKETS = 3500
 MAX_QUESTIONS = 20
 MAX_RUNS = 8
+MAX_REPEATS = 8
 MIB = 1024 * 1024
 
 SETUP = r"""
@@ -880,6 +884,38 @@ def report(results: list[dict], args, total_s: float) -> None:
     print(f"\nTotal wall time {total_s:.1f}s")
 
 
+def report_repeats(results: list[dict]) -> None:
+    """Each figure's range and median over the repeats of one run (--repeat): on a shared machine the
+    same code moves a lot from run to run, and one run says little."""
+    groups: dict[tuple, list[dict]] = {}
+    for r in results:
+        if "failed" not in r:
+            groups.setdefault((r["label"].rsplit(" #", 1)[0], who(r)), []).append(r)
+
+    def spread(values: list) -> str:
+        values = sorted(v for v in values if v is not None)
+        if not values:
+            return "-"
+        middle = (values[(len(values) - 1) // 2] + values[len(values) // 2]) / 2
+        return f"{fmt(values[0])}-{fmt(values[-1])} ({fmt(middle)})"
+
+    rows = []
+    for (label, spect), runs in groups.items():
+        floors = [r["floor"] for r in runs if r["floor"]]
+        lost = sum(r["delivery"]["lost"] + r["delivery"]["dup"] + r["delivery"]["out_of_order"] for r in runs)
+        rows.append([label, spect, str(len(runs)),
+                     spread([pct(r["jitter"], 99) for r in runs]), spread([pct(f["jitter"], 99) for f in floors]),
+                     spread([pct(r["lags"]["spectator"] or r["lag_all"], 99) for r in runs]),
+                     spread([pct(f["lag"], 99) for f in floors]),
+                     spread([pct(r["ack_rtt"], 99) for r in runs]), str(lost), str(sum(len(r["refused"]) for r in runs)),
+                     spread([r["server_cpu"] / r["matches"] / r["play_s"] * 1000 for r in runs if r["play_s"]]),
+                     spread([f["cpu"] / r["matches"] / f["play_s"] * 1000 for r in runs
+                             for f in [r["floor"]] if f and f["play_s"]])])
+    print("\nAcross the repeats: lowest-highest (median) of each run's figure, ms")
+    print(table(["run", "spect", "runs", "jitter p99", "floor jitter p99", "word lag p99", "floor lag p99",
+                 "buzz ack p99", "lost+dup+ooo", "refused", "server CPU ms/s per match", "floor's"], rows))
+
+
 # -- main -----------------------------------------------------------------------------------------
 
 def counts(text: str) -> list[int]:
@@ -921,6 +957,8 @@ def main(argv=None) -> int:
     parser.add_argument("--clients", type=int, default=1, choices=range(1, 9), metavar="1-8",
                         help="processes the spectators are spread over (moderators and players have their own)")
     parser.add_argument("--floor", action="store_true", help="measure the plain-websockets floor in the same run")
+    parser.add_argument("--repeat", type=int, default=1, choices=range(1, MAX_REPEATS + 1), metavar=f"1-{MAX_REPEATS}",
+                        help="run everything this many times and print each figure's range and median across them")
     parser.add_argument("--fault", choices=("redis", "conductor"), help="restart Redis / kill the conductor mid-question")
     parser.add_argument("--profile", metavar="DIR", help="record each server with py-spy into DIR and summarise")
     parser.add_argument("--storm", type=int, choices=range(1, MAX_SOCKETS + 1), metavar=f"1-{MAX_SOCKETS}",
@@ -934,6 +972,7 @@ def main(argv=None) -> int:
     runs = [(layer, n) for layer in layers for n in args.spectators]
     if len(runs) > MAX_RUNS:
         parser.error(f"{len(runs)} runs asked for; at most {MAX_RUNS} (layers x spectator counts)")
+    runs = [(layer, n, k) for k in range(1, args.repeat + 1) for layer, n in runs]  # one round of every run, then the next
     if max(args.spectators) + args.matches * (1 + args.players) > MAX_SOCKETS:
         parser.error(f"at most {MAX_SOCKETS} sockets in all")
 
@@ -950,8 +989,9 @@ def main(argv=None) -> int:
 
     results, interrupted, started = [], False, time.monotonic()
     try:
-        for number, (layer, spectators) in enumerate(runs, 1):
+        for number, (layer, spectators, repeat) in enumerate(runs, 1):
             label = run_label(layer, args.db, args.web, args.conductors if layer == "redis" else 1)
+            label += f" #{repeat}" if args.repeat > 1 else ""
             print(f"[{number}/{len(runs)}] {label}, {spectators} spectators, load {load_average()} ...",
                   file=sys.stderr, flush=True)
             try:
@@ -967,6 +1007,8 @@ def main(argv=None) -> int:
         print("\nInterrupted: the servers are stopped and the temp files removed; partial results follow.",
               file=sys.stderr)
     report(results, args, time.monotonic() - started)
+    if args.repeat > 1:
+        report_repeats(results)
     if interrupted:
         return 130
     return 1 if any("failed" in r for r in results) else 0
