@@ -990,8 +990,8 @@ def main(argv=None) -> int:
     results, interrupted, started = [], False, time.monotonic()
     try:
         for number, (layer, spectators, repeat) in enumerate(runs, 1):
-            label = run_label(layer, args.db, args.web, args.conductors if layer == "redis" else 1)
-            label += f" #{repeat}" if args.repeat > 1 else ""
+            repeat_mark = f" #{repeat}" if args.repeat > 1 else ""  # which repeat a row is, in every table
+            label = run_label(layer, args.db, args.web, args.conductors if layer == "redis" else 1) + repeat_mark
             print(f"[{number}/{len(runs)}] {label}, {spectators} spectators, load {load_average()} ...",
                   file=sys.stderr, flush=True)
             try:
@@ -1000,6 +1000,7 @@ def main(argv=None) -> int:
                 results.append({"label": label, "spectators": spectators, "failed": str(problem)})
                 print(f"    could not be measured: {str(problem).splitlines()[0]}", file=sys.stderr, flush=True)
                 continue
+            result["label"] += repeat_mark
             results.append(result)
             print(f"    done in {result['wall_s']:.1f}s", file=sys.stderr, flush=True)
     except KeyboardInterrupt:

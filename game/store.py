@@ -193,7 +193,7 @@ def write_together(owner: str, match_ids: list[int], now: int, calls: list) -> l
     outcomes: list[tuple[bool, object]] = []
     try:
         with transaction.atomic():
-            _batch.current = batch = WriteBatch(owner, renew(owner, sorted(set(match_ids)), now))
+            _batch.current = batch = WriteBatch(owner, renew(owner, match_ids, now))
             try:
                 for call in calls:
                     try:

@@ -1,4 +1,4 @@
-"""Who hears which event: one group per match, the audiences' frames in each message, and the broadcast itself.
+"""Who hears which event: one group per match, every audience's frames in one message, and the send.
 
 Every event goes to every audience (as "hidden" where it is not theirs), so a gap in seq always
 means a lost frame. Each event is projected and encoded once per audience here, and the frames of

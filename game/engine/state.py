@@ -32,8 +32,7 @@ def copy_state(value, memo: dict):
         out.__dict__.update((key, copy_state(item, memo)) for key, item in value.__dict__.items())
     else:
         return copy.deepcopy(value, memo)
-    memo.setdefault(id(memo), []).append(value)  # as deepcopy does: the original outlives the memo's ids
-    return out
+    return out  # (the state being copied keeps every original alive, so no id in the memo is reused)
 
 
 @dataclass

@@ -161,16 +161,23 @@ async def test_a_conductor_that_lost_its_lease_writes_nothing_more(conductor, co
     assert match.code not in conductor.hosts
 
 
-# -- the database stops answering -------------------------------------------------------------------
-
-async def test_while_the_database_fails_the_clock_stops_and_the_match_is_paused_once_it_answers(
-        conductor, conduct, live_match, listen, monkeypatch):
-    monkeypatch.setattr(host_module, "STORAGE_RETRY_MS", 50)
+async def read_by_the_clock(live_match, listen, conduct):
+    """A match read by the clock (a word every 100 ms), started, with its first word out; the match
+    and its moderator's socket."""
     match = await sync_to_async(live_match)(overrides={"reveal": "clock", "lead_in_seconds": 0.2,
                                                        "words_per_minute": 600})
     mod = await listen(match.code, MODERATOR)
     await conduct(match.code, "start", MOD)
     await mod.next("word_revealed")
+    return match, mod
+
+
+# -- the database stops answering -------------------------------------------------------------------
+
+async def test_while_the_database_fails_the_clock_stops_and_the_match_is_paused_once_it_answers(
+        conductor, conduct, live_match, listen, monkeypatch):
+    monkeypatch.setattr(host_module, "STORAGE_RETRY_MS", 50)
+    match, mod = await read_by_the_clock(live_match, listen, conduct)
     real, down = MatchRunner.handle, [True]
 
     def failing(self, *args, **kwargs):
@@ -268,11 +275,7 @@ async def test_while_the_screens_cannot_be_reached_no_word_is_read_unseen(
     """A broadcast to an unreachable Redis takes a connect time-out to fail; the words due meanwhile
     must not be read into the log as if the room had heard them: the clock stops where contact was lost."""
     monkeypatch.setattr(host_module, "FLUSH_RETRY_MS", 50)
-    match = await sync_to_async(live_match)(overrides={"reveal": "clock", "lead_in_seconds": 0.2,
-                                                       "words_per_minute": 600})
-    mod = await listen(match.code, MODERATOR)
-    await conduct(match.code, "start", MOD)
-    await mod.next("word_revealed")
+    match, mod = await read_by_the_clock(live_match, listen, conduct)
     broken, first_failed = broken_group_send(channel_layer, monkeypatch, hang_s=0.5)
     await asyncio.sleep(1.5)  # a word is due every 100 ms
     broken[0] = False
