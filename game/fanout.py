@@ -342,7 +342,10 @@ class Hub:
                 if restarted or loop_now >= next_beat:
                     for code in list(self.match_ids):
                         await self.layer.group_add(match_group(code), self.channel)
-                    next_beat = loop_now + beat
+                    if loop_now >= next_beat:  # a fixed rate: a beat found a probe late does not delay the rest
+                        next_beat += beat
+                        if next_beat <= loop_now:  # far behind (Redis was out of reach): start the rate again
+                            next_beat = loop_now + beat
                     await self._heartbeat()  # after a restart: every socket catches up now
             except asyncio.CancelledError:
                 raise

@@ -22,7 +22,9 @@ from tests.stack import Client, PrivateRedis, Stack, postgres_available
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 REDIS_URL = "redis://127.0.0.1:6379/10"
-IDLE_S = 32  # longer than the blocking pop (5 s), the Redis socket time-out (15 s), a heartbeat (15 s), a lease (6 s)
+# longer than the blocking pop (5 s), the Redis socket time-out (15 s), a lease (6 s) and two heartbeats
+# (15 s each, found by a probe up to 2 s late) from any moment the clients joined
+IDLE_S = 36
 
 SETUP = """
 import json
