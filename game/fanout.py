@@ -339,13 +339,13 @@ class Hub:
             try:
                 restarted = await self._redis_restarted()
                 loop_now = asyncio.get_running_loop().time()
-                if restarted or loop_now >= next_beat:
+                due = loop_now >= next_beat
+                if restarted or due:
                     for code in list(self.match_ids):
                         await self.layer.group_add(match_group(code), self.channel)
-                    if loop_now >= next_beat:  # a fixed rate: a beat found a probe late does not delay the rest
-                        next_beat += beat
-                        if next_beat <= loop_now:  # far behind (Redis was out of reach): start the rate again
-                            next_beat = loop_now + beat
+                    if due:  # a fixed rate, so a beat found a probe late does not delay the rest; after a
+                        # long outage (Redis out of reach) the rate starts again from now
+                        next_beat = next_beat + beat if next_beat + beat > loop_now else loop_now + beat
                     await self._heartbeat()  # after a restart: every socket catches up now
             except asyncio.CancelledError:
                 raise

@@ -3,6 +3,7 @@
 changes the state it is given, even when it refuses a command after the clock already moved."""
 from __future__ import annotations
 
+import copy
 import pickle
 
 import pytest
@@ -88,8 +89,6 @@ def test_a_state_copy_is_deepcopy_and_shares_nothing_it_could_change(name):
     """MatchState.clone (the copy decide folds into) has exactly deepcopy's value and shape at every
     seq of played matches (pickle keeps which parts are one object), and no dict, list or state
     object of the copy is one of the original's: changing the copy never changes the state it came from."""
-    import copy
-
     state = None
     for event in PLAYED[name]().events:
         state = apply_in_place(state, event)
