@@ -12,7 +12,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from .conductor.leases import LeaseLost, hold, renew
@@ -31,7 +31,8 @@ JUDGED = ("answer", "submission")
 def find_snippets(question_text: str) -> list[dict]:
     """Search snippets for a phase that allows them; a broken search costs the snippets, not the match."""
     try:
-        return top_snippets(question_text, k=SNIPPETS_SHOWN)
+        with transaction.atomic():  # a savepoint: a failed search must not break a shared transaction
+            return top_snippets(question_text, k=SNIPPETS_SHOWN)
     except Exception:
         log.exception("Search snippets failed; the phase goes on without them")
         return []
@@ -165,15 +166,38 @@ class WriteBatch:
 
     def __init__(self, owner: str, held: set[int]):
         self.owner, self.held = owner, held
-        self.rows: list[tuple[int, dict]] = []
+        self.rows: list[list[tuple[int, dict]]] = []  # the rows of each write, in the order they ran
+
+    def begin(self) -> None:
+        self.rows.append([])
+
+    def add(self, rows: list[tuple[int, dict]]) -> None:
+        self.rows[-1] += rows
 
     def hold(self, match_id: int) -> None:
         if match_id not in self.held:
             raise LeaseLost(f"This conductor no longer holds the lease of match {match_id}.")
 
-    def insert(self) -> None:
-        insert_events(self.rows)
+    def insert(self, failed: set[int]) -> dict[int, Exception]:
+        """Insert the rows of every write that did not fail, in one statement; if that statement
+        fails, each write's rows by themselves, so a write that cannot be stored fails alone.
+        Returns write index -> why its rows could not be stored."""
+        kept = [(index, rows) for index, rows in enumerate(self.rows) if rows and index not in failed]
         self.rows = []
+        try:
+            with transaction.atomic():
+                insert_events([row for _, rows in kept for row in rows])
+            return {}
+        except DatabaseError:
+            log.warning("Storing %d writes together failed; storing each alone", len(kept), exc_info=True)
+        refused = {}
+        for index, rows in kept:
+            try:
+                with transaction.atomic():
+                    insert_events(rows)
+            except DatabaseError as exc:
+                refused[index] = exc
+        return refused
 
 
 def current_batch(owner: str | None) -> WriteBatch | None:
@@ -182,25 +206,39 @@ def current_batch(owner: str | None) -> WriteBatch | None:
     return batch if batch is not None and owner is not None and batch.owner == owner else None
 
 
+def transaction_broken() -> bool:
+    """Whether PostgreSQL refuses everything until a rollback (a statement failed outside a savepoint)."""
+    status = getattr(getattr(getattr(connection, "connection", None), "info", None), "transaction_status", None)
+    return getattr(status, "name", "") == "INERROR"
+
+
 def write_together(owner: str, match_ids: list[int], now: int, calls: list) -> list[tuple[bool, object]]:
     """Run the calls (each a MatchRunner write of one of match_ids, under `owner`'s lease) in one
     transaction; (True, result) or (False, the exception it raised) for each, in order.
 
     The leases are extended in one statement at the start, in the same transaction as the events,
     so a write to a match whose lease another conductor took raises LeaseLost and stores nothing,
-    as it does alone. A call that fails costs itself only (a command with a receipt writes in a
-    savepoint of its own); if the transaction cannot commit, every call gets that failure."""
+    as it does alone. A call that fails costs itself only: nothing of it is inserted (a command
+    with a receipt writes in a savepoint of its own, and so does every other statement a write
+    may run), and if the one INSERT of everyone's events fails, each write's events are inserted
+    alone and only the writes whose rows were refused fail. If the transaction cannot commit,
+    every call gets that failure."""
     outcomes: list[tuple[bool, object]] = []
     try:
         with transaction.atomic():
             _batch.current = batch = WriteBatch(owner, renew(owner, match_ids, now))
             try:
                 for call in calls:
+                    batch.begin()
                     try:
                         outcomes.append((True, call()))
                     except Exception as exc:
                         outcomes.append((False, exc))
-                batch.insert()
+                failed = {index for index, (ok, _) in enumerate(outcomes) if not ok}
+                for index, exc in batch.insert(failed).items():
+                    outcomes[index] = (False, exc)
+                if transaction_broken():
+                    raise DatabaseError("A statement failed outside a savepoint; the transaction cannot commit.")
             finally:
                 _batch.current = None
     except Exception as exc:
@@ -254,17 +292,20 @@ class MatchRunner:
         """Decide, store and fold; then the follow-ups the events call for (judge, snippets).
 
         With a receipt, the command's answer is stored in the same transaction as its events.
-        Raises Rejected when the rules refuse the command (nothing stored but the receipt and any
-        events the refusal keeps on the record, such as a lost buzz).
+        Raises Rejected when the rules refuse the command: nothing is stored but the events the
+        refusal keeps on the record (a lost buzz). A refusal's answer is not stored: it changed
+        nothing, and a flood of refused commands must not cost a row each (the conductor keeps
+        the answers it gave in memory, so a retry is answered the same).
         """
         now = now if now is not None else now_ms()
         try:
             if command.get("type") == "start" and self.state.status == "setup":
-                refuse_unfit_bots(self.match)
+                with transaction.atomic():  # its reads fail alone in a shared transaction
+                    refuse_unfit_bots(self.match)
             events, state = decide_and_fold(self.state, command, now)
         except Rejected as refusal:
-            if refusal.events or receipt is not None:
-                self.commit(refusal.events, refusal.state or self.state, receipt, refusal_reply(refusal))
+            if refusal.events:
+                self.commit(refusal.events, refusal.state or self.state)
             raise
         first = self.state.seq + 1
         reply = {"ok": True, "seqs": list(range(first, first + len(events))), "error": None}
@@ -317,7 +358,7 @@ class MatchRunner:
         batch = current_batch(self.owner)
         if batch is not None and receipt is None:
             batch.hold(self.match.pk)
-            batch.rows += number_events(self.match, events, self.state.seq + 1)
+            batch.add(number_events(self.match, events, self.state.seq + 1))
             self._sync_status(state)
             self.state = state
             return
@@ -342,4 +383,5 @@ class MatchRunner:
             if status == Match.Status.FINISHED:
                 self.match.finished = timezone.now()
                 fields.append("finished")
-            self.match.save(update_fields=fields)
+            with transaction.atomic():  # a savepoint: in a shared transaction it fails alone
+                self.match.save(update_fields=fields)

@@ -64,6 +64,7 @@ class Conductor:
         self.forwarded = 0  # messages handed to the conductor that holds their match
         self._redis_run_id = None
         self._unserved_seen: set[str] = set()  # live matches nobody held at our last look
+        self._opening: dict[str, tuple[bool, asyncio.Future]] = {}  # match -> (place, its host being opened)
         self._db = DatabaseThread(self.id, lambda: self.clock())
 
     async def db(self, fn, *args):
@@ -246,10 +247,46 @@ class Conductor:
     async def host(self, code: str, place: bool = False):
         """The running host of a match we hold (taking the lease if it is free), the lease of the
         conductor that holds it, or None if there is no such match. With `place`, a match nobody
-        holds is left to a less loaded conductor if there is one (the lease returned names it)."""
-        host = self.hosts.get(code)
-        if host is not None:
-            return host
+        holds is left to a less loaded conductor if there is one (the lease returned names it).
+
+        One match has one host, whatever arrives at once: the shared channel, our own channel and
+        the look for unserved matches each call this, and the lease is ours to all of them, so a
+        second call while the first is opening the match waits for it instead of opening it again
+        (two loops would write the same seqs)."""
+        while True:
+            host = self.hosts.get(code)
+            if host is not None:
+                return host
+            opening = self._opening.get(code)
+            if opening is None:
+                break
+            opened_for, pending = opening
+            try:
+                found = await asyncio.shield(pending)
+            except asyncio.CancelledError:
+                if pending.cancelled():
+                    continue  # the call opening it was cancelled, not this one: look again
+                raise
+            if found is None or isinstance(found, MatchHost) or opened_for == place:
+                return found
+            # the match was left to another conductor for placing; a forwarded message looks again
+        pending = asyncio.get_running_loop().create_future()
+        pending.add_done_callback(lambda f: f.cancelled() or f.exception())  # waiters may be none
+        self._opening[code] = (place, pending)
+        try:
+            found = await self._open(code, place)
+        except asyncio.CancelledError:
+            pending.cancel()
+            raise
+        except Exception as exc:
+            pending.set_exception(exc)
+            raise
+        finally:
+            del self._opening[code]
+        pending.set_result(found)
+        return found
+
+    async def _open(self, code: str, place: bool):
         lease = await self.db(leases.acquire, code, self.id, self.own_channel or "", self.clock(), place)
         if lease is None:
             return None

@@ -70,6 +70,7 @@ class MatchHost:
         self._inbox: collections.deque = collections.deque()
         self._arrived = asyncio.Event()
         self._task: asyncio.Task | None = None
+        self.stopped = False  # once set, the loop ends: a stopped host never writes again
 
     @property
     def state(self):
@@ -83,6 +84,9 @@ class MatchHost:
         self._task = asyncio.get_running_loop().create_task(self._loop(), name=f"match-{self.code}")
 
     async def stop(self) -> None:
+        """End the loop. Called from the loop itself (its lease was lost), it ends after the message
+        in hand: the conductor may open the match again, and two loops must never write to it."""
+        self.stopped = True
         self.bots.cancel_timers()
         if self._task is not None and self._task is not asyncio.current_task():
             self._task.cancel()
@@ -105,11 +109,11 @@ class MatchHost:
     # -- the loop ---------------------------------------------------------------------------------
 
     async def _loop(self) -> None:
-        while True:
+        while not self.stopped:
             message = await self._next()
             try:
                 await self._handle(message)
-                if self.stalled_at is None:
+                if self.stalled_at is None and not self.stopped:
                     await self.bots.refresh()
             except asyncio.CancelledError:
                 raise
@@ -170,6 +174,9 @@ class MatchHost:
         receipt = Receipt(key, command_id) if key and isinstance(command_id, str) and command_id else None
         if receipt is not None and (receipt.actor, receipt.command_id) in self.receipts:
             await self._reply(reply_to, ref, self.receipts[(receipt.actor, receipt.command_id)])
+            return None
+        if self.stopped:
+            await self._reply(reply_to, ref, {"ok": False, "seqs": [], "error": MOVED})
             return None
         if self.stalled_at is not None:
             await self._reply(reply_to, ref, {"ok": False, "seqs": [], "error": UNAVAILABLE})

@@ -189,3 +189,35 @@ async def test_a_database_that_fails_during_recovery_does_not_silence_the_conduc
     finally:
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
+
+
+async def test_a_match_gets_one_host_however_many_messages_open_it_at_once(conductor, live_match, channel_layer):
+    """A double Start from two windows and joins racing it, arriving on the shared channel and on
+    the conductor's own at the same moment: one loop, every command answered, the log without a gap."""
+    match = await sync_to_async(live_match)()
+    while conductor.own_channel is None:
+        await asyncio.sleep(0.01)
+    replies = []
+    for n in range(12):
+        reply_to = await channel_layer.new_channel()
+        replies.append(reply_to)
+        kind = "start" if n < 2 else "join"
+        actor = MOD if kind == "start" else {"role": "system"}
+        seat = {"id": f"s{900 + n}", "name": f"Player {n}", "team": "t0", "kind": "human"}
+        message = {"type": "command", "match": match.code, "id": f"concurrent-{n:04d}", "reply_to": reply_to,
+                   "ref": n, "command": {"type": kind, "actor": actor, "data": {"seat": seat}}}
+        # alternate the two channels the conductor reads, and hand some straight to dispatch
+        if n % 3 == 0:
+            await channel_layer.send("conductor", message)
+        elif n % 3 == 1:
+            await channel_layer.send(conductor.own_channel, dict(message, forwarded=1))
+        else:
+            asyncio.ensure_future(conductor.dispatch(message))
+    answers = [await asyncio.wait_for(channel_layer.receive(r), 20) for r in replies]
+    assert sum(1 for a in answers[:2] if a["ok"]) == 1, "one Start applies, the other is refused"
+    assert all(a["ok"] for a in answers[2:]), answers
+    assert len(conductor.hosts) == 1
+    assert [t.get_name() for t in asyncio.all_tasks()].count(f"match-{match.code}") == 1, "one loop"
+    seqs = [e["seq"] for e in await stored(match)]
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert [e["type"] for e in await stored(match)].count("seat_joined") == 10, "every join answered is in the log"
