@@ -160,6 +160,8 @@ else:
 # Joining a match: at most this many joins a minute from one address, and this many players a match.
 EXHIBITION_JOINS_PER_MINUTE = int(os.environ.get("EXHIBITION_JOINS_PER_MINUTE", 10))
 EXHIBITION_MAX_PLAYERS = int(os.environ.get("EXHIBITION_MAX_PLAYERS", 60))
+# How long a join waits for the conductor to store it before the phone is told to try again.
+EXHIBITION_JOIN_CONFIRM_SECONDS = float(os.environ.get("EXHIBITION_JOIN_CONFIRM_SECONDS", 8))
 
 # Celery: Redis broker in production; with no REDIS_URL the bots run in-process.
 CELERY_BROKER_URL = REDIS_URL or "memory://"

@@ -2,7 +2,9 @@
 
 The host pages are in views_host, the match pages (join, play, moderate, watch) in views_match.
 """
+import asyncio
 import logging
+import uuid
 
 from asgiref.sync import async_to_sync
 from channels.exceptions import ChannelFull
@@ -22,6 +24,29 @@ def notify_conductor(message: dict) -> None:
         async_to_sync(get_channel_layer().send)(CONDUCTOR_CHANNEL, message)
     except ChannelFull:
         log.warning("The conductor channel is full; dropped %s for match %s.", message.get("type"), message.get("match"))
+
+
+async def _ask(message: dict, timeout: float) -> dict | None:
+    layer = get_channel_layer()
+    # A plain channel of this request's own, read with a blocking pop (as the fan-out hub reads its
+    # own), not a process-local one: a sync view's wait runs on whichever loop asgiref gives it.
+    reply_to = f"reply.{uuid.uuid4().hex}"
+    await layer.send(CONDUCTOR_CHANNEL, dict(message, reply_to=reply_to))
+    try:
+        return await asyncio.wait_for(layer.receive(reply_to), timeout)
+    except TimeoutError:
+        return None
+
+
+def ask_conductor(message: dict, timeout: float) -> dict | None:
+    """Send a command to the conductor and wait for its answer (a conductor.reply message); None if
+    none came within `timeout` seconds or the conductor's channel is full. A command the caller may
+    repeat safely, as the answer may be lost after the command was stored."""
+    try:
+        return async_to_sync(_ask)(message, timeout)
+    except ChannelFull:
+        log.warning("The conductor channel is full; %s for match %s not sent.", message.get("type"), message.get("match"))
+        return None
 
 
 def wake_conductor(code: str) -> None:

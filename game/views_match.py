@@ -5,19 +5,21 @@ A player's seat lives in their session as a signed token, so a reload keeps the 
 """
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection, transaction
 from django.shortcuts import get_object_or_404, redirect, render
 
 from .forms import JoinCodeForm, JoinForm, normalise_code
 from .models import Match, Seat
 from .seat_tokens import make_seat_token, read_seat_token
 from .store import seat_data
-from .views import notify_conductor
+from .views import ask_conductor
 from .views_host import staff_required
 from .join_link import join_link
 from .not_found import match_page
 
 SESSION_SEATS = "seats"
+JOIN_RETRY_S = 2  # the "taking your seat" page asks again after this long
+RETRIED = {None, "unavailable", "busy", "server_error"}  # answers that mean "not now", not "no"
 SOCKET_ROLE = {"moderator": "moderate", "player": "play", "spectator": "watch"}
 
 
@@ -54,7 +56,7 @@ def join(request, code):
         return render(request, "join_code.html", {"form": form}, status=404)
     seat, _ = seat_in_session(request, match)
     if seat is not None:
-        return redirect("play", code=code)
+        return _seat_in_the_match(request, match, seat) or redirect("play", code=code)
     form = JoinForm(match, request.POST or None)
     if request.method == "POST":
         if not _join_allowed(request):
@@ -66,12 +68,41 @@ def join(request, code):
                 seats = dict(request.session.get(SESSION_SEATS, {}))
                 seats[code] = make_seat_token(seat)
                 request.session[SESSION_SEATS] = seats
-                # One message, no re-reading of the event log: the conductor folds the join into the live state.
-                notify_conductor({"type": "command", "match": code, "command": {
-                    "type": "join", "actor": {"role": "system"}, "data": {"seat": seat_data(seat)}},
-                    "reply_to": None, "ref": None})
-                return redirect("play", code=code)
+                return _seat_in_the_match(request, match, seat, form) or redirect("play", code=code)
     return render(request, "join.html", _join_page(match, form), status=400 if form.errors else 200)
+
+
+def _seat_in_the_match(request, match: Match, seat: Seat, form: JoinForm | None = None):
+    """Have the conductor put the seat in the match's event log and wait for its answer: only a
+    join that was stored sends the phone to the play page (None: go there). Without an answer the
+    phone is told so and asks again by itself: the seat is kept in its session, and a join of a
+    seat the log has already is answered ok and stores nothing, so asking twice is safe. A join
+    the rules refuse gives the seat back and says why."""
+    # One message, no re-reading of the event log: the conductor folds the join into the live state.
+    command = {"type": "join", "actor": {"role": "system"}, "data": {"seat": seat_data(seat)}}
+    connection.close()  # hold no database connection (of a bounded pool) while the conductor works
+    reply = ask_conductor({"type": "command", "match": match.code, "command": command, "ref": None},
+                          settings.EXHIBITION_JOIN_CONFIRM_SECONDS)
+    if reply is not None and reply.get("ok"):
+        return None
+    error = (reply or {}).get("error") or {}
+    if reply is not None and error.get("code") not in RETRIED:
+        seat.delete()  # not in the log: nobody holds it
+        _forget_seat(request, match.code)
+        form = form or JoinForm(match)
+        form.add_error(None, error.get("message") or "The match refused that seat; pick another.")
+        return render(request, "join.html", _join_page(match, form), status=409)
+    response = render(request, "joining.html", {"match": match, "seat": seat, "retry_seconds": JOIN_RETRY_S,
+                                                "reason": error.get("message")},
+                      status=202)  # accepted, not done yet (a 5xx would not keep the session that holds the seat)
+    response["Retry-After"] = str(JOIN_RETRY_S)
+    return response
+
+
+def _forget_seat(request, code: str) -> None:
+    seats = dict(request.session.get(SESSION_SEATS, {}))
+    if seats.pop(code, None) is not None:
+        request.session[SESSION_SEATS] = seats
 
 
 def _join_page(match: Match, form: JoinForm) -> dict:

@@ -140,6 +140,8 @@ class MatchHost:
         if self.layer_lost_at is not None:
             await self._pause_where_contact_was_lost()  # first: no command may run the clock past it
         kind = message.get("type")
+        if kind == "command" and self._seat_unknown((message.get("command") or {}).get("actor")):
+            await self.seat_newcomers()  # a seat the web stored whose join never reached us: seat it first
         if kind == "command":
             await self.execute(message.get("command") or {}, message.get("reply_to"), message.get("ref"),
                                command_id=message.get("id"))
@@ -294,6 +296,10 @@ class MatchHost:
 
     async def _pause_where_contact_was_lost(self) -> None:
         await self.pause_where_play_stood(LAYER_REASON, at=min(self.layer_lost_at, self.conductor.clock()))
+
+    def _seat_unknown(self, actor) -> bool:
+        seat = (actor or {}).get("seat")
+        return (actor or {}).get("role") == "player" and isinstance(seat, str) and seat not in self.state.seats
 
     async def seat_newcomers(self) -> None:
         """A web view added seats (or bots) to the match: seat anyone the event log does not know yet.

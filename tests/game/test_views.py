@@ -1,37 +1,49 @@
 """The pages: the host builds a match, players join it, and what a person typed is shown as text."""
 import json
 import re
+import time
 
 import pytest
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils.html import escape
 
-from game.models import Match, MatchEvent, Packet, Question, Seat
+from game.models import Match, MatchEvent, MatchLease, Packet, Question, Seat
 from game.seat_tokens import read_seat_token
 from game.store import TeamSpec, create_match_record
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.django_db(transaction=True)  # the conductor reads on a thread of its own
 
 HOSTILE = '<script>alert("pwned")</script><img src=x onerror=alert(1)>'
 
 
 @pytest.fixture(autouse=True)
-def fresh_channel_layer(settings):
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+def conductor_in_process(settings):
+    """The embedded default's conductor on its own thread: a join is seated only once it is stored."""
+    from channels.layers import channel_layers
+
+    from game.conductor import embedded
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "exhibition.local_layer.LocalChannelLayer"}}
+    channel_layers.backends = {}
+    embedded.ensure_started()
+    yield
+    embedded.stop()
+    channel_layers.backends = {}
 
 
-def conductor_messages() -> list[dict]:
-    """Everything the pages sent to the conductor so far."""
-    layer = get_channel_layer()
-    out = []
-    while True:
-        queue = layer.channels.get("conductor")
-        if not queue or queue.empty():
-            return out
-        out.append(async_to_sync(layer.receive)("conductor"))
+def eventually(check, seconds: float = 10) -> bool:
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def logged_joins(match) -> list[dict]:
+    """The seats the match's event log has seated, in order."""
+    return [e.data["seat"] for e in MatchEvent.objects.filter(match=match, type="seat_joined").order_by("seq")]
 
 
 @pytest.fixture
@@ -102,7 +114,7 @@ def test_creating_a_match_writes_its_first_event_and_shows_the_links(client, sta
     bot = Seat.objects.get(kind="bot")
     assert bot.bot_tier == "500mib" and bot.bot_config["simulated"] and bot.team.name == "Computer"
     assert {"kind": "bot", "tier": "500mib", "simulated": True}.items() <= first.data["seats"][0].items()
-    assert {"type": "wake", "match": match.code} in conductor_messages()
+    assert eventually(lambda: MatchLease.objects.filter(match=match).exists()), "the page woke the conductor"
 
     page = client.get(response["Location"]).content.decode()
     for link in (f"/m/{match.code}/moderate", f"/m/{match.code}/join", f"/m/{match.code}/watch", "/join"):
@@ -160,10 +172,9 @@ def test_the_first_player_on_a_team_becomes_its_captain(match):
     assert seats["Ada"].captain and not seats["Brook"].captain and seats["Cy"].captain
     assert seats["Ada"].team.position == 0 and seats["Cy"].team.position == 1
 
-    joins = [m for m in conductor_messages() if m["type"] == "command"]
-    assert [m["command"]["data"]["seat"]["name"] for m in joins] == ["Ada", "Brook", "Cy"]
-    assert joins[0]["command"]["type"] == "join" and joins[0]["command"]["actor"] == {"role": "system"}
-    assert joins[0]["command"]["data"]["seat"]["captain"] is True
+    joins = logged_joins(match)
+    assert [seat["name"] for seat in joins] == ["Ada", "Brook", "Cy"], "each in the log before the phone plays"
+    assert [seat["captain"] for seat in joins] == [True, False, True]
 
 
 def test_a_player_who_reloads_keeps_their_seat(client, match):
@@ -266,10 +277,43 @@ def test_a_full_match_takes_no_more_players(match, settings):
     assert "This match is full" in join(Client(REMOTE_ADDR="10.0.1.1"), match, "Late", 1).content.decode()
 
 
-def test_a_join_sends_one_message_and_no_reload(match):
-    conductor_messages()
-    join(Client(), match, "Ada", 0)
-    assert [m["type"] for m in conductor_messages()] == ["command"]
+def test_a_phone_is_sent_to_play_only_once_its_join_is_in_the_log(match):
+    response = join(Client(), match, "Ada", 0)
+    assert response.status_code == 302 and [seat["name"] for seat in logged_joins(match)] == ["Ada"]
+
+
+def test_a_join_no_conductor_stored_is_answered_try_again_and_the_retry_seats_the_player(client, match, settings):
+    from game.conductor import embedded
+
+    embedded.stop()  # the game server is down: nobody stores the join
+    settings.EXHIBITION_JOIN_CONFIRM_SECONDS = 0.5
+    response = join(client, match, "Ada", 0)
+    assert response.status_code == 202 and response["Retry-After"] == "2"  # accepted, not yet done
+    text = response.content.decode()
+    assert "Taking your seat, Ada" in text and f'content="2;url=/m/{match.code}/join"' in text
+    assert not logged_joins(match) and Seat.objects.filter(name="Ada").exists(), "the seat is kept for the retry"
+
+    embedded.ensure_started()
+    settings.EXHIBITION_JOIN_CONFIRM_SECONDS = 8
+    again = client.get(f"/m/{match.code}/join")  # what the page does by itself after two seconds
+    assert again.status_code == 302 and again["Location"] == f"/m/{match.code}/play"
+    assert [seat["name"] for seat in logged_joins(match)] == ["Ada"]
+    assert client.get(f"/m/{match.code}/join")["Location"] == f"/m/{match.code}/play", "asking twice seats once"
+    assert len(logged_joins(match)) == 1
+
+
+def test_a_join_the_rules_refuse_gives_the_seat_back_and_says_why(client, match):
+    from game.views import ask_conductor
+
+    # A seat the log has that the seats table does not: the rules refuse a second "Zed".
+    reply = ask_conductor({"type": "command", "match": match.code, "ref": None, "command": {
+        "type": "join", "actor": {"role": "system"},
+        "data": {"seat": {"id": "s9999", "name": "Zed", "team": "t0", "kind": "human"}}}}, 8)
+    assert reply["ok"]
+    response = join(client, match, "Zed", 0)
+    assert response.status_code == 409 and "already has that name" in response.content.decode()
+    assert not Seat.objects.filter(name="Zed").exists()
+    assert match.code not in client.session.get("seats", {}), "the phone holds no seat the log does not"
 
 
 # -- seats: people join human teams only -------------------------------------------------------
@@ -305,7 +349,7 @@ def test_a_person_cannot_take_a_seat_on_the_computers_team(client, match_with_bo
     assert response.status_code == 400
     assert "That team is the computer&#x27;s" in response.content.decode()
     assert not Seat.objects.filter(kind="human").exists()
-    assert not [m for m in conductor_messages() if m["type"] == "command"]
+    assert not logged_joins(match_with_bots)
 
 
 def test_a_bots_name_is_taken_too(match_with_bots):
