@@ -134,6 +134,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         timeout=20, transaction_mode="IMMEDIATE", init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
 
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A bounded pool of connections per process (Django's psycopg pool): a request, a consumer's read or
+    # the conductor borrows one for as long as it works and gives it back, so a storm of joins waits for
+    # a connection (up to DATABASE_POOL_TIMEOUT seconds, then "busy, try again") instead of opening one
+    # per request thread until PostgreSQL refuses ("too many clients"). Size it so that every process's
+    # DATABASE_POOL_MAX together stays under PostgreSQL's max_connections (README: "Database connections").
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": int(os.environ.get("DATABASE_POOL_MIN", 1)),
+        "max_size": int(os.environ.get("DATABASE_POOL_MAX", 10)),
+        "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", 20)),
+    }
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")

@@ -63,11 +63,14 @@ def join(request, code):
             form.add_error(None, "Too many joins from this device in the last minute; wait a minute and try again.")
             return render(request, "join.html", _join_page(match, form), status=429)
         if form.is_valid():
-            seat = _take_seat(match, form)
+            with transaction.atomic():  # a seat is stored only with the session that holds its token
+                seat = _take_seat(match, form)
+                if seat is not None:
+                    seats = dict(request.session.get(SESSION_SEATS, {}))
+                    seats[code] = make_seat_token(seat)
+                    request.session[SESSION_SEATS] = seats
+                    request.session.save()
             if seat is not None:
-                seats = dict(request.session.get(SESSION_SEATS, {}))
-                seats[code] = make_seat_token(seat)
-                request.session[SESSION_SEATS] = seats
                 return _seat_in_the_match(request, match, seat, form) or redirect("play", code=code)
     return render(request, "join.html", _join_page(match, form), status=400 if form.errors else 200)
 
