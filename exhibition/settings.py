@@ -10,7 +10,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from exhibition import hall
+from exhibition import client_address, hall
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -57,9 +57,16 @@ if EXHIBITION_PUBLIC_URL:
 # HTTPS (on unless DEBUG): redirect plain HTTP, secure cookies, and HSTS. Set HTTPS=off only on a
 # plain-HTTP network you trust (a hall's own Wi-Fi): hall mode is that case, so there it is off
 # unless EXHIBITION_PUBLIC_URL is an https:// address. Behind a TLS-terminating proxy set
-# BEHIND_PROXY=1: the proxy's X-Forwarded-Proto and X-Forwarded-For are then believed.
+# BEHIND_PROXY=1: the proxy's X-Forwarded-Proto is then believed, and X-Forwarded-For from the
+# proxies in TRUSTED_PROXIES (comma-separated addresses and networks; unset, loopback and the private
+# ranges, where docker-compose's network lives): exhibition/client_address.py says how it is read.
 HTTPS = env_flag("HTTPS", EXHIBITION_PUBLIC_URL.startswith("https://") if EXHIBITION_HALL else not DEBUG)
-BEHIND_PROXY = env_flag("BEHIND_PROXY", False)
+try:
+    TRUSTED_PROXIES = client_address.parse_networks(os.environ.get("TRUSTED_PROXIES", ""))
+except ValueError as exc:
+    raise ImproperlyConfigured(str(exc)) from None
+BEHIND_PROXY = env_flag("BEHIND_PROXY", bool(TRUSTED_PROXIES))
+TRUSTED_PROXIES = TRUSTED_PROXIES or client_address.PRIVATE_NETWORKS
 if HTTPS:
     SECURE_SSL_REDIRECT = True
     SESSION_COOKIE_SECURE = True
