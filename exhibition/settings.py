@@ -5,6 +5,7 @@ an in-process bot worker. Production sets DATABASE_URL (PostgreSQL) and REDIS_UR
 and Celery broker).
 """
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -89,6 +90,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "axes",
     "game",
     "bots",
 ]
@@ -102,6 +104,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a locked-out sign-in into the lockout page
 ]
 
 ROOT_URLCONF = "exhibition.urls"
@@ -186,6 +189,19 @@ WHITENOISE_USE_FINDERS = True
 
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
+
+# Login throttling (django-axes) on every sign-in form, ours and the admin's: after
+# EXHIBITION_LOGIN_FAILURES wrong passwords for one username from one client address, that pair is
+# refused for EXHIBITION_LOGIN_COOLOFF_MINUTES, counted again from each refused try. Locking the pair,
+# not the username alone, means an attacker cannot lock the host out from everywhere; nor the address
+# alone, which a whole hall may share. The address is the one the join limit uses (trusted proxies only).
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = int(os.environ.get("EXHIBITION_LOGIN_FAILURES", 5))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("EXHIBITION_LOGIN_COOLOFF_MINUTES", 15)))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "exhibition.client_address.client_address"
+AXES_LOCKOUT_CALLABLE = "exhibition.login_lockout.lockout_page"
 
 # Where the shared public question sets live (tests and benchmarks read them from here).
 EXHIBITION_DATA_DIR = Path(os.environ.get("EXHIBITION_DATA_DIR", BASE_DIR.parent / "shared" / "data"))
