@@ -5,12 +5,13 @@ an in-process bot worker. Production sets DATABASE_URL (PostgreSQL) and REDIS_UR
 and Celery broker).
 """
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from exhibition import hall
+from exhibition import client_address, hall
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -57,9 +58,16 @@ if EXHIBITION_PUBLIC_URL:
 # HTTPS (on unless DEBUG): redirect plain HTTP, secure cookies, and HSTS. Set HTTPS=off only on a
 # plain-HTTP network you trust (a hall's own Wi-Fi): hall mode is that case, so there it is off
 # unless EXHIBITION_PUBLIC_URL is an https:// address. Behind a TLS-terminating proxy set
-# BEHIND_PROXY=1: the proxy's X-Forwarded-Proto and X-Forwarded-For are then believed.
+# BEHIND_PROXY=1: the proxy's X-Forwarded-Proto is then believed, and X-Forwarded-For from the
+# proxies in TRUSTED_PROXIES (comma-separated addresses and networks; unset, loopback and the private
+# ranges, where docker-compose's network lives): exhibition/client_address.py says how it is read.
 HTTPS = env_flag("HTTPS", EXHIBITION_PUBLIC_URL.startswith("https://") if EXHIBITION_HALL else not DEBUG)
-BEHIND_PROXY = env_flag("BEHIND_PROXY", False)
+try:
+    TRUSTED_PROXIES = client_address.parse_networks(os.environ.get("TRUSTED_PROXIES", ""))
+except ValueError as exc:
+    raise ImproperlyConfigured(str(exc)) from None
+BEHIND_PROXY = env_flag("BEHIND_PROXY", bool(TRUSTED_PROXIES))
+TRUSTED_PROXIES = TRUSTED_PROXIES or client_address.PRIVATE_NETWORKS
 if HTTPS:
     SECURE_SSL_REDIRECT = True
     SESSION_COOKIE_SECURE = True
@@ -82,6 +90,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "axes",
     "game",
     "bots",
 ]
@@ -95,6 +104,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a locked-out sign-in into the lockout page
 ]
 
 ROOT_URLCONF = "exhibition.urls"
@@ -193,6 +203,19 @@ WHITENOISE_USE_FINDERS = True
 
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
+
+# Login throttling (django-axes) on every sign-in form, ours and the admin's: after
+# EXHIBITION_LOGIN_FAILURES wrong passwords for one username from one client address, that pair is
+# refused for EXHIBITION_LOGIN_COOLOFF_MINUTES, counted again from each refused try. Locking the pair,
+# not the username alone, means an attacker cannot lock the host out from everywhere; nor the address
+# alone, which a whole hall may share. The address is the one the join limit uses (trusted proxies only).
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = int(os.environ.get("EXHIBITION_LOGIN_FAILURES", 5))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("EXHIBITION_LOGIN_COOLOFF_MINUTES", 15)))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "exhibition.client_address.client_address"
+AXES_LOCKOUT_CALLABLE = "exhibition.login_lockout.lockout_page"
 
 # Where the shared public question sets live (tests and benchmarks read them from here).
 EXHIBITION_DATA_DIR = Path(os.environ.get("EXHIBITION_DATA_DIR", BASE_DIR.parent / "shared" / "data"))

@@ -8,6 +8,8 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.shortcuts import get_object_or_404, redirect, render
 
+from exhibition.client_address import client_address
+
 from .forms import JoinCodeForm, JoinForm, normalise_code
 from .models import Match, Seat
 from .seat_tokens import make_seat_token, read_seat_token
@@ -111,15 +113,6 @@ def _forget_seat(request, code: str) -> None:
 def _join_page(match: Match, form: JoinForm) -> dict:
     computer = match.teams.filter(seats__kind=Seat.Kind.BOT).distinct().order_by("position")
     return {"match": match, "form": form, "computer_teams": list(computer)}
-
-
-def client_address(request) -> str:
-    """The address a request came from; behind a proxy we trust (BEHIND_PROXY), the one it names."""
-    if settings.BEHIND_PROXY:
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        if forwarded:
-            return forwarded.split(",")[0].strip()
-    return request.META.get("REMOTE_ADDR", "")
 
 
 def _join_allowed(request) -> bool:

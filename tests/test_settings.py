@@ -15,7 +15,8 @@ PRODUCTION = {"SECRET_KEY": "a-production-secret-" + "x7Q" * 15, "ALLOWED_HOSTS"
 
 def check(env: dict, *args: str) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items()
-             if k not in ("SECRET_KEY", "DEBUG", "HTTPS", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "BEHIND_PROXY")}
+             if k not in ("SECRET_KEY", "DEBUG", "HTTPS", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "BEHIND_PROXY",
+                          "TRUSTED_PROXIES")}
     clean.update(env, DJANGO_SETTINGS_MODULE="exhibition.settings")
     return subprocess.run([sys.executable, "manage.py", "check", *args], cwd=ROOT, env=clean,
                           capture_output=True, text=True, timeout=120)
@@ -40,3 +41,8 @@ def test_check_deploy_is_clean_with_the_production_settings_of_the_readme():
     result = check(PRODUCTION, "--deploy", "--fail-level", "WARNING")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_a_trusted_proxy_that_is_not_an_address_stops_the_server_with_a_sentence():
+    refused = check({**PRODUCTION, "TRUSTED_PROXIES": "10.0.0.0/8, nginx"})
+    assert refused.returncode != 0 and "TRUSTED_PROXIES: 'nginx' is not an address" in refused.stderr

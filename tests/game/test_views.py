@@ -268,6 +268,19 @@ def test_joins_from_one_address_are_limited_per_minute(match, settings):
     assert join(other, match, "From elsewhere", 1).status_code == 302, "another device is not held back"
 
 
+def test_behind_the_proxy_a_client_rotating_forged_addresses_is_still_limited(match, settings):
+    settings.BEHIND_PROXY, settings.EXHIBITION_JOINS_PER_MINUTE = True, 3
+    from django.core.cache import cache
+
+    cache.clear()
+    # nginx (172.18.0.5) appends the address it saw; the client wrote a new one to the left each time.
+    codes = [join(Client(REMOTE_ADDR="172.18.0.5", HTTP_X_FORWARDED_FOR=f"203.0.113.{i}, 198.51.100.23"),
+                  match, f"Player {i}", 0).status_code for i in range(5)]
+    assert codes == [302, 302, 302, 429, 429]
+    other = Client(REMOTE_ADDR="172.18.0.5", HTTP_X_FORWARDED_FOR="198.51.100.99")
+    assert join(other, match, "From elsewhere", 1).status_code == 302, "another client of the proxy is not held back"
+
+
 def test_a_full_match_takes_no_more_players(match, settings):
     settings.EXHIBITION_MAX_PLAYERS = 2
     from django.core.cache import cache
