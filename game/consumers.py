@@ -217,9 +217,16 @@ class MatchSocket(AsyncWebsocketConsumer):
 
     # -- commands ---------------------------------------------------------------------------------
 
+    def budget_key(self) -> str | None:
+        """Whose budget this socket's commands spend (game/budgets.py): a seat's or the moderator's."""
+        return None
+
     async def forward(self, frame):
-        command = {"type": frame.type, "data": frame.data, "actor": self.actor(), "received": now_ms()}
         here = hub()
+        refusal = here.budgets.refusal(self.code, self.budget_key(), frame.type)
+        if refusal is not None:
+            return await self.send_json(error_frame("slow_down", refusal, frame.ref))
+        command = {"type": frame.type, "data": frame.data, "actor": self.actor(), "received": now_ms()}
         try:
             await here.layer.send(CONDUCTOR_CHANNEL, {
                 "type": "command", "match": self.code, "command": command, "id": frame.id,
@@ -260,6 +267,9 @@ class ModeratorSocket(MatchSocket):
     def actor(self):
         return {"role": "moderator"}
 
+    def budget_key(self):
+        return "moderator"
+
 
 class PlayerSocket(MatchSocket):
     """ws/m/<code>/play?seat=<token>: the human seat the signed token names."""
@@ -279,3 +289,6 @@ class PlayerSocket(MatchSocket):
 
     def actor(self):
         return {"role": "player", "seat": self.seat, "team": self.team}
+
+    def budget_key(self):
+        return self.seat

@@ -45,6 +45,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db.models import Max
 
+from .budgets import Budgets
 from .conductor.groups import match_group
 from .models import MatchEvent
 
@@ -193,6 +194,7 @@ class Hub:
         self._redis_run_id = None
         self._lost = False  # Redis failed us since the last good probe: our groups may be gone
         self.pending: dict[tuple[str, str], collections.deque] = {}  # deliveries still being written, per room
+        self.budgets = Budgets()  # commands of this process's sockets, per seat and per match (game/budgets.py)
         self.frames_in = 0  # frames received from the layer for an audience with a local socket
         self.writes = 0  # frames written to sockets
 

@@ -24,12 +24,13 @@ import uuid
 from channels.layers import get_channel_layer
 from django.db import connections
 
+from game.budgets import Budgets
 from game.store import now_ms
 
 from . import leases, loading
 from .database import DatabaseThread
 from .groups import CONDUCTOR_CHANNEL, Sender
-from .host import MatchHost
+from .host import MatchHost, actor_key
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +63,8 @@ class Conductor:
         self.layer_ok = True
         self._failed_since_probe = False
         self.forwarded = 0  # messages handed to the conductor that holds their match
+        self.budgets = Budgets(lambda: self.clock() / 1000)
+        self.refused = 0  # commands answered slow_down (over a seat's or a match's budget)
         self._redis_run_id = None
         self._unserved_seen: set[str] = set()  # live matches nobody held at our last look
         self._opening: dict[str, tuple[bool, asyncio.Future]] = {}  # match -> (place, its host being opened)
@@ -240,9 +243,20 @@ class Conductor:
         if found is None:
             await self._no_such_match(message, code)
         elif isinstance(found, MatchHost):
-            found.put(message)
+            refusal = self._over_budget(code, message) if kind == "command" else None
+            if refusal is None:
+                found.put(message)
+            else:
+                self.refused += 1
+                await self._reply_error(message, "slow_down", refusal)
         else:
             await self._forward(message, found)
+
+    def _over_budget(self, code: str, message: dict) -> str | None:
+        """The seat's, moderator's and match's budgets, checked where the match is held: whichever
+        web process a command came through, it spends the same budget here (game/budgets.py)."""
+        command = message.get("command") or {}
+        return self.budgets.refusal(code, actor_key(command.get("actor")), str(command.get("type")))
 
     async def host(self, code: str, place: bool = False):
         """The running host of a match we hold (taking the lease if it is free), the lease of the

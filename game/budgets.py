@@ -1,0 +1,73 @@
+"""Command budgets that belong to what they protect: a seat, the moderator's console, a match.
+
+A budget per socket let forty sockets on one seat send forty times a seat's share, and every frame
+they sent reached the conductor's shared channel. Here a seat's commands share one budget however
+many sockets carry them, chat has a smaller one of its own (chat is stored and shown to a whole
+team), and all the players of one match share the match's budget, so one hostile team cannot
+swamp the conductor that other matches share. The moderator has a budget of its own (reading a
+word a key press) and is not held back by the players' use of the match's.
+
+Each web process checks these for its own sockets before a command leaves it, and the conductor
+that holds the match checks them again for everything that reaches it, whichever web process it
+came through. A refusal is answered with `slow_down` (the client retries the same command id a
+moment later) and is stored nowhere.
+"""
+from __future__ import annotations
+
+import time
+
+# (burst, refilled per second)
+SEAT = (20.0, 10.0)
+CHAT = (5.0, 0.5)
+MODERATOR = (60.0, 30.0)
+MATCH = (200.0, 100.0)  # all the players of one match together
+KEEP_BUCKETS = 20_000  # beyond this many, the buckets that refilled completely are forgotten
+
+SEAT_TOO_FAST = "Slow down: this seat is sending too fast; wait a moment."
+CHAT_TOO_FAST = "Slow down: one chat message every two seconds, please."
+MATCH_TOO_FAST = "This match is receiving too many commands just now; wait a moment."
+
+
+class Budgets:
+    """Token buckets by (match, whose): `burst` at once, refilled at `rate` a second."""
+
+    def __init__(self, clock=time.monotonic):
+        self.clock = clock
+        self._buckets: dict[tuple, list[float]] = {}  # key -> [tokens, last refill, burst, rate]
+
+    def refusal(self, code: str, who: str | None, kind: str) -> str | None:
+        """None if a command of type `kind` from `who` (the actor's key: "moderator" or a seat id)
+        into match `code` is within its budgets, and takes from them; else the sentence to answer."""
+        if who == "moderator":
+            wanted = [((code, who), MODERATOR, SEAT_TOO_FAST)]
+        elif who is not None:
+            own = ((code, who, "chat"), CHAT, CHAT_TOO_FAST) if kind == "chat" else ((code, who), SEAT, SEAT_TOO_FAST)
+            wanted = [own, ((code,), MATCH, MATCH_TOO_FAST)]
+        else:
+            return None  # the system's own commands (a join from the web, a clock tick) are not budgeted
+        now = self.clock()
+        buckets = [self._bucket(key, size, now) for key, size, _ in wanted]
+        for bucket, (_, _, sentence) in zip(buckets, wanted):
+            if bucket[0] < 1:
+                return sentence
+        for bucket in buckets:
+            bucket[0] -= 1
+        return None
+
+    def _bucket(self, key: tuple, size: tuple[float, float], now: float) -> list[float]:
+        burst, rate = size
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            if len(self._buckets) >= KEEP_BUCKETS:
+                self._forget_full(now)
+            bucket = self._buckets[key] = [burst, now, burst, rate]
+        else:
+            bucket[0] = min(burst, bucket[0] + (now - bucket[1]) * rate)
+            bucket[1] = now
+        return bucket
+
+    def _forget_full(self, now: float) -> None:
+        """A bucket that would be full again holds nothing worth keeping."""
+        full = [key for key, (tokens, at, burst, rate) in self._buckets.items() if tokens + (now - at) * rate >= burst]
+        for key in full:
+            del self._buckets[key]

@@ -1,0 +1,95 @@
+"""Budgets per seat, per moderator and per match (game/budgets.py), in the web process and in the
+conductor: however many sockets carry a seat's commands, they spend one budget, and refusals are
+answered, never stored."""
+import asyncio
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from game import budgets
+from game.budgets import Budgets
+from game.models import CommandReceipt, MatchEvent
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+TEAM_PHASE = {"phases": [{"mode": "team", "points": 2, "discussion_seconds": 60}]}  # where a team chats
+
+
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def spend(b: Budgets, code: str, who: str, kind: str, times: int) -> int:
+    return sum(1 for _ in range(times) if b.refusal(code, who, kind) is None)
+
+
+def test_a_seats_commands_share_one_budget_and_it_refills():
+    clock = Clock()
+    b = Budgets(clock)
+    burst, rate = budgets.SEAT
+    assert spend(b, "M1", "s1", "buzz", 100) == burst
+    assert b.refusal("M1", "s1", "pass") == budgets.SEAT_TOO_FAST
+    clock.now += 1
+    assert spend(b, "M1", "s1", "buzz", 100) == rate, "a second later, a second's worth"
+    assert spend(b, "M1", "s2", "buzz", 5) == 5, "another seat has its own"
+    assert spend(b, "M2", "s1", "buzz", 5) == 5, "and the same seat id in another match too"
+
+
+def test_chat_has_a_smaller_budget_of_its_own():
+    b = Budgets(Clock())
+    assert spend(b, "M1", "s1", "chat", 50) == budgets.CHAT[0]
+    assert b.refusal("M1", "s1", "chat") == budgets.CHAT_TOO_FAST
+    assert b.refusal("M1", "s1", "buzz") is None, "chatting does not stop a seat from buzzing"
+
+
+def test_a_match_caps_its_players_together_and_leaves_the_moderator_alone():
+    b = Budgets(Clock())
+    seats = [f"s{n}" for n in range(40)]
+    taken = sum(spend(b, "M1", seat, "buzz", 100) for seat in seats)
+    assert taken == budgets.MATCH[0], "forty seats flooding get the match's burst, not forty seats' worth"
+    assert b.refusal("M1", "s99", "buzz") == budgets.MATCH_TOO_FAST
+    assert spend(b, "M1", "moderator", "reveal", 10) == 10, "the moderator reads on"
+    assert spend(b, "M2", "s1", "buzz", 3) == 3, "another match is untouched"
+
+
+def test_forgetting_full_buckets_keeps_memory_bounded(monkeypatch):
+    monkeypatch.setattr(budgets, "KEEP_BUCKETS", 100)
+    clock = Clock()
+    b = Budgets(clock)
+    for n in range(1000):
+        b.refusal(f"M{n}", "moderator", "reveal")
+        clock.now += 10  # each one idle long enough to refill
+    assert len(b._buckets) <= 101
+
+
+async def test_sockets_on_one_seat_spend_one_budget_and_no_refusal_is_stored(conductor, conduct, live_match, connect):
+    from tests.game.test_consumers import play
+
+    match = await sync_to_async(live_match)(overrides=TEAM_PHASE)
+    assert (await conduct(match.code, "start", {"role": "moderator"}))["ok"]
+    sockets = [await play(connect, match, "Bob") for _ in range(8)]
+    answers = []
+    for round_ in range(6):
+        sent = [asyncio.ensure_future(s.command("chat", {"text": f"flood {round_}"})) for s in sockets]
+        answers += await asyncio.gather(*sent)
+    ok = [a for a in answers if a["type"] == "ack"]
+    refused = [a for a in answers if a["type"] == "error"]
+    assert len(ok) <= budgets.CHAT[0] + 1, "eight sockets share the seat's chat budget"
+    assert refused and {a["data"]["code"] for a in refused} == {"slow_down"}
+    assert await sync_to_async(CommandReceipt.objects.filter(match=match, ok=False).count)() == 0
+    chats = await sync_to_async(MatchEvent.objects.filter(match=match, type="chat").count)()
+    assert chats == len(ok)
+
+
+async def test_the_conductor_holds_a_seat_to_its_budget_whichever_web_process_sent(conductor, conduct, live_match):
+    match = await sync_to_async(live_match)(overrides=TEAM_PHASE)
+    bob = {"role": "player", "seat": match.seat_keys["Bob"], "team": "t0"}
+    assert (await conduct(match.code, "start", {"role": "moderator"}))["ok"]
+    replies = [await conduct(match.code, "chat", bob, {"text": f"hello {n}"}) for n in range(12)]
+    codes = [r["error"]["code"] if not r["ok"] else "ok" for r in replies]
+    assert codes.count("ok") <= budgets.CHAT[0] + 1 and codes[-1] == "slow_down"
+    assert conductor.refused >= 12 - codes.count("ok")
