@@ -1,0 +1,121 @@
+"""Many people acting at the same moment, on the production stack: PostgreSQL, Redis, nginx
+(deploy/nginx.conf) in front of two Daphne processes, and two `manage.py conduct`.
+
+Review found that a double Start from two moderator windows, and joins racing it, opened two loops
+for one match in one conductor: the second wrote the same seqs, PostgreSQL refused them and the
+match paused; players were sent to the play page whose join never reached the event log. Here ten
+matches, just after the conductors started, each get twenty phones joining through the proxy and a
+Start from two moderator sockets, all in the same second: exactly one writer per match (one Start
+applied, no pause, no gap or repeat in any log), and every phone sent to the play page is in its
+match's log.
+
+Needs Redis at 127.0.0.1:6379 (db 10 is flushed), PostgreSQL at 127.0.0.1:5432 and nginx; skips
+without them (fails under CI=true).
+"""
+import asyncio
+import collections
+import re
+
+import pytest
+
+from tests.game.test_integration_faults import shared_redis, stacks  # noqa: F401  (fixtures)
+from tests.game.test_integration_faults import TEAM_PHASE, assert_whole, setup_script, stored
+from tests.servers import free_port, wait_for_port
+from tests.stack import Client
+from tests.test_scale_out import holders, nginx_installed  # noqa: F401  (fixture)
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.postgres]
+
+MATCHES = 10
+PHONES = 20  # per match: 200 joins at once through the proxy
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+TEAM = re.compile(r'name="team" value="(\d+)"')
+
+
+async def phone_joins(base: str, code: str, name: str, start: asyncio.Event) -> tuple[int, list[int]]:
+    """A phone opens the join page, waits for everyone, takes a seat, and follows the answers as the
+    browser would: a busy or 'taking your seat' answer is asked again. Returns (final status, every status)."""
+    import httpx
+
+    seen = []
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        page = (await http.get(f"/m/{code}/join")).text
+        form = {"csrfmiddlewaretoken": CSRF.search(page).group(1), "name": name, "team": TEAM.search(page).group(1)}
+        await start.wait()
+        response = await http.post(f"/m/{code}/join", data=form)
+        seen.append(response.status_code)
+        for _ in range(30):
+            if response.status_code == 503:  # busy: the page posts again what was typed
+                await asyncio.sleep(float(response.headers.get("Retry-After", 3)))
+                response = await http.post(f"/m/{code}/join", data=form)
+            elif response.status_code == 202:  # taking your seat: the page looks again
+                await asyncio.sleep(float(response.headers.get("Retry-After", 2)))
+                response = await http.get(f"/m/{code}/join")
+            else:
+                break
+            seen.append(response.status_code)
+        if response.status_code == 302:
+            assert response.headers["location"] == f"/m/{code}/play"
+            assert (await http.get(f"/m/{code}/play")).status_code == 200, "the seat is in the phone's session"
+    return response.status_code, seen
+
+
+async def test_double_starts_and_twenty_phones_joining_each_of_ten_matches_at_once(shared_redis, stacks,
+                                                                                  nginx_installed):
+    stack = stacks(shared_redis, db="postgres")
+    stack.env["EXHIBITION_JOINS_PER_MINUTE"] = "10000"  # every phone comes from 127.0.0.1 here
+    info = stack.setup(setup_script({**TEAM_PHASE, "matches": MATCHES}))
+    webs = [stack.port, free_port()]
+    stack.start_daphne("web-1", webs[0])
+    stack.start_daphne("web-2", webs[1])
+    for port in webs:
+        await wait_for_port(port)
+    proxy = stack.start_proxy(webs)
+    await wait_for_port(proxy, "nginx")
+    base = f"http://127.0.0.1:{proxy}"
+
+    moderators = []
+    for m in info["matches"]:
+        pair = [Client(proxy, f"/ws/m/{m['code']}/moderate", cookie=f"sessionid={info['session']}") for _ in range(2)]
+        for mod in pair:
+            await mod.open()
+            await mod.wait(lambda mod=mod: mod.last_seq >= 1)
+        moderators.append(pair)
+    start = asyncio.Event()
+    phones = [asyncio.ensure_future(phone_joins(base, m["code"], f"Phone {n}", start))
+              for m in info["matches"] for n in range(PHONES)]
+    await asyncio.sleep(3)  # every phone has its join page open
+    for name in ("conductor-1", "conductor-2"):  # the conductors start just now, as after a restart
+        stack.start_conductor(name)
+    await asyncio.sleep(2.5)
+    start.set()
+    starts = [mod.start_command("start") for pair in moderators for mod in pair]
+    results = await asyncio.gather(*phones)
+    answers = [await mod.settle(cid) for (mod, cid) in zip([m for p in moderators for m in p], starts)]
+
+    statuses = collections.Counter(s for _, seen in results for s in seen)
+    assert 500 not in statuses, f"never a 500: {statuses}"
+    assert [final for final, _ in results] == [302] * (MATCHES * PHONES), f"everyone seated in the end: {statuses}"
+    for n, m in enumerate(info["matches"]):
+        pair = answers[2 * n: 2 * n + 2]
+        assert sorted(a["type"] for a in pair) == ["ack", "error"], f"one Start applies per match: {pair}"
+        assert [a["data"]["code"] for a in pair if a["type"] == "error"] == ["already_started"]
+        events = stored(stack, m["id"])
+        assert_whole(events)
+        kinds = [kind for _, kind, _ in events]
+        assert kinds.count("match_started") == 1 and "paused" not in kinds, f"match {m['code']}: {kinds}"
+        joined = sorted(d["seat"]["name"] for _, kind, d in events if kind == "seat_joined")
+        assert joined == sorted(f"Phone {p}" for p in range(PHONES)), "every phone sent to play is in the log"
+    owners = holders(stack, [m["id"] for m in info["matches"]])
+    assert len(owners) == MATCHES and set(owners.values()) <= set(_conductor_ids(stack)), owners
+    logs = "".join((stack.tmp / f"conductor-{n}.log").read_text(errors="replace") for n in (1, 2))
+    assert "UniqueViolation" not in logs and "IntegrityError" not in logs
+    for pair in moderators:
+        for mod in pair:
+            await mod.close()
+
+
+def _conductor_ids(stack) -> list[str]:
+    out = stack.manage("shell", "-c", "from game.models import ConductorPresence as P; "
+                                      "print(' '.join(P.objects.values_list('owner', flat=True)))")
+    return out.strip().splitlines()[-1].split()
