@@ -16,7 +16,7 @@ import re
 import time
 from dataclasses import dataclass
 
-MAX_FRAME_BYTES = 4096
+MAX_FRAME_BYTES = 4096  # up to exhibition/websocket_limits.py's bound a larger frame gets too_big; beyond it, 1009
 MAX_REF = 64
 MAX_STRING = 500
 MAX_INT = 2**31 - 1
