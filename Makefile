@@ -14,9 +14,10 @@ $(STAMP): requirements.txt
 	@$(MAKE) --no-print-directory wordnet
 	@touch $(STAMP)
 
-# The judge's synonyms: Debian's WordNet, read once into var/wordnet-nouns.json. Installed here when
-# make runs as root (as CI does); elsewhere `sudo apt-get install wordnet-base`. Without it the judge
-# works on and says in its reasons that synonyms were not checked.
+# The judge's synonyms: Debian's WordNet, read once into var/wordnet-nouns.json (the Dockerfile does the
+# same); a server only loads that index, never builds it. Installed here when make runs as root (as CI
+# does); elsewhere `sudo apt-get install wordnet-base`. Without it the judge works on and says in its
+# reasons that synonyms were not checked, and `manage.py check` warns (game.W001).
 wordnet:
 	@test -f /usr/share/wordnet/index.noun || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
 		{ apt-get update -qq && apt-get install -y -qq wordnet-base >/dev/null; } || true; }

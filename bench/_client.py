@@ -44,6 +44,7 @@ class Sock:
         self.closing = False
         self.resyncing = False
         self.ws = None
+        self.seat: str | None = None  # from the welcome: a ruling names the seat that buzzed
         self.join_ms = None
         self.snapshot: asyncio.Future | None = None
         self.reader: asyncio.Task | None = None
@@ -115,6 +116,8 @@ class Sock:
             future = self.replies.pop(frame.get("ref"), None)
             if future is not None and not future.done():
                 future.set_result((frame, received))
+        elif kind == "welcome":
+            self.seat = frame["data"]["seat"]
         elif kind == "snapshot":
             self.resyncing = False
             self.snapshots.append(frame["data"]["seq"])

@@ -221,7 +221,7 @@ def main() -> None:
     if not (data / "qanta").is_dir():
         sys.exit(f"The QANTA data is not at {data / 'qanta'}; set EXHIBITION_DATA_DIR to the shared data folder.")
     started = time.perf_counter()
-    print(f"WordNet: {'loaded' if lexicon.available() else lexicon.MISSING} "
+    print(f"WordNet: {'loaded' if lexicon.available() else lexicon.missing_reason()} "
           f"({time.perf_counter() - started:.2f} s to load the noun index)")
     totals, kinds, examples = Counter(), Counter(), defaultdict(list)
     for name in QANTA_FILES:

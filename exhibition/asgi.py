@@ -1,9 +1,10 @@
 """ASGI entry point: HTTP through Django, websockets through the Channels consumers.
 
-Websockets pass the Origin check (ALLOWED_HOSTS) and the session login before a consumer sees
-them. In the embedded default (no REDIS_URL) the application also starts the conductor inside
-this process on the first request; with Redis, `manage.py conduct` runs it separately. GET /healthz
-is answered before all of that (exhibition/health.py).
+Websockets are bounded in what they may send (exhibition/websocket_limits.py), then pass the Origin
+check (ALLOWED_HOSTS) and the session login before a consumer sees them. In the embedded default
+(no REDIS_URL) the application also starts the conductor inside this process on the first request;
+with Redis, `manage.py conduct` runs it separately. GET /healthz is answered before all of that
+(exhibition/health.py).
 """
 import os
 
@@ -18,6 +19,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from exhibition.health import HealthCheck  # noqa: E402
+from exhibition.websocket_limits import BoundedMessages  # noqa: E402
 from game.conductor.embedded import ConductorStarter, embedded_enabled  # noqa: E402
 from game.routing import websocket_urlpatterns  # noqa: E402
 
@@ -36,8 +38,8 @@ class KeepServerSend:
         return await self.app(scope, receive, send)
 
 
-websocket_application = KeepServerSend(
-    AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))))
+websocket_application = BoundedMessages(KeepServerSend(
+    AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))))
 
 application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocket_application})
 if embedded_enabled():

@@ -4,3 +4,6 @@ from django.apps import AppConfig
 class GameConfig(AppConfig):
     name = "game"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from . import checks  # noqa: F401  (registers the startup checks)

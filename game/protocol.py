@@ -16,7 +16,7 @@ import re
 import time
 from dataclasses import dataclass
 
-MAX_FRAME_BYTES = 4096
+MAX_FRAME_BYTES = 4096  # up to exhibition/websocket_limits.py's bound a larger frame gets too_big; beyond it, 1009
 MAX_REF = 64
 MAX_STRING = 500
 MAX_INT = 2**31 - 1
@@ -41,8 +41,16 @@ PLAYER = {"buzz": {"seen": int, "question": int, "phase": int}, "answer": {"text
           "submit": {"text": str, "question": int, "phase": int}, "pass": {"question": int, "phase": int},
           "chat": {"text": str}}
 KNOWN = {**SESSION, **MODERATOR, **PLAYER}
-# What a moderator command was pressed for: without it a double click or a retry could apply twice.
-TARGETS = {"undo": "ruling", "throw_out": "question", "adjust": "scores_seq", "override": "ruling"}
+# What a moderator command was pressed for (field -> how to say it is missing): without it a double
+# click or a retry could apply twice, and a stale console could rule on another buzz than it showed.
+TARGETS = {
+    "rule": {"after": "the question's last ruling (after, 0 if none)",
+             "on": "the seat that buzzed or the team with the floor (on)"},
+    "undo": {"ruling": "the ruling"},
+    "override": {"ruling": "the ruling"},
+    "adjust": {"scores_seq": "the scores it saw (scores_seq)"},
+    "throw_out": {"question": "the question"},
+}
 
 
 class FrameError(Exception):
@@ -110,9 +118,9 @@ def parse(text: str | None, raw: bytes | None = None) -> Frame:
             raise FrameError("bad_id", "Every command needs an id: 8 to 64 letters, digits or - _ . : "
                                        "(a new one per command; a retry repeats it).", ref)
     clean = _clean(kind, data, ref)
-    target = TARGETS.get(kind)
-    if target and target not in clean:
-        raise FrameError("bad_shape", f"{kind} must say which {target.replace('_', ' ')} it was pressed for.", ref)
+    missing = [what for name, what in TARGETS.get(kind, {}).items() if name not in clean]
+    if missing:
+        raise FrameError("bad_shape", f"{kind} must say what it was pressed for: {' and '.join(missing)}.", ref)
     return Frame(kind, clean, ref, command_id)
 
 

@@ -283,15 +283,18 @@ class VirtualMatch:
         self.later(1500, {"type": command, "actor": c.actor(), "data": {"text": text}})
 
     def _moderator_rules(self, state: MatchState):
-        """The simulated moderator follows the judge's suggestion for whoever is to be ruled."""
+        """The simulated moderator follows the judge's suggestion for whoever is to be ruled, naming
+        that answer as the console does: a second later it may have been ruled or the floor moved on."""
         q = state.q
         if q.mode == "buzz":
             team = q.possession["team"] if q.possession and q.possession["answer"] is not None else None
+            on = q.possession["seat"] if team else None
         else:
-            team = q.floor if q.floor in q.submissions else None
+            team = on = q.floor if q.floor in q.submissions else None
         verdict = self._suggested.pop((q.number, team), None) if team else None
         if verdict is not None:
-            self.later(1000, {"type": "rule", "actor": MODERATOR, "data": {"verdict": verdict}})
+            pressed_for = {"verdict": verdict, "after": q.ruling_ids[-1] if q.ruling_ids else 0, "on": on}
+            self.later(1000, {"type": "rule", "actor": MODERATOR, "data": pressed_for})
 
     def _competitor(self, seat: str) -> SimulatedCompetitor:
         return next(c for c in self.competitors if c.seat == seat)

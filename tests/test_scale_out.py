@@ -113,7 +113,7 @@ async def test_three_conductors_share_ten_matches_behind_the_proxy_and_a_dead_on
         if m["id"] in lost:
             await ack(mod, "resume")
         await ack(ann, "submit", {"text": "Answer 0"})
-        await ack(mod, "rule", {"verdict": "accept"})
+        await ack(mod, "rule", {"verdict": "accept", "after": 0, "on": "t0"})  # the humans have the first question
         await ack(mod, "next")
         ended = await watch.event("match_ended", timeout=60)
         events = stored(stack, m["id"])

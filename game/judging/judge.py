@@ -267,7 +267,7 @@ def judge(response: str, answer_line: AnswerLine | str | None = None, references
     else:
         judgement = conflicting_date(response, best[2], pool) or best[2]
     if judgement.verdict != ACCEPT and lexicon.index() is None:
-        judgement = _noting(judgement, f"({lexicon.MISSING}.)")
+        judgement = _noting(judgement, f"({lexicon.missing_reason()}.)")
     return judgement
 
 

@@ -1,11 +1,16 @@
 """Synonyms and abbreviations of common nouns from WordNet, so "grandma" meets "grandmother".
 
 The data is Debian's `wordnet-base` package (WordNet 3.0 under /usr/share/wordnet), read with
-NLTK's WordNet corpus reader. Reading it takes NLTK a few seconds and a couple of hundred MiB, so
-the first reading keeps only what the judge asks (each noun's senses, most frequent first, the
-irregular plurals, the words used mostly as adjectives, the places, what they lie in, and the adjectives of places) in a small JSON index under var/, which every later process loads in a
-fraction of a second. `make` builds the index (`python -m game.judging.lexicon`); without the
-package the judge works on and says in its reasons that synonyms were not checked.
+NLTK's WordNet corpus reader. Reading it takes NLTK some twenty seconds and a couple of hundred MiB,
+so it is read once, ahead of time, into a small JSON index under var/ of only what the judge asks
+(each noun's senses, most frequent first, the irregular plurals, the words used mostly as
+adjectives, the places, what they lie in, and the adjectives of places), which a process loads in
+a fraction of a second. `make` and the Docker image build the index (`python -m game.judging.lexicon`).
+
+A running server only ever loads the index, never builds it: the judge runs on the conductor's
+database thread, which a build would stall for every match. Without the index the judge works on and
+says in its reasons that synonyms were not checked; `manage.py check` (and so runserver and conduct
+at their start) warns about it (game/checks.py), and the log says so the first time the judge asks.
 """
 from __future__ import annotations
 
@@ -25,6 +30,7 @@ WORDNET_DIR = Path(os.environ.get("EXHIBITION_WORDNET_DIR", "/usr/share/wordnet"
 INDEX_PATH = Path(os.environ.get("EXHIBITION_WORDNET_INDEX", Path(__file__).resolve().parents[2] / "var" / "wordnet-nouns.json"))
 INDEX_VERSION = 5
 MISSING = "WordNet is not installed (Debian package wordnet-base), so synonyms were not checked"
+NOT_BUILT = "WordNet's index was not built for this server, so synonyms were not checked"
 
 # The lexicographer files of WordNet 3.0 in number order (wndb(5WN), lexnames(5WN)); Debian's
 # package leaves out the `lexnames` file NLTK's reader opens, so the reader is handed this list.
@@ -108,37 +114,57 @@ def build_index() -> dict:
                 for place in lemma.pertainyms():
                     if place.name()[:1].isupper() and place.synset().lexname() in ("noun.location", "noun.object"):
                         of_place.setdefault(name, set()).update(l.name().lower() for l in place.synset().lemmas())
+    # "version" first: problem() reads only the start of the file.
     index = {"version": INDEX_VERSION, "source": _source_stamp(), "senses": senses, "plurals": plurals,
              "describing": adjectives, "places": places, "within": within, "of_place": {k: sorted(v) for k, v in sorted(of_place.items())}}
-    try:
-        INDEX_PATH.parent.mkdir(parents=True, exist_ok=True)
-        partial = INDEX_PATH.with_suffix(f".{os.getpid()}.tmp")  # processes building at once each write their own
-        partial.write_text(json.dumps(index, separators=(",", ":")))
-        partial.replace(INDEX_PATH)
-    except OSError as error:  # a read-only checkout still judges, it only reads WordNet again next time
-        log.warning("Could not keep the WordNet index at %s: %s", INDEX_PATH, error)
+    INDEX_PATH.parent.mkdir(parents=True, exist_ok=True)
+    partial = INDEX_PATH.with_suffix(f".{os.getpid()}.tmp")  # processes building at once each write their own
+    partial.write_text(json.dumps(index, separators=(",", ":")))
+    partial.replace(INDEX_PATH)  # whole or not at all: a server never loads half an index
     return index
 
 
-def _load() -> dict | None:
-    if not (WORDNET_DIR / "index.noun").is_file():
-        log.warning("%s: %s is missing.", MISSING, WORDNET_DIR / "index.noun")
-        return None
+def _stored(path: Path) -> dict | None:
+    """The index at path if it is of this version; None if it is missing, unreadable or older."""
     try:
-        index = json.loads(INDEX_PATH.read_text())
-        if index.get("version") == INDEX_VERSION and index.get("source") == _source_stamp():
-            return index
+        stored = json.loads(path.read_text())
     except (OSError, ValueError):
-        pass
-    try:
-        return build_index()
-    except Exception as error:  # NLTK missing or the files unreadable: judge on without synonyms
-        log.warning("%s: %s", MISSING, error)
         return None
+    return stored if isinstance(stored, dict) and stored.get("version") == INDEX_VERSION else None
+
+
+def problem() -> str | None:
+    """Why the judge would work without synonyms, as a sentence for the startup check; None when the
+    index is in place. Cheap: it reads the start of the file, where build_index writes the version."""
+    try:
+        with INDEX_PATH.open("rb") as head:
+            start = head.read(40)
+    except OSError:
+        start = b""
+    if start.startswith(b'{"version":%d,' % INDEX_VERSION):
+        return None
+    what = "is missing" if not start else "is from an older version of Exhibition"
+    fix = "build it with `make wordnet` (python -m game.judging.lexicon)"
+    if not (WORDNET_DIR / "index.noun").is_file():
+        fix = "install Debian's wordnet-base, then " + fix
+    return f"The judge's WordNet index {INDEX_PATH} {what}, so answers are judged without synonyms; {fix}."
+
+
+def _load() -> dict | None:
+    loaded = _stored(INDEX_PATH)
+    if loaded is None:
+        log.warning("%s", problem() or f"The judge's WordNet index {INDEX_PATH} could not be read, so answers are "
+                                       "judged without synonyms; build it again with `make wordnet`.")
+    return loaded
+
+
+def missing_reason() -> str:
+    """What the judge's reasons say while the index is absent."""
+    return MISSING if not (WORDNET_DIR / "index.noun").is_file() else NOT_BUILT
 
 
 def index() -> dict | None:
-    """The noun index, loaded on first use; None where WordNet is absent."""
+    """The noun index, loaded (never built) on first use; None without it."""
     global _index, _loaded
     if not _loaded:
         with _lock:
@@ -240,9 +266,11 @@ def any_shared_sense(a: str, b: str) -> bool:
     return bool(set(senses(a)) & set(senses(b)))
 
 
-if __name__ == "__main__":  # make runs this, so no judge has to wait for NLTK (it reads WordNet only if the index is stale)
+if __name__ == "__main__":  # make and the Dockerfile run this; it reads WordNet only if the index is stale
     if not (WORDNET_DIR / "index.noun").is_file():
         print(f"{MISSING}; the judge works without it. Install it with: apt-get install -y wordnet-base")
         sys.exit(0)
-    built = index()
-    print(f"WordNet index: {len(built['senses']):,} nouns at {INDEX_PATH}" if built else MISSING)
+    built = _stored(INDEX_PATH)
+    if built is None or built.get("source") != _source_stamp():
+        built = build_index()
+    print(f"WordNet index: {len(built['senses']):,} nouns at {INDEX_PATH}")

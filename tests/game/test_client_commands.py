@@ -48,3 +48,8 @@ def test_a_command_nobody_answers_is_given_up_with_a_message():
     assert settled["ok"] is False and settled["code"] == "timeout"
     assert "has not answered" in settled["message"]
     assert len({c["id"] for c in out["commands"]}) == 1 and len(out["commands"]) >= 5
+
+
+def test_a_socket_closed_for_a_bad_frame_reconnects_as_after_any_close():
+    out = run("closed_for_a_bad_frame")  # 1009 (over the size bound), then 1007 (broken UTF-8)
+    assert out["hellos"] == [1, 1, 1], "each close is followed by a new socket that says hello"

@@ -94,7 +94,8 @@ async def test_player_buzzes_for_their_own_seat_whatever_the_frame_says(conducto
     assert buzz["data"]["seat"] == match.seat_keys["Ann"] and buzz["data"]["team"] == "t0"
     assert buzz["data"]["seen"] == 2 and buzz["data"]["word"] == 2
     assert (await ann.command("answer", {"text": "Answer 0"}))["type"] == "ack"
-    assert (await mod.command("rule", {"verdict": "accept"}))["type"] == "ack"
+    ruled = await mod.command("rule", {"verdict": "accept", "after": 0, "on": match.seat_keys["Ann"]})
+    assert ruled["type"] == "ack"
     closed = await ann.event("question_closed")
     assert closed["data"]["answer"] == "Answer 0" and closed["data"]["result"]["team"] == "t0"
 
@@ -103,7 +104,7 @@ async def test_a_player_cannot_rule_nor_read_the_answer(conductor, live_match, c
     match, mod, ann = await started(connect, live_match, staff_cookie, reveals=1)
     before = await stored(match)
 
-    refused = await ann.command("rule", {"verdict": "accept"})
+    refused = await ann.command("rule", {"verdict": "accept", "after": 0, "on": match.seat_keys["Ann"]})
     assert refused["type"] == "error" and refused["data"] == {
         "code": "forbidden", "message": "Only the moderator can do that."}
     unknown = await ann.command("answer_line")
@@ -115,6 +116,42 @@ async def test_a_player_cannot_rule_nor_read_the_answer(conductor, live_match, c
     assert snap["data"]["questions"] is None
     assert "Answer 0" not in str(snap) and "two" not in str(snap)
     assert await stored(match) == before
+
+
+async def test_a_ruling_names_the_buzz_it_was_pressed_for(conductor, live_match, connect, staff_cookie):
+    match, mod, ann = await started(connect, live_match, staff_cookie, reveals=2)
+    await ann.command("buzz", {"seen": 2})
+    await ann.command("answer", {"text": "the red one"})
+    before = await stored(match)
+    unnamed = await mod.command("rule", {"verdict": "accept"})
+    assert unnamed["data"]["code"] == "bad_shape"
+    assert "last ruling (after" in unnamed["data"]["message"] and "(on)" in unnamed["data"]["message"]
+    assert await stored(match) == before
+
+    ann_key, bob_key = match.seat_keys["Ann"], match.seat_keys["Bob"]
+    prompt = await mod.command("rule", {"verdict": "prompt", "after": 0, "on": ann_key})
+    assert prompt["type"] == "ack"
+    first = (await mod.event("ruling"))["data"]["id"]
+    again = await mod.command("rule", {"verdict": "prompt", "after": 0, "on": ann_key})  # a double press
+    assert again["data"]["code"] == "stale"
+    await ann.command("answer", {"text": "Answer 0"})
+    wrong_buzz = await mod.command("rule", {"verdict": "accept", "after": first, "on": bob_key})
+    assert wrong_buzz["data"]["code"] == "stale"
+    assert (await mod.command("rule", {"verdict": "accept", "after": first, "on": ann_key}))["type"] == "ack"
+    assert [e["type"] for e in await stored(match)].count("ruling") == 2
+
+
+async def test_a_ruling_in_a_team_phase_names_the_team_with_the_floor(conductor, live_match, connect, staff_cookie):
+    match = await sync_to_async(live_match)("efficientqa", {"phases": [{"mode": "team", "points": 2}]})
+    mod = await moderate(connect, match, staff_cookie)
+    ann = await play(connect, match, "Ann")
+    await mod.command("start")
+    assert (await ann.command("submit", {"text": "Answer 0"}))["type"] == "ack"
+    seat_named = await mod.command("rule", {"verdict": "accept", "after": 0, "on": match.seat_keys["Ann"]})
+    assert seat_named["data"]["code"] == "stale"
+    assert (await mod.command("rule", {"verdict": "accept", "after": 0, "on": "t0"}))["type"] == "ack"
+    closed = await ann.event("question_closed")
+    assert closed["data"]["result"]["team"] == "t0"
 
 
 async def test_a_moderator_cannot_buzz(conductor, live_match, connect, staff_cookie):
@@ -195,7 +232,7 @@ async def test_rejections_from_the_rules_come_back_as_errors(conductor, live_mat
     refused = await ann.command("buzz", {"seen": 0})
     assert refused["data"] == {"code": "not_live", "message": "The match is not live."}
     await mod.command("start")
-    refused = await mod.command("rule", {"verdict": "accept"})
+    refused = await mod.command("rule", {"verdict": "accept", "after": 0, "on": match.seat_keys["Ann"]})
     assert refused["data"]["code"] == "nothing_to_rule"
 
 

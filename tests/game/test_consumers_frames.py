@@ -45,6 +45,9 @@ def test_known_fields_are_kept_and_unknown_ones_dropped():
     ('{"type": "undo", "id": "%s", "data": {}}' % CID, "bad_shape"),  # must name the ruling it was pressed for
     ('{"type": "throw_out", "id": "%s", "data": {"reason": "typo"}}' % CID, "bad_shape"),
     ('{"type": "adjust", "id": "%s", "data": {"team": "t0", "points": 5, "reason": "x"}}' % CID, "bad_shape"),
+    ('{"type": "rule", "id": "%s", "data": {"verdict": "accept"}}' % CID, "bad_shape"),  # must name the buzz it rules
+    ('{"type": "rule", "id": "%s", "data": {"verdict": "accept", "after": 0}}' % CID, "bad_shape"),
+    ('{"type": "rule", "id": "%s", "data": {"verdict": "accept", "on": "s1"}}' % CID, "bad_shape"),
 ])
 def test_malformed_frames_are_refused_with_a_code(text, code):
     with pytest.raises(FrameError) as refused:
@@ -97,7 +100,7 @@ def test_any_json_value_is_a_frame_or_a_clear_refusal(value):
 @given(kind=st.sampled_from(sorted(KNOWN)) | st.text(max_size=10), ref=st.none() | st.text(max_size=70),
        command_id=st.none() | st.text(max_size=70) | st.integers(),
        data=st.dictionaries(st.sampled_from(["text", "seen", "verdict", "heard", "ruling", "team", "points",
-                                             "reason", "question", "scores_seq", "word", "last_seq"]) | st.text(max_size=5),
+                                             "reason", "question", "scores_seq", "word", "last_seq", "after", "on"]) | st.text(max_size=5),
                             FIELD_VALUES, max_size=5))
 def test_frames_shaped_like_commands_are_a_frame_or_a_clear_refusal(kind, ref, command_id, data):
     body = {"type": kind, "data": data}

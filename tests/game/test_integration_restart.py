@@ -94,7 +94,8 @@ async def win_question(mod: LiveSocket, ann: LiveSocket, number: int):
     await ann.until(lambda f: f.get("type") == "word_revealed" and f["data"]["index"] >= 1)
     assert (await ann.command("buzz", {"seen": ann.frames[-1]["data"]["index"] + 1}))["type"] == "ack"
     assert (await ann.command("answer", {"text": f"Answer {number}"}))["type"] == "ack"
-    assert (await mod.command("rule", {"verdict": "accept"}))["type"] == "ack"
+    buzzer = (await ann.event("buzz"))["data"]["seat"]
+    assert (await mod.command("rule", {"verdict": "accept", "after": 0, "on": buzzer}))["type"] == "ack"
     await ann.event("question_closed")
 
 

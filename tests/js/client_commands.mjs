@@ -32,7 +32,7 @@ class FakeSocket {
   send(text) { this.sent.push(JSON.parse(text)); }
   open() { this.readyState = 1; this.onopen?.(); }
   deliver(frame) { this.onmessage?.({ data: JSON.stringify(frame) }); }
-  drop() { this.readyState = 3; this.onclose?.(); }
+  drop(event) { this.readyState = 3; this.onclose?.(event); }
   close() { this.drop(); }
 }
 globalThis.WebSocket = FakeSocket;
@@ -71,9 +71,18 @@ if (scenario === "retry_until_answered") {
   advance(2500);
   const second = commands().at(-1);
   sockets[0].deliver({ type: "error", ref: second.ref, data: { code: "stale", message: "That word is already shown." } });
+} else if (scenario === "closed_for_a_bad_frame") {
+  // The server closes a socket that sent a message over its bound (1009) or broken UTF-8 (1007).
+  sockets[0].drop({ code: 1009, reason: "received WebSocket message size 2000000 exceeds payload limit", wasClean: true });
+  advance(2000);
+  welcome(sockets[1]);
+  sockets[1].drop({ code: 1007, reason: "encountered invalid UTF-8 while processing text message", wasClean: true });
+  advance(4000);
+  welcome(sockets[2]);
 } else if (scenario === "gives_up") {
   track("pause", client.send("pause", { reason: "tea" }));
   advance(60000);
 }
 await new Promise((resolve) => setImmediate(resolve));  // let the promises settle
-console.log(JSON.stringify({ settled, commands: commands() }));
+const hellos = sockets.map((s) => s.sent.filter((f) => f.type === "hello").length);
+console.log(JSON.stringify({ settled, commands: commands(), hellos }));
