@@ -46,6 +46,12 @@ def default_send_query(payload: dict, tier: str, loop=None) -> None:
     send_query(payload, tier, loop=loop)
 
 
+def _load_judge_index() -> None:
+    from game.judging import lexicon
+
+    lexicon.index()  # the judge's synonyms, read once (a missing index is a startup warning, game.W001)
+
+
 def _close_connections() -> None:
     connections.close_all()
 
@@ -87,6 +93,7 @@ class Conductor:
         try:
             await self.probe_layer()
             await self._announce()
+            await self.db(_load_judge_index)  # now, not at the first answer of a match
             await self.recover()
             loop = asyncio.get_running_loop()
             tasks = [loop.create_task(self._serve(self.channel), name="conductor-shared"),
