@@ -37,6 +37,11 @@ class Limit:
                     return f"{value // size:,} {name}"
         return f"{value:,} {self.unit}"
 
+    def over(self, found: str = "") -> str:
+        """What went over this limit, by how much when known, and the setting that moves it."""
+        over = f"is {found}, over" if found else "goes over"
+        return f"the {self.name} {over} the limit of {self} (setting {self.setting})"
+
 
 # The file as it arrives (the web upload, or the path given to a command), compressed or not.
 FILE = Limit("file size", 32 * MIB, "bytes", "EXHIBITION_IMPORT_MAX_FILE_BYTES")
@@ -64,5 +69,4 @@ class LimitExceeded(ImportProblem):
 
     def __init__(self, limit: Limit, where: str, found: str = ""):
         self.limit, self.where = limit, where
-        over = f"is {found}, over" if found else "goes over"
-        super().__init__(f"{where}: the {limit.name} {over} the limit of {limit} (setting {limit.setting}).")
+        super().__init__(f"{where}: {limit.over(found)}.")
