@@ -5,6 +5,7 @@ unpacking stream that stops at the unpacked-size limit; lines come no longer tha
 """
 from __future__ import annotations
 
+import io
 from typing import BinaryIO, Iterator
 
 from .limits import FILE, LINE, UNPACKED, LimitExceeded
@@ -35,6 +36,11 @@ class Source:
         except UnicodeDecodeError as error:
             line = data.count(b"\n", 0, error.start) + 1
             raise not_utf8(f"{self.name} line {line:,}", f"byte {error.start + 1:,} of the file") from None
+
+
+def source_of_bytes(data: bytes, name: str) -> Source:
+    """A Source over bytes already in memory, with the same limits as a file."""
+    return Source(io.BytesIO(data), name, len(data))
 
 
 def plain_name(name: str) -> str:

@@ -72,6 +72,7 @@ def import_file(
 
 
 def import_bytes(data: bytes, name: str, slug: str, **options) -> ImportReport:
+    """Import bytes already in memory, with the same limits as a file."""
     return import_file(io.BytesIO(data), name, len(data), slug, **options)
 
 
