@@ -4,6 +4,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib.admin.views.decorators import staff_member_required
 from django.shortcuts import render
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 
 from game.importers.base import ImportProblem
 from game.importers.limits import FILE, UNPACKED, LimitExceeded
@@ -32,10 +33,18 @@ def _too_large(request) -> str | None:
     return None
 
 
+# The CSRF check reads the form, and with it the whole upload; so the size is judged first, and the
+# CSRF check (csrf_protect) follows it for every request that gets further.
+@csrf_exempt
 @staff_member_required
 def host_import(request):
     if request.method == "POST" and (problem := _too_large(request)):
         return render(request, "host_import.html", {"form": ImportForm(), "problem": problem}, status=413)
+    return _import_page(request)
+
+
+@csrf_protect
+def _import_page(request):
     form = ImportForm(request.POST or None, request.FILES or None)
     report, problem, status = None, None, 400 if request.method == "POST" else 200
     if request.method == "POST" and form.is_valid():
