@@ -52,7 +52,7 @@ RATIO = Limit("unpacking ratio", 100, "to 1", "EXHIBITION_IMPORT_MAX_UNPACKING_R
 RATIO_FREE_BYTES = 1 * MIB  # a small file may pack tighter than any real dump; the ratio counts after this
 DEPTH = Limit("JSON nesting depth", 32, "levels", "EXHIBITION_IMPORT_MAX_JSON_DEPTH")
 # One line of a question file (JSONL, CSV), or one entry of a JSON list: a question and its extras.
-LINE = Limit("line length", 128 * KIB, "bytes", "EXHIBITION_IMPORT_MAX_LINE_BYTES")
+LINE = Limit("line or entry length", 128 * KIB, "bytes", "EXHIBITION_IMPORT_MAX_LINE_BYTES")
 # One record of a stream: a passage line, an article, a match-archive line (match_created carries every question).
 RECORD = Limit("record length", 8 * MIB, "bytes", "EXHIBITION_IMPORT_MAX_RECORD_BYTES")
 # csv keeps one field limit for the whole process; this default is its own, so other readers see no change.

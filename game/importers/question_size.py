@@ -12,8 +12,8 @@ from .limits import ANSWER, QUESTION, TEXT, LimitExceeded
 
 def check_question_size(question: dict, where: str) -> None:
     """LimitExceeded, naming `where`, when the question's text, answer or JSON is over its limit."""
-    for limit, value in ((TEXT, question.get("text") or ""), (ANSWER, question.get("answer") or "")):
-        if len(value) > limit.value:
+    for limit, value in ((TEXT, question.get("text")), (ANSWER, question.get("answer"))):
+        if isinstance(value, str) and len(value) > limit.value:
             raise LimitExceeded(limit, where, f"{len(value):,} characters")
     size = len(json.dumps(question))  # as the socket sends it: ASCII, other letters escaped
     if size > QUESTION.value:

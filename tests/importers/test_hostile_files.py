@@ -51,7 +51,7 @@ HOSTILE = {
     "field.csv.gz": (lambda p: p.write_bytes(gzip.compress(fifty_mb_field())),
                      "field.csv.gz record starting on line 2: the CSV field length goes over the limit of 131,072 characters"),
     "line.jsonl": (lambda p: p.write_bytes(fifty_mb_line()), "line.jsonl: the file size is 50,000,034 bytes, over the limit of 32 MiB"),
-    "line.jsonl.gz": (lambda p: p.write_bytes(gzip.compress(fifty_mb_line())), "line.jsonl.gz line 1: the line length goes over the limit of 128 KiB"),
+    "line.jsonl.gz": (lambda p: p.write_bytes(gzip.compress(fifty_mb_line())), "line.jsonl.gz line 1: the line or entry length goes over the limit of 128 KiB"),
     "many.jsonl": (lambda p: p.write_text("".join(nq_line(f"question {i}?", f"a{i}") for i in range(10_001))),
                    "many.jsonl line 10,001: the number of questions goes over the limit of 10,000 questions"),
     "long.jsonl": (lambda p: p.write_text("".join(nq_line(f"question {i}?", f"a{i}") for i in range(10)) + nq_line("y" * 2001, "b")),

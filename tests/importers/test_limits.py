@@ -79,10 +79,10 @@ def test_deep_nesting_is_refused_before_parsing_in_each_json_form():
 def test_json_lines_and_list_entries_longer_than_the_line_limit(settings):
     settings.EXHIBITION_IMPORT_MAX_LINE_BYTES = 1024
     long_line = json.dumps({"question": "q" * 2000, "answer": ["a"]}) + "\n"
-    assert refused((nq_lines(4) + long_line).encode(), "long.jsonl", "line length").startswith("long.jsonl line 5: the line length goes over the limit of 1 KiB")
+    assert refused((nq_lines(4) + long_line).encode(), "long.jsonl", "entry length").startswith("long.jsonl line 5: the line or entry length goes over the limit of 1 KiB")
     items = [{"text": "short?", "answer": "a"}, {"text": "x" * 2000, "answer": "a"}]
     listed = "[\n" + ",\n".join(json.dumps(item) for item in items) + "\n]"
-    assert refused(listed.encode(), "list.json", "line length").startswith("list.json line 3:")
+    assert refused(listed.encode(), "list.json", "entry length").startswith("list.json line 3:")
 
 
 def test_csv_fields_and_lines_over_their_limits(settings):
@@ -91,7 +91,7 @@ def test_csv_fields_and_lines_over_their_limits(settings):
     message = refused(f'question,answer\nQ1?,A1\n"{field}",A2\n'.encode(), "field.csv", "CSV field length")
     assert message.startswith("field.csv record starting on line 3: the CSV field length goes over the limit of 1,000 characters")
     settings.EXHIBITION_IMPORT_MAX_LINE_BYTES = 1024
-    assert refused(("Q1?,A1\n" + "z" * 2000 + ",A2\n").encode(), "line.csv", "line length").startswith("line.csv line 2:")
+    assert refused(("Q1?,A1\n" + "z" * 2000 + ",A2\n").encode(), "line.csv", "entry length").startswith("line.csv line 2:")
 
 
 def test_more_questions_than_the_limit(settings):
