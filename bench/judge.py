@@ -35,7 +35,7 @@ django.setup()
 from django.conf import settings  # noqa: E402
 
 from game.importers.qanta import parse  # noqa: E402
-from game.importers.reading import decode  # noqa: E402
+from game.importers.reading import source_of_bytes  # noqa: E402
 from game.judging import lexicon  # noqa: E402
 from game.judging.answerline import parse_answer_line  # noqa: E402
 from game.judging.candidates import candidates  # noqa: E402
@@ -59,7 +59,7 @@ KINDS = {
 
 def read_questions(path: Path) -> list[dict]:
     """The questions of a QANTA file as the importer reads them (the page is in source)."""
-    return [row.question for row in parse(decode(path.read_bytes(), path.name)).rows if row.question]
+    return [row.question for row in parse(source_of_bytes(path.read_bytes(), path.name)).rows if row.question]
 
 
 def page_response(question: dict) -> str:

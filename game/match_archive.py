@@ -7,7 +7,8 @@ judge suggestions, the reserve questions), so only staff may download it.
 Import reads the whole file and folds it before anything is stored: a line that is not JSON (a
 truncated file), a gap or a repeat in seq, an event type this installation does not know, a question
 the log refers to but does not carry, or a log that does not fold, is refused with its line number,
-and nothing is written.
+and nothing is written. So is a line over an import limit (its length, its JSON nesting, a question
+too large for the moderator's screen); see game.importers.limits.
 """
 from __future__ import annotations
 
@@ -19,6 +20,9 @@ from django.db import transaction
 
 from .engine.api import EVENT_TYPES
 from .engine.fold import apply_in_place
+from .importers.json_limits import value_end
+from .importers.limits import RECORD, LimitExceeded
+from .importers.question_size import check_question_size
 from .models import Match, MatchEvent, Packet, Question, Team
 
 FORMAT = "exhibition-match"
@@ -56,17 +60,19 @@ class Archive:
 
 
 def read_archive(lines) -> Archive:
-    """Check a JSONL archive completely; raise ArchiveError naming the first bad line."""
+    """Check a JSONL archive completely; raise ArchiveError naming the first bad line.
+
+    `lines` are str or bytes; None stands for a line that was over the record length limit.
+    """
     head, events = None, []
     number = 0
     for number, raw in enumerate(lines, 1):
         text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
+        if text is None:
+            raise ArchiveError(str(LimitExceeded(RECORD, f"Line {number}")))
         if not text.strip():
             continue
-        try:
-            item = json.loads(text)
-        except ValueError as err:
-            raise ArchiveError(f"Line {number} is not complete JSON ({err.msg}); the file may be truncated.") from None
+        item = _parsed(text, number)
         if not isinstance(item, dict):
             raise ArchiveError(f"Line {number} is not a JSON object.")
         if head is None:
@@ -89,6 +95,17 @@ def read_archive(lines) -> Archive:
             raise ArchiveError(f"Line {line}: event {event['seq']} ({event['type']}) does not follow from the ones "
                                f"before it ({type(err).__name__}: {err}).") from None
     return Archive(head, events, state)
+
+
+def _parsed(text: str, number: int):
+    try:
+        value_end(text, len(text) - len(text.lstrip()), lambda _: f"Line {number}")
+        return json.loads(text)
+    except LimitExceeded as err:
+        raise ArchiveError(str(err)) from None
+    except ValueError as err:
+        reason = getattr(err, "msg", "a number too long to read")
+        raise ArchiveError(f"Line {number} is not complete JSON ({reason}); the file may be truncated.") from None
 
 
 def _check_header(item: dict, number: int) -> dict:
@@ -127,6 +144,10 @@ def _check_questions(events: list[dict]) -> None:
     for i, q in enumerate(questions):
         if not isinstance(q, dict) or not q.get("qid") or not isinstance(q.get("text"), str):
             raise ArchiveError(f"Line 2: question {i} of match_created lacks its qid or text.")
+        try:
+            check_question_size(q, f"Line 2, question {i}")
+        except LimitExceeded as err:
+            raise ArchiveError(str(err)) from None
     for line, event in enumerate(events, 2):
         index = event["data"].get("index") if event["type"] in ("question_started", "question_thrown_out") else None
         if index is not None and not (isinstance(index, int) and 0 <= index < len(questions)):

@@ -4,12 +4,14 @@ from __future__ import annotations
 from django import forms
 from django.contrib.admin.views.decorators import staff_member_required
 from django.shortcuts import render
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 
 from game.importers.base import ImportProblem
+from game.importers.limits import FILE, UNPACKED, LimitExceeded
 from game.importers.registry import FORMATS
-from game.importers.run import import_bytes
+from game.importers.run import import_file
 
-MAX_UPLOAD_BYTES = 200 * 1024 * 1024
+FORM_FIELDS_BYTES = 64 * 1024  # room for the form's other fields and the multipart framing around the file
 
 
 class ImportForm(forms.Form):
@@ -19,25 +21,40 @@ class ImportForm(forms.Form):
     format = forms.ChoiceField(choices=[("auto", "detect from the file")] + [(k, label) for k, (label, _) in FORMATS.items()], initial="auto")
     replace = forms.BooleanField(required=False, help_text="Refill the packet if one with this slug exists.")
 
-    def clean_file(self):
-        upload = self.cleaned_data["file"]
-        if upload.size > MAX_UPLOAD_BYTES:
-            raise forms.ValidationError("The file is larger than 200 MiB; split it, or import it with manage.py import_questions.")
-        return upload
+
+def _too_large(request) -> str | None:
+    """The sentence for a request body over the file-size limit, judged from its length before it is read."""
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return None
+    if length > FILE.value + FORM_FIELDS_BYTES:
+        return f"{LimitExceeded(FILE, 'The upload', f'{length:,} bytes')} Nothing was imported."
+    return None
 
 
+# The CSRF check reads the form, and with it the whole upload; so the size is judged first, and the
+# CSRF check (csrf_protect) follows it for every request that gets further.
+@csrf_exempt
 @staff_member_required
 def host_import(request):
+    if request.method == "POST" and (problem := _too_large(request)):
+        return render(request, "host_import.html", {"form": ImportForm(), "problem": problem}, status=413)
+    return _import_page(request)
+
+
+@csrf_protect
+def _import_page(request):
     form = ImportForm(request.POST or None, request.FILES or None)
-    report, problem = None, None
+    report, problem, status = None, None, 400 if request.method == "POST" else 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        upload = data["file"]
         try:
-            report = import_bytes(
-                data["file"].read(), data["file"].name, data["slug"], title=data["title"],
-                fmt=data["format"], replace=data["replace"],
-            )
+            report = import_file(upload, upload.name, upload.size, data["slug"], title=data["title"],
+                                 fmt=data["format"], replace=data["replace"])
+            status = 200 if report.imported else 400
         except ImportProblem as error:
-            problem = str(error)
-    status = 400 if request.method == "POST" and (problem or not form.is_valid() or (report and not report.imported)) else 200
+            problem = f"{error} Nothing was imported."
+            status = 413 if getattr(error, "limit", None) in (FILE, UNPACKED) else 400
     return render(request, "host_import.html", {"form": form, "report": report, "problem": problem}, status=status)

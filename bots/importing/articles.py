@@ -5,19 +5,25 @@ entries (ZIM entries, dump pages, JSON lines) so an import can resume where it s
 returns the article's (lead, body) as plain text, or raises ArticleError (or anything else) for an
 article that cannot be read, which the importer counts and skips. Redirects, pages outside the
 article namespace and non-HTML entries are not articles and are passed over silently.
+
+A dump may rightly be many gigabytes, so its size is not capped; each article (a line, a page's
+text, a ZIM entry) is, by the record length limit, and a packed file by its unpacking ratio
+(game.importers.limits): an article over the limit is skipped like a broken one, and a file that
+unpacks too far stops the import.
 """
 from __future__ import annotations
 
-import bz2
-import gzip
 import json
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
+from game.importers.json_limits import value_end
+from game.importers.limits import RECORD, LimitExceeded
+from game.importers.streams import lines, unpacked
+
 ZIM_MAGIC = b"ZIM\x04"
-BZ2_MAGIC = b"BZh"
-GZIP_MAGIC = b"\x1f\x8b"
 
 
 class ArticleError(ValueError):
@@ -37,8 +43,7 @@ def source_format(path: Path) -> str:
         start = handle.read(4)
     if start == ZIM_MAGIC:
         return "zim"
-    opener = bz2.open if start.startswith(BZ2_MAGIC) else gzip.open if start.startswith(GZIP_MAGIC) else open
-    with opener(path, "rb") as handle:
+    with _open_binary(path) as handle:
         head = handle.read(4096).lstrip().lower()
     if head.startswith(b"<mediawiki") or (head.startswith(b"<?xml") and b"<mediawiki" in head):
         return "mediawiki"
@@ -47,14 +52,15 @@ def source_format(path: Path) -> str:
     raise ArticleError(f"{path} is neither a ZIM file, a MediaWiki XML dump (plain or bz2) nor JSON lines.")
 
 
+@contextmanager
 def _open_binary(path: Path):
-    with open(path, "rb") as handle:
-        start = handle.read(3)
-    if start.startswith(BZ2_MAGIC):
-        return bz2.open(path, "rb")
-    if start.startswith(GZIP_MAGIC):
-        return gzip.open(path, "rb")
-    return open(path, "rb")
+    """The file's bytes, unpacked from gzip, bz2 or xz as they are read, within the unpacking ratio."""
+    with open(path, "rb") as packed:
+        yield unpacked(packed, path.name, ratio=True)
+
+
+def _too_long(size: str) -> ArticleError:
+    return ArticleError(RECORD.over(size))
 
 
 # -- Kiwix ZIM -----------------------------------------------------------------------------------
@@ -75,6 +81,8 @@ def zim_articles(path: Path, start: int = 0) -> Iterator[Article]:
             continue
 
         def read(item=item):
+            if item.size > RECORD.value:
+                raise _too_long(f"{item.size:,} bytes")
             try:
                 html = bytes(item.content).decode("utf-8")
             except UnicodeDecodeError as error:
@@ -105,6 +113,8 @@ def mediawiki_articles(path: Path, start: int = 0) -> Iterator[Article]:
             def read(text=text):
                 if text is None:
                     raise ArticleError("its revision has no text (deleted or missing)")
+                if len(text) > RECORD.value:  # mwxml has already read it; the markup parser need not
+                    raise _too_long(f"{len(text):,} characters")
                 return wikitext_sections(text)
 
             yield Article(number + 1, page.title, read)
@@ -114,28 +124,38 @@ def mediawiki_articles(path: Path, start: int = 0) -> Iterator[Article]:
 
 def jsonl_articles(path: Path, start: int = 0) -> Iterator[Article]:
     with _open_binary(path) as handle:
-        for number, line in enumerate(handle):
-            if number < start or not line.strip():
+        for number, line in enumerate(lines(handle, RECORD)):
+            if number < start or (line is not None and not line.strip()):
                 continue
 
             def read(line=line, number=number):
-                try:
-                    record = json.loads(line)
-                except (json.JSONDecodeError, UnicodeDecodeError) as error:
-                    raise ArticleError(f"line {number + 1} is not JSON: {error}") from None
+                record = _record(line, number)
                 if not isinstance(record, dict) or not isinstance(record.get("text"), str):
                     raise ArticleError(f"line {number + 1} has no text field")
                 text = " ".join(record["text"].split())
                 return text, text
 
-            title = _peek_title(line)
-            yield Article(number + 1, title, read)
+            yield Article(number + 1, _peek_title(line, number), read)
 
 
-def _peek_title(line: bytes) -> str:
+def _record(line: bytes | None, number: int):
+    """The JSON of one line (None: a line over the record length limit); ArticleError when it cannot be read."""
+    if line is None:
+        raise ArticleError(f"line {number + 1}: {RECORD.over()}")
     try:
-        record = json.loads(line)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        text = line.decode("utf-8")
+        value_end(text, len(text) - len(text.lstrip()), lambda _: f"line {number + 1}")
+        return json.loads(text)
+    except LimitExceeded as error:
+        raise ArticleError(str(error)) from None
+    except ValueError as error:  # also UnicodeDecodeError
+        raise ArticleError(f"line {number + 1} is not JSON: {error}") from None
+
+
+def _peek_title(line: bytes | None, number: int) -> str:
+    try:
+        record = _record(line, number)
+    except ArticleError:
         return "(unreadable line)"
     return str(record.get("title", "")) if isinstance(record, dict) else ""
 

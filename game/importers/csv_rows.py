@@ -2,19 +2,29 @@
 from __future__ import annotations
 
 import csv
-import io
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from .base import ImportProblem
+from .limits import FIELD, LimitExceeded
 
-csv.field_size_limit(10 * 1024 * 1024)  # tossups are long; the default 128 KiB cap is for other jobs
 
+def records(lines: Iterable[str], name: str = "The file") -> Iterator[tuple[int, list[str]]]:
+    """(first line, cells) for each non-empty record; quoted fields may span lines.
 
-def records(text: str) -> Iterator[tuple[int, list[str]]]:
-    """(first line, cells) for each non-empty record; quoted fields may span lines."""
-    reader = csv.reader(io.StringIO(text, newline=""))
+    A field over the CSV field limit stops the import at the record it is in.
+    """
+    csv.field_size_limit(FIELD.value)  # the csv module has one limit for the whole process, not one per reader
+    reader = csv.reader(lines)
     start = 1
-    for cells in reader:
+    while True:
+        try:
+            cells = next(reader, None)
+        except csv.Error as error:
+            if "field limit" in str(error):
+                raise LimitExceeded(FIELD, f"{name} record starting on line {start:,}") from None
+            raise ImportProblem(f"{name} record starting on line {start:,} is not valid CSV ({error}); fix it and import again.") from None
+        if cells is None:
+            return
         if any(cell.strip() for cell in cells):
             yield start, cells
         start = reader.line_num + 1
@@ -36,9 +46,9 @@ def first_of(record: dict, names: tuple[str, ...]) -> str:
     return next((record[name] for name in names if record.get(name)), "")
 
 
-def header_and_rows(text: str, empty_message: str):
+def header_and_rows(source, empty_message: str):
     """The first record's cells as column names, the first record itself, and the records after it."""
-    rows = records(text)
+    rows = records((line for _, line in source.lines()), source.name)
     first = next(rows, None)
     if first is None:
         raise ImportProblem(empty_message)

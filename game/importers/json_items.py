@@ -1,15 +1,18 @@
 """Read JSON lists and JSON lines with the line each entry starts on, and carry on past a broken entry.
 
 A broken item is reported by line; reading resumes at the next line that opens an object, so one
-bad question does not lose the rest of a file.
+bad question does not lose the rest of a file. Before the parser sees an entry, its nesting depth
+and its length are checked (json_limits): those stop the import rather than skip the entry.
 """
 from __future__ import annotations
 
 import json
 import re
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from .base import ImportProblem
+from .json_limits import value_end
+from .limits import LINE
 
 _DECODER = json.JSONDecoder()
 _WHITESPACE = re.compile(r"\s*")
@@ -19,8 +22,8 @@ _NEXT_OBJECT = re.compile(r"\n\s*\{")
 class Lines:
     """Line numbers of character offsets, counted forward as reading moves on."""
 
-    def __init__(self, text: str):
-        self.text, self.offset, self.line = text, 0, 1
+    def __init__(self, text: str, name: str):
+        self.text, self.name, self.offset, self.line = text, name, 0, 1
 
     def at(self, position: int) -> int:
         if position < self.offset:
@@ -29,21 +32,31 @@ class Lines:
         self.offset = position
         return self.line
 
+    def where(self, position: int) -> str:
+        return f"{self.name} line {self.at(position):,}"
+
 
 def _skip(text: str, position: int) -> int:
     return _WHITESPACE.match(text, position).end()
 
 
+def _problem(error: ValueError) -> str:
+    """The parser's reason, also for a number too long to read (a plain ValueError)."""
+    return error.msg if isinstance(error, json.JSONDecodeError) else str(error).split(";")[0]
+
+
 def array_items(text: str, start: int, lines: Lines) -> Iterator[tuple[int, object, str | None]]:
-    """(line, item, error) for each item of the array opening at `start`."""
+    """(line, item, error) for each item of the array opening at `start`; each item within the line limit."""
     position = _skip(text, start + 1)
     while position < len(text) and text[position] != "]":
         line = lines.at(position)
+        value_end(text, position, lines.where, LINE)
         try:
             item, position = _DECODER.raw_decode(text, position)
-        except json.JSONDecodeError as error:
-            yield lines.at(error.pos), None, f"This is not valid JSON ({error.msg}); fix the line or remove the entry."
-            resume = _NEXT_OBJECT.search(text, error.pos)
+        except ValueError as error:
+            at = getattr(error, "pos", position)
+            yield lines.at(at), None, f"This is not valid JSON ({_problem(error)}); fix the line or remove the entry."
+            resume = _NEXT_OBJECT.search(text, max(at, position + 1))
             if not resume:
                 return
             position = resume.end() - 1
@@ -54,34 +67,45 @@ def array_items(text: str, start: int, lines: Lines) -> Iterator[tuple[int, obje
             position = _skip(text, position + 1)
 
 
-def object_with_array(text: str, key: str) -> tuple[dict, Iterator[tuple[int, object, str | None]]]:
+def _fields_besides(text: str, start: int, array_start: int, lines: Lines) -> dict:
+    """The object's own fields, parsed with its (long) array left out; {} when they do not parse."""
+    array_end = value_end(text, array_start, lines.where)
+    rest = text[start:array_start] + "[]" + text[array_end:]
+    value_end(rest, 0, lambda _: f"{lines.name}, the fields around the list", LINE)
+    try:
+        whole = json.loads(rest)
+    except ValueError:
+        return {}  # a broken item somewhere: the items still come, one by one, with their errors
+    return whole if isinstance(whole, dict) else {}
+
+
+def object_with_array(text: str, key: str, name: str) -> tuple[dict, Iterator[tuple[int, object, str | None]]]:
     """The other top-level fields of a JSON object, and the items of its list under `key`.
 
     A bare top-level list is read as the items themselves (with no other fields).
     """
-    lines = Lines(text)
+    lines = Lines(text, name)
     position = _skip(text, 0)
     if text.startswith("[", position):
         return {}, array_items(text, position, lines)
     if not text.startswith("{", position):
         raise ImportProblem("The file does not start with a JSON list or object; check it is the right file.")
-    found = re.search(r'"%s"\s*:\s*\[' % re.escape(key), text)
+    found = re.compile(r'"%s"\s*:\s*\[' % re.escape(key)).search(text, position)
     if not found:
         raise ImportProblem(f'The JSON object has no "{key}" list; put the questions in a list under "{key}".')
-    try:
-        whole = json.loads(text)
-        fields = {k: v for k, v in whole.items() if k != key}
-    except json.JSONDecodeError:
-        fields = {}  # a broken item somewhere: the items still come, one by one, with their errors
-    return fields, array_items(text, found.end() - 1, lines)
+    array_start = found.end() - 1
+    fields = {k: v for k, v in _fields_besides(text, position, array_start, lines).items() if k != key}
+    return fields, array_items(text, array_start, lines)
 
 
-def json_lines(text: str) -> Iterator[tuple[int, object, str | None]]:
-    """(line number, record, error) for each non-blank line of a JSON-lines text."""
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
+def json_lines(lines: Iterable[tuple[int, str]], name: str) -> Iterator[tuple[int, object, str | None]]:
+    """(line number, record, error) for each non-blank line of JSON lines (each already within a length limit)."""
+    for number, line in lines:
+        start = _skip(line, 0)
+        if start == len(line):
             continue
+        value_end(line, start, lambda _: f"{name} line {number:,}")
         try:
             yield number, json.loads(line), None
-        except json.JSONDecodeError as error:
-            yield number, None, f"This line is not valid JSON ({error.msg}); fix it or remove it."
+        except ValueError as error:
+            yield number, None, f"This line is not valid JSON ({_problem(error)}); fix it or remove it."

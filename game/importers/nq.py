@@ -25,5 +25,5 @@ def to_question(record: dict) -> dict:
     }
 
 
-def parse(text: str) -> Parsed:
-    return Parsed(rows_from(json_lines(text), to_question), {"source": "NQ-open"})
+def parse(source) -> Parsed:
+    return Parsed(rows_from(json_lines(source.lines(), source.name), to_question), {"source": "NQ-open"})

@@ -16,8 +16,8 @@ QUESTION_FIELDS = ("kind", "text", "answer", "accepted", "category", "subcategor
 PACKET_FIELDS = ("slug", "title", "description", "source")
 
 
-def parse(text: str) -> Parsed:
-    fields, items = object_with_array(text, "questions")
+def parse(source) -> Parsed:
+    fields, items = object_with_array(source.text(), "questions", source.name)
     if fields and fields.get("format") != FORMAT_NAME:
         raise ImportProblem(f'This JSON is not an Exhibition packet (its "format" is not "{FORMAT_NAME}"); choose its real format.')
     if fields and fields.get("version") != VERSION:

@@ -32,7 +32,7 @@ def to_question(record: dict) -> dict:
     }
 
 
-def parse(text: str) -> Parsed:
-    names, first, rows = header_and_rows(text, "The CSV file is empty; put one question and its answer on each line.")
+def parse(source) -> Parsed:
+    names, first, rows = header_and_rows(source, "The CSV file is empty; put one question and its answer on each line.")
     entries = keyed(names, rows) if _is_header(names) else keyed(["question", "answer"], chain([first], rows))
     return Parsed(rows_from(entries, to_question), {"source": "CSV"})

@@ -26,7 +26,7 @@ def to_question(record: dict) -> dict:
     }
 
 
-def parse(text: str) -> Parsed:
-    fields, items = object_with_array(text, "questions")
+def parse(source) -> Parsed:
+    fields, items = object_with_array(source.text(), "questions", source.name)
     meta = {"source": "QANTA" + (f" {fields['version']}" if fields.get("version") else "")}
     return Parsed(rows_from(items, to_question), meta)

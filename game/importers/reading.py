@@ -1,30 +1,51 @@
-"""Turn an uploaded or local file into text: gunzip when it is gzipped, decode UTF-8 (with or without BOM)."""
+"""An uploaded or local question file as the formats read it: its start, its lines, or its whole text.
+
+The file's size is checked before a byte is read, and every byte after that comes through one
+unpacking stream that stops at the unpacked-size limit; lines come no longer than the line limit.
+"""
 from __future__ import annotations
 
-import gzip
-import zlib
+import io
+from typing import BinaryIO, Iterator
 
-from .base import ImportProblem
+from .limits import FILE, LINE, UNPACKED, LimitExceeded
+from .streams import not_utf8, text_lines, unpacked
 
-GZIP_MAGIC = b"\x1f\x8b"
+HEAD_BYTES = 64 * 1024  # what format detection looks at
 
 
-def decode(data: bytes, name: str = "") -> str:
-    """The text of a file's bytes; a readable ImportProblem when it is neither UTF-8 nor valid gzip."""
-    if data[:2] == GZIP_MAGIC:
+class Source:
+    """One question file being imported, read once: by lines (JSONL, CSV) or whole (JSON)."""
+
+    def __init__(self, packed: BinaryIO, name: str, size: int):
+        self.name = name or "The file"
+        if size > FILE.value:
+            raise LimitExceeded(FILE, self.name, f"{size:,} bytes")
+        self.stream = unpacked(packed, self.name, total=UNPACKED, buffer=HEAD_BYTES)
+        self.head = self.stream.peek(HEAD_BYTES)[:HEAD_BYTES].decode("utf-8-sig", errors="replace")
+
+    def lines(self) -> Iterator[tuple[int, str]]:
+        """(line number, text) of each line, each within the line limit."""
+        return text_lines(self.stream, LINE, self.name)
+
+    def text(self) -> str:
+        """The whole unpacked text (within the unpacked-size limit)."""
+        data = self.stream.read()
         try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error):
-            raise ImportProblem(f"{name or 'The file'} looks gzipped but cannot be unpacked; upload it again or unpack it first.")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise ImportProblem(
-            f"{name or 'The file'} is not UTF-8 text (byte {error.start} is not valid); save it as UTF-8 and import it again."
-        )
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            line = data.count(b"\n", 0, error.start) + 1
+            raise not_utf8(f"{self.name} line {line:,}", f"byte {error.start + 1:,} of the file") from None
 
+
+def source_of_bytes(data: bytes, name: str) -> Source:
+    """A Source over bytes already in memory, with the same limits as a file."""
+    return Source(io.BytesIO(data), name, len(data))
 
 
 def plain_name(name: str) -> str:
-    """The file name without .gz, so detection looks at the real extension."""
-    return name[:-3] if name.lower().endswith(".gz") else name
+    """The file name without .gz, .bz2 or .xz, so detection looks at the real extension."""
+    for suffix in (".gz", ".bz2", ".xz"):
+        if name.lower().endswith(suffix):
+            return name[: -len(suffix)]
+    return name

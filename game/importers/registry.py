@@ -1,12 +1,15 @@
 """Which importer reads which file: by the name the host chose, or guessed from the file itself."""
 from __future__ import annotations
 
+import io
 import json
 
 from . import nq, packet_json, plain_csv, qanta, tossups_csv
 from .base import ImportProblem, Parsed
 from .csv_rows import header_names, records
-from .reading import plain_name
+from .json_limits import value_end
+from .limits import LimitExceeded
+from .reading import Source, plain_name
 
 FORMATS = {
     "qanta": ("QANTA JSON", qanta.parse),
@@ -23,11 +26,11 @@ def _first_line(text: str) -> str:
 
 
 def detect(name: str, text: str) -> str:
-    """The format of a file, from its extension first and its opening text second."""
+    """The format of a file, from its extension first and its opening text (up to 64 KiB) second."""
     name = plain_name(name.lower())
     head = text[:4096]
     if name.endswith((".csv", ".tsv")):
-        first = next(records(head), (0, []))[1]
+        first = next(records(io.StringIO(head, newline=""), name), (0, []))[1]
         return "tossups-csv" if tossups_csv.has_tossup_header(header_names(first)) else "csv"
     if name.endswith(".jsonl"):
         return "nq"
@@ -45,16 +48,17 @@ def detect(name: str, text: str) -> str:
 
 def _is_json(line: str) -> bool:
     try:
+        value_end(line, 0, str)  # a line nested too deep is not parsed here; reading the file says where
         json.loads(line)
-        return True
-    except json.JSONDecodeError:
+    except (ValueError, LimitExceeded):
         return False
+    return True
 
 
-def parse(text: str, fmt: str = "auto", name: str = "") -> tuple[str, Parsed]:
+def parse(source: Source, fmt: str = "auto") -> tuple[str, Parsed]:
     """(format used, parsed file)."""
     if fmt == "auto":
-        fmt = detect(name, text)
+        fmt = detect(source.name, source.head)
     if fmt not in FORMATS:
         raise ImportProblem(f'"{fmt}" is not a format we read; choose one of: {", ".join(CHOICES)}.')
-    return fmt, FORMATS[fmt][1](text)
+    return fmt, FORMATS[fmt][1](source)

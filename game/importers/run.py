@@ -1,12 +1,15 @@
 """One import from bytes to packet, shared by the management command and the host page."""
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import BinaryIO, Callable
 
 from .base import ImportProblem, LineError
-from .reading import decode, plain_name
+from .limits import QUESTIONS, LimitExceeded
+from .question_size import check_question_size
+from .reading import Source, plain_name
 from .registry import FORMATS, parse
 from .save import check_slug, save_packet
 
@@ -26,9 +29,10 @@ class ImportReport:
         return FORMATS[self.format][0] if self.format in FORMATS else self.format
 
 
-def import_bytes(
-    data: bytes,
+def import_file(
+    packed: BinaryIO,
     name: str,
+    size: int,
     slug: str,
     title: str = "",
     fmt: str = "auto",
@@ -36,21 +40,26 @@ def import_bytes(
     progress: Callable[[int, int], None] | None = None,
     every: int = PROGRESS_EVERY,
 ) -> ImportReport:
-    """Import a file's bytes into the packet `slug`; broken lines go into the report, not the packet.
+    """Import a binary file of `size` bytes into the packet `slug`; broken lines go into the report, not the packet.
 
     `progress(lines_read, imported)` is called every `every` lines. Nothing is saved when no line
-    could be imported. Problems with the whole file raise ImportProblem.
+    could be imported. Problems with the whole file, and any input over a limit, raise ImportProblem
+    (LimitExceeded) and nothing is saved.
     """
     slug = check_slug(slug)
-    text = decode(data, name)
+    source = Source(packed, name, size)
     report = ImportReport()
-    report.format, parsed = parse(text, fmt, name)
+    report.format, parsed = parse(source, fmt)
     questions: list[dict] = []
     for row in parsed.rows:
         report.lines_read += 1
+        where = f"{source.name} line {row.line:,}"
+        if report.lines_read > QUESTIONS.value:
+            raise LimitExceeded(QUESTIONS, where)
         if row.error:
             report.errors.append(LineError(row.line, row.error))
         else:
+            check_question_size(row.question, where)
             questions.append(row.question)
         if progress and report.lines_read % every == 0:
             progress(report.lines_read, len(questions))
@@ -62,11 +71,17 @@ def import_bytes(
     return report
 
 
+def import_bytes(data: bytes, name: str, slug: str, **options) -> ImportReport:
+    """Import bytes already in memory, with the same limits as a file."""
+    return import_file(io.BytesIO(data), name, len(data), slug, **options)
+
+
 def import_path(path: str | Path, slug: str, **options) -> ImportReport:
     path = Path(path)
     if not path.is_file():
         raise ImportProblem(f"There is no file at {path}; check the path and try again.")
-    return import_bytes(path.read_bytes(), path.name, slug, **options)
+    with open(path, "rb") as packed:
+        return import_file(packed, path.name, path.stat().st_size, slug, **options)
 
 
-__all__ = ["ImportProblem", "ImportReport", "import_bytes", "import_path"]
+__all__ = ["ImportProblem", "ImportReport", "import_bytes", "import_file", "import_path"]

@@ -34,8 +34,8 @@ def to_question(record: dict) -> dict:
     }
 
 
-def parse(text: str) -> Parsed:
-    names, _, rows = header_and_rows(text, "The CSV file is empty; export the tossups again and upload that file.")
+def parse(source) -> Parsed:
+    names, _, rows = header_and_rows(source, "The CSV file is empty; export the tossups again and upload that file.")
     if not has_tossup_header(names):
         raise ImportProblem(
             "A tossups.csv needs a header with question_id (or qid), text (or question) and answer columns; "

@@ -2,6 +2,7 @@
 article reported and skipped, a resume after an interruption, and bots built from what was imported
 answering questions whose answers are nowhere else."""
 import bz2
+import gzip
 import io
 import json
 from xml.sax.saxutils import escape
@@ -89,6 +90,13 @@ def dump_page(title, text, ns=0, redirect=None, page_id=1):
             f"<model>wikitext</model><format>text/x-wiki</format>{body}</revision></page>")
 
 
+DUMP_HEAD = ('<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.10/" version="0.10" xml:lang="en"><siteinfo>'
+             "<sitename>Veltrapedia</sitename><dbname>veltrawiki</dbname><base>https://example.org/wiki/Main</base>"
+             "<generator>MediaWiki 1.41</generator><case>first-letter</case><namespaces>"
+             '<namespace key="0" case="first-letter" /><namespace key="1" case="first-letter">Talk</namespace>'
+             "</namespaces></siteinfo>").encode()
+
+
 def write_dump(path, compress=False):
     pages = []
     for number, (title, (lead, rest)) in enumerate(ARTICLES.items(), 1):
@@ -99,11 +107,7 @@ def write_dump(path, compress=False):
     pages.append(dump_page("Kessler", "#REDIRECT [[Kessler Falls]]", redirect="Kessler Falls", page_id=7))
     pages.append(dump_page("Talk:Kessler Falls", "Is the height right?", ns=1, page_id=8))
     pages.append(dump_page("Broken page", None, page_id=9))  # its text was deleted from the dump
-    xml = ('<mediawiki xmlns="http://www.mediawiki.org/xml/export-0.10/" version="0.10" xml:lang="en"><siteinfo>'
-           "<sitename>Veltrapedia</sitename><dbname>veltrawiki</dbname><base>https://example.org/wiki/Main</base>"
-           "<generator>MediaWiki 1.41</generator><case>first-letter</case><namespaces>"
-           '<namespace key="0" case="first-letter" /><namespace key="1" case="first-letter">Talk</namespace>'
-           "</namespaces></siteinfo>" + "".join(pages) + "</mediawiki>")
+    xml = DUMP_HEAD.decode() + "".join(pages) + "</mediawiki>"
     path.write_bytes(bz2.compress(xml.encode()) if compress else xml.encode())
     return path
 
@@ -201,3 +205,34 @@ def test_a_bot_built_from_imported_knowledge_answers_what_only_it_holds(tmp_path
     build = Bot.objects.get(name="veltra").current_build
     assert build.measured_bytes == measure_artefacts(build.artefact_dir) > 0
     assert f"fits the {tier} tier" in output.getvalue()
+
+
+def test_a_line_over_the_record_limit_is_skipped_and_named(tmp_path, settings):
+    settings.EXHIBITION_IMPORT_MAX_RECORD_BYTES = 1024
+    source = tmp_path / "in.jsonl"
+    source.write_text('{"title": "A", "text": "First."}\n{"title": "Long", "text": "' + "x" * 5000 + '"}\n'
+                      '{"title": "Deep", "text": ' + "[" * 40 + "]" * 40 + '}\n{"title": "B", "text": "Second."}\n')
+    report = run_import(source, tmp_path / "out.jsonl")
+    assert [p["title"] for p in passages(tmp_path / "out.jsonl")] == ["A", "B"]
+    assert "skipped: (unreadable line): line 2: the record length goes over the limit of 1 KiB" in report
+    assert "skipped: (unreadable line): line 3: the JSON nesting depth goes over the limit of 32 levels" in report
+
+
+OPEN_PAGE = b"<page><title>A</title><ns>0</ns><id>1</id><revision><id>2</id><text>"
+
+
+@pytest.mark.parametrize("pack, name, start", [(gzip.compress, "bomb.jsonl.gz", b'{"title": "A", "text": "B"}\n'),
+                                                (bz2.compress, "bomb.xml.bz2", DUMP_HEAD + OPEN_PAGE)])
+def test_a_source_that_unpacks_too_far_stops_the_import(tmp_path, pack, name, start):
+    source = tmp_path / name
+    source.write_bytes(pack(start + b" " * (64 * 1024 * 1024)))
+    with pytest.raises(CommandError, match=f"{name} \\(at unpacked byte .*\\): the unpacking ratio goes over the limit "
+                                           "of 100 to 1 .* The import stopped"):
+        run_import(source, tmp_path / "out.jsonl")
+
+
+def test_a_zim_article_over_the_record_limit_is_skipped_unread(tmp_path, settings):
+    settings.EXHIBITION_IMPORT_MAX_RECORD_BYTES = 200  # each page's HTML is longer
+    report = run_import(write_zim(tmp_path / "veltra.zim", broken=False), tmp_path / "veltra.jsonl")
+    assert "(0 passages from 0 articles; 3 articles could not be read)" in report
+    assert "skipped: Kessler Falls: the record length is" in report and "over the limit of 200 bytes" in report

@@ -231,11 +231,19 @@ def _broken(lines, how):
         n = next(i for i, x in enumerate(lines, 1) if json.loads(x).get("type") == "question_started"
                  and json.loads(x)["data"]["index"] >= 1)
         return lines, n, "a question is missing"
+    if how == "nested too deep":
+        lines[9] = lines[9].replace('"data": {', '"data": {"x": ' + "[" * 100 + "]" * 100 + ", ", 1)
+        return lines, 10, "the JSON nesting depth goes over the limit of 32 levels"
+    if how == "question too long":
+        created = json.loads(lines[1])
+        created["data"]["questions"][2]["text"] = "x" * 2001
+        lines[1] = json.dumps(created) + "\n"
+        return lines, 2, "question 2: the question text length is 2,001 characters, over the limit of 2,000"
     raise AssertionError(how)
 
 
 @pytest.mark.parametrize("how", ["truncated line", "truncated file", "gap in seq", "duplicate seq",
-                                 "unknown event type", "question missing"])
+                                 "unknown event type", "question missing", "nested too deep", "question too long"])
 def test_a_broken_archive_is_refused_with_its_line_and_nothing_is_stored(played, tmp_path, how):
     match = played["quizbowl"]
     lines, line, words = _broken(exported(match, tmp_path), how)
@@ -248,6 +256,15 @@ def test_a_broken_archive_is_refused_with_its_line_and_nothing_is_stored(played,
     message = str(refused.value)
     assert f"Line {line}" in message and words in message and "Nothing was imported" in message
     assert (Match.objects.count(), MatchEvent.objects.count(), Packet.objects.count()) == counts
+
+
+def test_an_archive_line_over_the_record_limit_is_refused_unread(played, tmp_path, settings):
+    lines = exported(played["quizbowl"], tmp_path)
+    settings.EXHIBITION_IMPORT_MAX_RECORD_BYTES = max(map(len, lines[2:])) + 1  # match_created, line 2, is longer
+    path = tmp_path / "long.jsonl"
+    path.write_text("".join(lines))
+    with pytest.raises(CommandError, match="long.jsonl: Line 2: the record length goes over the limit of .* Nothing was imported."):
+        call_command("import_match", str(path), stdout=io.StringIO())
 
 
 def test_importing_a_match_whose_code_is_taken_gives_it_a_new_code(played, tmp_path):

@@ -2,7 +2,7 @@
 import pytest
 
 from game.importers.qanta import parse
-from game.importers.reading import decode
+from game.importers.reading import source_of_bytes
 from game.judging.answerline import parse_answer_line
 from game.judging.judge import judge
 
@@ -11,7 +11,7 @@ FILES = ["qanta.guessdev.json.gz", "qanta.buzzdev.json.gz", "small.guessdev.json
 
 def questions(shared_data, name):
     path = shared_data / "qanta" / name
-    return [row.question for row in parse(decode(path.read_bytes(), path.name)).rows]
+    return [row.question for row in parse(source_of_bytes(path.read_bytes(), path.name)).rows]
 
 
 @pytest.mark.parametrize("name", FILES)

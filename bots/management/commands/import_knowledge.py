@@ -13,6 +13,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from bots.importing.articles import ArticleError
 from bots.importing.importer import ImportError_, import_knowledge
+from game.importers.base import ImportProblem
 
 
 class Command(BaseCommand):
@@ -44,5 +45,7 @@ class Command(BaseCommand):
             state = import_knowledge(source, out, keep=keep, words=words, limit=limit, restart=restart, report=report)
         except (ImportError_, ArticleError) as error:
             raise CommandError(str(error)) from None
+        except ImportProblem as error:  # the source unpacks too far, or cannot be unpacked
+            raise CommandError(f"{error} The import stopped; what it wrote before is kept.") from None
         report(f"wrote {out} ({state.passages:,} passages from {state.articles:,} articles; "
                f"{state.errors:,} articles could not be read)")

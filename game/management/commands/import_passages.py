@@ -1,4 +1,8 @@
-"""`manage.py import_passages PATH --corpus NAME`: load a JSONL passage corpus for phase-3 search snippets."""
+"""`manage.py import_passages PATH --corpus NAME`: load a JSONL passage corpus for phase-3 search snippets.
+
+A corpus may be gigabytes, so it is read as a stream: each line within the record limit, a packed
+file within the unpacking ratio; over either, nothing is imported.
+"""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,10 +12,12 @@ from django.db import transaction
 
 from game.importers.base import ImportProblem
 from game.importers.json_items import json_lines
-from game.importers.reading import decode
+from game.importers.limits import RECORD
+from game.importers.streams import text_lines, unpacked
 from game.models import SnippetPassage
 
 BATCH = 1000
+SHOWN_ERRORS = 100  # a broken corpus of millions of lines names its first ones, and counts the rest
 
 
 def passage_fields(record) -> tuple[dict | None, str | None]:
@@ -39,18 +45,31 @@ class Command(BaseCommand):
         if not corpus:
             raise CommandError("Give the corpus a name with --corpus, e.g. --corpus wiki.")
         try:
-            text = decode(path.read_bytes(), path.name)
+            with open(path, "rb") as packed:
+                imported, errors, broken = self.import_lines(unpacked(packed, path.name, ratio=True), path.name, corpus, options)
         except ImportProblem as problem:
-            raise CommandError(str(problem))
-        imported, errors, batch = 0, [], []
+            raise CommandError(f"{problem} Nothing was imported.") from None
+        for line, error in errors:
+            self.stderr.write(f"line {line}: {error}")
+        if broken > len(errors):
+            self.stderr.write(f"… and {broken - len(errors):,} more broken lines")
+        if not imported:
+            raise CommandError(f"No passage was imported from {path}; fix the lines above and try again.")
+        self.stdout.write(self.style.SUCCESS(f'Imported {imported} passages into corpus "{corpus}".'))
+
+    def import_lines(self, stream, name: str, corpus: str, options) -> tuple[int, list, int]:
+        """(passages imported, (line, error) of the first lines skipped, how many were skipped), all or nothing."""
+        imported, errors, broken, batch = 0, [], 0, []
         every = max(1, options["progress_every"])
         with transaction.atomic():
             if options["replace"]:
                 SnippetPassage.objects.filter(corpus=corpus).delete()
-            for count, (line, record, error) in enumerate(json_lines(text), 1):
+            for count, (line, record, error) in enumerate(json_lines(text_lines(stream, RECORD, name), name), 1):
                 fields, error = (None, error) if error else passage_fields(record)
                 if error:
-                    errors.append((line, error))
+                    broken += 1
+                    if len(errors) < SHOWN_ERRORS:
+                        errors.append((line, error))
                 else:
                     batch.append(SnippetPassage(corpus=corpus, **fields))
                 if len(batch) >= BATCH:
@@ -59,8 +78,4 @@ class Command(BaseCommand):
                 if count % every == 0:
                     self.stdout.write(f"… {count} lines read, {imported + len(batch)} passages so far")
             imported += len(SnippetPassage.objects.bulk_create(batch))
-        for line, error in errors:
-            self.stderr.write(f"line {line}: {error}")
-        if not imported:
-            raise CommandError(f"No passage was imported from {path}; fix the lines above and try again.")
-        self.stdout.write(self.style.SUCCESS(f'Imported {imported} passages into corpus "{corpus}".'))
+        return imported, errors, broken

@@ -29,7 +29,7 @@ class Command(BaseCommand):
                 replace=options["replace"], progress=progress, every=max(1, options["progress_every"]),
             )
         except ImportProblem as problem:
-            raise CommandError(str(problem))
+            raise CommandError(f"{problem} Nothing was imported.") from None
         for error in report.errors:
             self.stderr.write(f"line {error.line}: {error.message}")
         if not report.imported:

@@ -1,0 +1,72 @@
+"""Every limit an import checks before it does the work, in one place, each one a Django setting away.
+
+Question files come from hosts and from the internet: a 1 MB gzip can unpack to gigabytes, a JSON
+document can nest deeper than the parser's stack, one line can hold 50 MB, one question can be
+larger than the moderator's socket may carry. Each limit is checked before the work it protects
+(unpacking, parsing, saving), and going over one stops the import with a sentence naming the limit,
+the place in the file and the setting that moves it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from .base import ImportProblem
+
+KIB = 1024
+MIB = 1024 * KIB
+
+
+@dataclass(frozen=True)
+class Limit:
+    name: str  # what is limited, as a person reads it in the message
+    default: int
+    unit: str  # "bytes" print as KiB/MiB; any other unit follows the number
+    setting: str
+
+    @property
+    def value(self) -> int:
+        return int(getattr(settings, self.setting, self.default))
+
+    def __str__(self) -> str:
+        value = self.value
+        if self.unit == "bytes":
+            for size, name in ((MIB, "MiB"), (KIB, "KiB")):
+                if value >= size and value % size == 0:
+                    return f"{value // size:,} {name}"
+        return f"{value:,} {self.unit}"
+
+    def over(self, found: str = "") -> str:
+        """What went over this limit, by how much when known, and the setting that moves it."""
+        over = f"is {found}, over" if found else "goes over"
+        return f"the {self.name} {over} the limit of {self} (setting {self.setting})"
+
+
+# The file as it arrives (the web upload, or the path given to a command), compressed or not.
+FILE = Limit("file size", 32 * MIB, "bytes", "EXHIBITION_IMPORT_MAX_FILE_BYTES")
+# A question file once gunzipped (or bunzipped, or unxz'd): the parsers hold this much text at once.
+UNPACKED = Limit("unpacked size", 32 * MIB, "bytes", "EXHIBITION_IMPORT_MAX_UNPACKED_BYTES")
+# Streams with no total cap (passage corpora, Wikipedia dumps): unpacked bytes per packed byte read.
+RATIO = Limit("unpacking ratio", 100, "to 1", "EXHIBITION_IMPORT_MAX_UNPACKING_RATIO")
+RATIO_FREE_BYTES = 1 * MIB  # a small file may pack tighter than any real dump; the ratio counts after this
+DEPTH = Limit("JSON nesting depth", 32, "levels", "EXHIBITION_IMPORT_MAX_JSON_DEPTH")
+# One line of a question file (JSONL, CSV), or one entry of a JSON list: a question and its extras.
+LINE = Limit("line or entry length", 128 * KIB, "bytes", "EXHIBITION_IMPORT_MAX_LINE_BYTES")
+# One record of a stream: a passage line, an article, a match-archive line (match_created carries every question).
+RECORD = Limit("record length", 8 * MIB, "bytes", "EXHIBITION_IMPORT_MAX_RECORD_BYTES")
+# csv keeps one field limit for the whole process; this default is its own, so other readers see no change.
+FIELD = Limit("CSV field length", 128 * KIB, "characters", "EXHIBITION_IMPORT_MAX_CSV_FIELD_CHARS")
+TEXT = Limit("question text length", 2000, "characters", "EXHIBITION_IMPORT_MAX_TEXT_CHARS")
+ANSWER = Limit("answer length", 500, "characters", "EXHIBITION_IMPORT_MAX_ANSWER_CHARS")
+# The question as JSON, as the moderator's socket receives it (a socket may hold 1 MiB); real ones reach 1.7 KiB.
+QUESTION = Limit("question size", 4 * KIB, "bytes", "EXHIBITION_IMPORT_MAX_QUESTION_BYTES")
+QUESTIONS = Limit("number of questions", 10_000, "questions", "EXHIBITION_IMPORT_MAX_QUESTIONS")
+
+
+class LimitExceeded(ImportProblem):
+    """An input over one of the limits; the message says which, where, and the setting that moves it."""
+
+    def __init__(self, limit: Limit, where: str, found: str = ""):
+        self.limit, self.where = limit, where
+        super().__init__(f"{where}: {limit.over(found)}.")

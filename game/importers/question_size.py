@@ -1,0 +1,20 @@
+"""A question's text, answer and whole size, checked against the limits before it is saved.
+
+The moderator's console receives every question of a match in its first frame, and a socket may
+hold 1 MiB; one 8 MB question made a match that no moderator could open.
+"""
+from __future__ import annotations
+
+import json
+
+from .limits import ANSWER, QUESTION, TEXT, LimitExceeded
+
+
+def check_question_size(question: dict, where: str) -> None:
+    """LimitExceeded, naming `where`, when the question's text, answer or JSON is over its limit."""
+    for limit, value in ((TEXT, question.get("text")), (ANSWER, question.get("answer"))):
+        if isinstance(value, str) and len(value) > limit.value:
+            raise LimitExceeded(limit, where, f"{len(value):,} characters")
+    size = len(json.dumps(question))  # as the socket sends it: ASCII, other letters escaped
+    if size > QUESTION.value:
+        raise LimitExceeded(QUESTION, where, f"{size:,} bytes as JSON")
