@@ -127,6 +127,11 @@ const FOLD = {
     for (const t of d.teams) view.scores[t.id] = 0;
   },
   seat_joined(view, d) { view.seats[d.seat.id] = d.seat; },
+  seat_left(view, d) {
+    // New objects: a seat's object came from a frame, which a replay folds again from the start.
+    view.seats[d.seat] = { ...view.seats[d.seat], left: d.by, captain: false };
+    if (d.captain) view.seats[d.captain] = { ...view.seats[d.captain], captain: true };
+  },
   match_started(view) { view.status = "live"; },
   question_started(view, d) {
     view.question = newQuestion(view, d);
