@@ -160,6 +160,8 @@ else:
 # Joining a match: at most this many joins a minute from one address, and this many players a match.
 EXHIBITION_JOINS_PER_MINUTE = int(os.environ.get("EXHIBITION_JOINS_PER_MINUTE", 10))
 EXHIBITION_MAX_PLAYERS = int(os.environ.get("EXHIBITION_MAX_PLAYERS", 60))
+# A player's seat token stops working this many hours after the join (an event day); joining again makes a new one.
+EXHIBITION_SEAT_TOKEN_HOURS = float(os.environ.get("EXHIBITION_SEAT_TOKEN_HOURS", 12))
 
 # Celery: Redis broker in production; with no REDIS_URL the bots run in-process.
 CELERY_BROKER_URL = REDIS_URL or "memory://"

@@ -35,14 +35,15 @@ MODERATOR = {
     "adjust": {"team": str, "points": int, "reason": str, "scores_seq": int},
     "throw_out": {"reason": str, "question": int},
     "pause": {"reason": str},
+    "kick": {"seat": str},
 }
 # "question" (its index) and "phase" name what a player's command was meant for: late ones are refused.
 PLAYER = {"buzz": {"seen": int, "question": int, "phase": int}, "answer": {"text": str, "question": int},
           "submit": {"text": str, "question": int, "phase": int}, "pass": {"question": int, "phase": int},
-          "chat": {"text": str}}
+          "chat": {"text": str}, "leave": {}}
 KNOWN = {**SESSION, **MODERATOR, **PLAYER}
 # What a moderator command was pressed for: without it a double click or a retry could apply twice.
-TARGETS = {"undo": "ruling", "throw_out": "question", "adjust": "scores_seq", "override": "ruling"}
+TARGETS = {"undo": "ruling", "throw_out": "question", "adjust": "scores_seq", "override": "ruling", "kick": "seat"}
 
 
 class FrameError(Exception):
