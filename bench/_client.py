@@ -27,8 +27,9 @@ class Sock:
     the browser does (fault runs)."""
 
     def __init__(self, name: str, audience: str, url: str, origin: str, cookie: str | None = None,
-                 reconnect: bool = False, match: int = 0):
+                 reconnect: bool = False, match: int = 0, seat_token: str | None = None):
         self.name, self.audience, self.url, self.origin, self.cookie = name, audience, url, origin, cookie
+        self.seat_token = seat_token  # a player's, sent in the X-Seat-Token header (never in the URL)
         self.reconnect, self.match = reconnect, match
         self.events: list[tuple] = []  # (seq, type, t, received ms, word index); duplicates kept
         self.frame_bytes: dict[int, int] = {}  # seq -> the size of its frame, for the floor to copy
@@ -49,13 +50,18 @@ class Sock:
         self.snapshot: asyncio.Future | None = None
         self.reader: asyncio.Task | None = None
 
+    def headers(self) -> dict:
+        headers = {"Cookie": self.cookie} if self.cookie else {}
+        if self.seat_token:
+            headers["X-Seat-Token"] = self.seat_token
+        return headers
+
     async def open(self):
         from websockets.asyncio.client import connect as ws_connect
 
         for attempt in range(200 if self.reconnect else 1):
             try:
-                self.ws = await ws_connect(self.url, origin=self.origin,
-                                           additional_headers={"Cookie": self.cookie} if self.cookie else None,
+                self.ws = await ws_connect(self.url, origin=self.origin, additional_headers=self.headers(),
                                            ping_interval=None, open_timeout=STEP_TIMEOUT, close_timeout=2,
                                            max_queue=None)
                 break
@@ -214,8 +220,9 @@ class Sock:
 
 
 async def connect(port: int, path: str, name: str, audience: str, cookie: str | None = None,
-                  reconnect: bool = False, match: int = 0) -> Sock:
-    sock = Sock(name, audience, f"ws://127.0.0.1:{port}{path}", f"http://127.0.0.1:{port}", cookie, reconnect, match)
+                  reconnect: bool = False, match: int = 0, seat_token: str | None = None) -> Sock:
+    sock = Sock(name, audience, f"ws://127.0.0.1:{port}{path}", f"http://127.0.0.1:{port}", cookie, reconnect, match,
+                seat_token)
     try:
         sent = await sock.open()
         sock.join_ms = await asyncio.wait_for(sock.snapshot, STEP_TIMEOUT) - sent

@@ -11,7 +11,7 @@ The database is migrated and set up by a short Django child process: a packet of
 words), a staff user with a session, and --matches quizbowl matches at 300 words per minute with no
 lead-in and two teams of --players/2 human seats each.
 
-Then, per match, one moderator (session cookie), the players (seat tokens) and the spectators
+Then, per match, one moderator (session cookie), the players (seat tokens, in the X-Seat-Token header) and the spectators
 connect (spread over the web processes in turn) and send hello. Each moderator starts, at a random
 moment within 200 ms as the floor server's rooms do, so that matches run out of step; on every
 question the first player of one team (alternating) buzzes once it has shown BUZZ_AFTER words,
@@ -301,8 +301,8 @@ async def open_rooms(ports: list[int], info: dict, spectators: int, reconnect: b
         mod = await connect(port(), f"/ws/m/{code}/moderate", f"m{m}-moderator", "moderator", cookie, reconnect, m)
         teams = []
         for t, tokens in enumerate(match["tokens"]):
-            teams.append([await connect(port(), f"/ws/m/{code}/play?seat={token}", f"m{m}-player{t}.{n}", "player",
-                                        None, reconnect, m) for n, token in enumerate(tokens)])
+            teams.append([await connect(port(), f"/ws/m/{code}/play", f"m{m}-player{t}.{n}", "player",
+                                        None, reconnect, m, token) for n, token in enumerate(tokens)])
         players.append((m, mod, teams))
     sockets = [[port(), f"/ws/m/{info['matches'][i % len(players)]['code']}/watch", f"m{i % len(players)}-spectator{i}",
                 i % len(players)] for i in range(spectators)]

@@ -184,6 +184,8 @@ EXHIBITION_JOINS_PER_MINUTE = int(os.environ.get("EXHIBITION_JOINS_PER_MINUTE", 
 EXHIBITION_MAX_PLAYERS = int(os.environ.get("EXHIBITION_MAX_PLAYERS", 60))
 # How long a join waits for the conductor to store it before the phone is told to try again.
 EXHIBITION_JOIN_CONFIRM_SECONDS = float(os.environ.get("EXHIBITION_JOIN_CONFIRM_SECONDS", 8))
+# A player's seat token stops working this many hours after the join (an event day); joining again makes a new one.
+EXHIBITION_SEAT_TOKEN_HOURS = float(os.environ.get("EXHIBITION_SEAT_TOKEN_HOURS", 12))
 
 # Celery: Redis broker in production; with no REDIS_URL the bots run in-process.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
@@ -210,6 +212,7 @@ LOGIN_REDIRECT_URL = "/"
 # not the username alone, means an attacker cannot lock the host out from everywhere; nor the address
 # alone, which a whole hall may share. The address is the one the join limit uses (trusted proxies only).
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_VERBOSE = False  # no banner on every command's stderr
 AXES_FAILURE_LIMIT = int(os.environ.get("EXHIBITION_LOGIN_FAILURES", 5))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("EXHIBITION_LOGIN_COOLOFF_MINUTES", 15)))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]

@@ -27,9 +27,9 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from .catchup import catch_up
 from .conductor.groups import CONDUCTOR_CHANNEL, audience_key
 from .fanout import CLOSE_TOO_SLOW, TOO_SLOW, DaphneWriter, QueuedWriter, daphne_protocol, hub
-from .models import Match, Seat
+from .models import Match
 from .protocol import MODERATOR, PLAYER, FrameError, TokenBucket, error_frame, parse, peek_ref
-from .seat_tokens import read_seat_token
+from .seat_tokens import HEADER, SESSION_SEATS, seat_for_token
 from .store import now_ms
 
 CLOSE_FORBIDDEN = 4403
@@ -45,9 +45,17 @@ def _match_info(code: str) -> dict | None:
 
 
 @database_sync_to_async
-def _seat_keys(match_id: int, seat_pk: int) -> tuple[str, str] | None:
-    seat = Seat.objects.filter(pk=seat_pk, team__match_id=match_id, kind=Seat.Kind.HUMAN).select_related("team").first()
+def _seat_keys(code: str, token: str | None, session) -> tuple[str, str] | None:
+    """(seat, team) of the seat the handshake's token holds now: the header's, else the session's."""
+    if token is None and session is not None:  # the session loads from the database here, off the event loop
+        token = session.get(SESSION_SEATS, {}).get(code)
+    seat = seat_for_token(token, code)
     return (seat.key, seat.team.key) if seat else None
+
+
+def _header(scope, name: str) -> str | None:
+    wanted = name.lower().encode("latin-1")
+    return next((value.decode("latin-1") for key, value in scope.get("headers", []) if key.lower() == wanted), None)
 
 
 class MatchSocket(AsyncWebsocketConsumer):
@@ -171,15 +179,27 @@ class MatchSocket(AsyncWebsocketConsumer):
 
     def _too_slow(self):
         log.info("Match %s: a %s socket fell too far behind; closing it", self.code, self.audience)
-        self._leave()
-        asyncio.get_running_loop().create_task(self._close_too_slow())
+        self.shut(CLOSE_TOO_SLOW, TOO_SLOW, flush=False)  # what waits for it is dropped: it catches up on reconnect
 
-    async def _close_too_slow(self):
+    def shut(self, code: int, reason: str, flush: bool = True) -> None:
+        """Close the socket from outside its own frames (the hub): it stops hearing the match at once,
+        and with `flush` closes once what was already written for it (an ack) has gone out."""
+        writer, self.writer = self.writer, None
+        self._leave()
+        last = lambda: self._close_with(code, reason)  # noqa: E731
+        if writer is not None and flush:
+            writer.finish(last)
+            return
+        if writer is not None:
+            writer.close()
+        asyncio.get_running_loop().create_task(last())
+
+    async def _close_with(self, code: int, reason: str):
         protocol = daphne_protocol(self.scope.get("exhibition.send"))
         if protocol is not None:
-            protocol.sendClose(code=CLOSE_TOO_SLOW, reason=TOO_SLOW)
+            protocol.sendClose(code=code, reason=reason)
         else:
-            await self.close(code=CLOSE_TOO_SLOW, reason=TOO_SLOW)
+            await self.close(code=code, reason=reason)
 
     async def catch_up(self, last_seq: int, force_snapshot: bool = False):
         self.holding = [] if self.holding is None else self.holding
@@ -272,20 +292,27 @@ class ModeratorSocket(MatchSocket):
 
 
 class PlayerSocket(MatchSocket):
-    """ws/m/<code>/play?seat=<token>: the human seat the signed token names."""
+    """ws/m/<code>/play: the person's seat whose token comes with the handshake (game/seat_tokens.py):
+    in the X-Seat-Token header, or else in the browser's session. Its newest socket plays the seat."""
 
     audience = "player"
     commands = frozenset(PLAYER)
     refusal = "Only the moderator can do that."
 
     async def identify(self, match):
-        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
-        seat_pk = read_seat_token((query.get("seat") or [""])[0], self.code)
-        keys = await _seat_keys(match["id"], seat_pk) if seat_pk is not None else None
+        if "seat" in parse_qs(self.scope.get("query_string", b"").decode("latin-1")):
+            return False  # a credential in a URL is in every proxy's log: refused, so nothing keeps sending one
+        keys = await _seat_keys(self.code, _header(self.scope, HEADER), self.scope.get("session"))
         if keys is None:
             return False
         self.seat, self.team = keys
         return True
+
+    async def hello(self, last_seq: int):
+        first = self.key is None
+        await super().hello(last_seq)
+        if first and self.key is not None:  # in the match's group now, so it hears any newer claim
+            await hub().claim_seat(self, self.code, self.seat)
 
     def actor(self):
         return {"role": "player", "seat": self.seat, "team": self.team}

@@ -26,6 +26,9 @@ nothing waits for it.
 Commands go to the conductor with this hub's channel to answer on, so a socket's ack comes the same
 way as its frames: the sockets need no channel (or channel-layer reader) of their own.
 
+The hub also keeps one live socket per seat (game/seat_holders.py): it hears the seat claims of
+the other processes and the seats given up through the same group.
+
 The hub also renews its group memberships (they survive a Redis restart; members of a dead
 process age out) and sends every local socket a heartbeat with its match's last seq. After Redis
 was out of reach or restarted, it joins its groups again and sends the heartbeat at once, so each
@@ -46,8 +49,9 @@ from django.conf import settings
 from django.db.models import Max
 
 from .budgets import Budgets
-from .conductor.groups import match_group
+from .conductor.groups import SEAT_LEFT, match_group
 from .models import MatchEvent
+from .seat_holders import CLAIM, SeatHolders
 
 log = logging.getLogger(__name__)
 
@@ -140,6 +144,10 @@ class DaphneWriter:
     def close(self):
         pass
 
+    def finish(self, last) -> None:
+        """Run `last` (a coroutine function: the socket's close); what was written went out already."""
+        asyncio.get_running_loop().create_task(last())
+
 
 class QueuedWriter:
     """A bounded queue of frames per socket, sent in order by one task (any ASGI server)."""
@@ -150,6 +158,7 @@ class QueuedWriter:
         self.limit = limit
         self.queue: collections.deque = collections.deque()
         self.ready = asyncio.Event()
+        self.last = None  # set by finish(): run once the queue is empty, then stop
         self.task = asyncio.get_running_loop().create_task(self._run())
 
     def write(self, frames: list, prepared: dict) -> None:
@@ -173,9 +182,17 @@ class QueuedWriter:
             self.ready.clear()
             while self.queue:
                 await self.send_text(self.queue.popleft())
+            if self.last is not None:
+                await self.last()
+                return
 
     def close(self):
         self.task.cancel()
+
+    def finish(self, last) -> None:
+        """Send what is queued (an ack, say), then run `last` (a coroutine function: the socket's close)."""
+        self.last = last
+        self.ready.set()
 
 
 class Hub:
@@ -197,6 +214,7 @@ class Hub:
         self.budgets = Budgets()  # commands of this process's sockets, per seat and per match (game/budgets.py)
         self.frames_in = 0  # frames received from the layer for an audience with a local socket
         self.writes = 0  # frames written to sockets
+        self.seats = SeatHolders()
 
     async def _start(self):
         async with self._starting:
@@ -239,6 +257,7 @@ class Hub:
 
     def leave(self, socket, code: str, key: str) -> None:
         self.sockets.pop(socket.socket_id, None)
+        self.seats.release(socket, code, getattr(socket, "seat", None))
         room = self.rooms.get((code, key))
         if room is None:
             return
@@ -319,8 +338,26 @@ class Hub:
                         self.deliver_match(message["match"], message["audiences"])
                     elif message.get("type") == "conductor.reply":
                         self.answer(message)
+                    elif message.get("type") == CLAIM:
+                        await self._tell(self.seats.heard(message["match"], message["seat"], tuple(message["claim"])))
+                    elif message.get("type") == SEAT_LEFT:
+                        self.seats.given_up(message["match"], message["seat"], message["by"])
                 except Exception:
                     log.exception("The fan-out could not pass on a %r message", message.get("type"))
+
+    async def claim_seat(self, socket, code: str, seat: str) -> None:
+        """`socket` plays `seat` from now on, here and in every other process (it is in the match's group)."""
+        await self._tell(self.seats.claim(socket, code, seat))
+
+    async def _tell(self, message: dict | None) -> None:
+        """Send a seat claim to the match's group. Lost while Redis is away: the two sockets then play
+        on until the next claim, and the engine still takes each command once."""
+        if message is None:
+            return
+        try:
+            await self.layer.group_send(match_group(message["match"]), message)
+        except Exception:
+            log.info("Could not tell the other web processes of a seat's new socket", exc_info=True)
 
     def answer(self, message: dict) -> None:
         """The conductor's answer to a command: to the socket that sent it, with the client's own ref.

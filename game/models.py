@@ -119,6 +119,9 @@ class Seat(models.Model):
     bot_config = models.JSONField(default=dict, blank=True)
     token = models.CharField(max_length=64, unique=True, default=secrets.token_urlsafe)
     joined = models.DateTimeField(auto_now_add=True)
+    credential = models.PositiveIntegerField(
+        default=0, help_text="The generation of the seat's tokens: bumped when the seat is given up, so older tokens stop working.")
+    left = models.DateTimeField(null=True, blank=True, help_text="When the seat was given up (its player left or was removed).")
 
     class Meta:
         ordering = ["team", "id"]

@@ -35,11 +35,12 @@ MODERATOR = {
     "adjust": {"team": str, "points": int, "reason": str, "scores_seq": int},
     "throw_out": {"reason": str, "question": int},
     "pause": {"reason": str},
+    "kick": {"seat": str},
 }
 # "question" (its index) and "phase" name what a player's command was meant for: late ones are refused.
 PLAYER = {"buzz": {"seen": int, "question": int, "phase": int}, "answer": {"text": str, "question": int},
           "submit": {"text": str, "question": int, "phase": int}, "pass": {"question": int, "phase": int},
-          "chat": {"text": str}}
+          "chat": {"text": str}, "leave": {}}
 KNOWN = {**SESSION, **MODERATOR, **PLAYER}
 # What a moderator command was pressed for (field -> how to say it is missing): without it a double
 # click or a retry could apply twice, and a stale console could rule on another buzz than it showed.
@@ -50,6 +51,7 @@ TARGETS = {
     "override": {"ruling": "the ruling"},
     "adjust": {"scores_seq": "the scores it saw (scores_seq)"},
     "throw_out": {"question": "the question"},
+    "kick": {"seat": "the seat"},
 }
 
 

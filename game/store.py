@@ -20,6 +20,7 @@ from .engine.api import Rejected, create_match, decide_and_fold, fold, make_rule
 from .judging.judge import judge
 from .snippets import top_snippets
 from .models import CommandReceipt, Match, MatchEvent, Packet, Seat, Team
+from .seats_left import record_seats_left
 
 SNIPPETS_SHOWN = 3
 RESERVE_QUESTIONS = 10  # extra questions carried for throw-outs and tiebreakers
@@ -359,6 +360,7 @@ class MatchRunner:
         if batch is not None and receipt is None:
             batch.hold(self.match.pk)
             batch.add(number_events(self.match, events, self.state.seq + 1))
+            record_seats_left(self.match, events)  # in the batch's transaction, with the events
             self._sync_status(state)
             self.state = state
             return
@@ -369,6 +371,7 @@ class MatchRunner:
                 hold(self.match.pk, self.owner, self.clock())
             if events:
                 append_events(self.match, events, first_seq=self.state.seq + 1)
+                record_seats_left(self.match, events)  # a seat given up: its tokens stop working as it is stored
             if receipt is not None:
                 CommandReceipt.objects.create(match=self.match, actor=receipt.actor, command_id=receipt.command_id,
                                               ok=reply["ok"], seqs=reply["seqs"], error=reply["error"])

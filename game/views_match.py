@@ -1,7 +1,9 @@
 """The pages of one match: join, play (phone), moderate (staff console) and watch (big screen).
 
 Each live page is a shell: the script on it opens the match socket and draws from the events.
-A player's seat lives in their session as a signed token, so a reload keeps the seat.
+A player's seat lives in their session as a signed token, so a reload keeps the seat; the page never
+shows the token (its socket reads it from the session), and a token that stopped working (expired,
+or its seat was given up) is forgotten, so the player lands on the join page.
 """
 from django.conf import settings
 from django.core.cache import cache
@@ -12,14 +14,13 @@ from exhibition.client_address import client_address
 
 from .forms import JoinCodeForm, JoinForm, normalise_code
 from .models import Match, Seat
-from .seat_tokens import make_seat_token, read_seat_token
+from .seat_tokens import SESSION_SEATS, make_seat_token, seat_for_token
 from .store import seat_data
 from .views import ask_conductor
 from .views_host import staff_required
 from .join_link import join_link
 from .not_found import match_page
 
-SESSION_SEATS = "seats"
 JOIN_RETRY_S = 2  # the "taking your seat" page asks again after this long
 RETRIED = {None, "unavailable", "busy", "server_error"}  # answers that mean "not now", not "no"
 SOCKET_ROLE = {"moderator": "moderate", "player": "play", "spectator": "watch"}
@@ -31,13 +32,16 @@ def _page_config(match: Match, audience: str, **extra) -> dict:
             **extra}
 
 
-def seat_in_session(request, match: Match) -> tuple[Seat | None, str | None]:
-    token = request.session.get(SESSION_SEATS, {}).get(match.code)
-    seat_pk = read_seat_token(token, match.code)
-    if seat_pk is None:
-        return None, None
-    seat = Seat.objects.select_related("team").filter(pk=seat_pk, team__match=match).first()
-    return (seat, token) if seat else (None, None)
+def seat_in_session(request, match: Match) -> Seat | None:
+    """The seat this browser holds in the match, if its token still works; a token that no longer
+    does is forgotten."""
+    seats = request.session.get(SESSION_SEATS, {})
+    if match.code not in seats:
+        return None
+    seat = seat_for_token(seats[match.code], match.code)
+    if seat is None:
+        request.session[SESSION_SEATS] = {code: token for code, token in seats.items() if code != match.code}
+    return seat
 
 
 def join_code(request):
@@ -56,7 +60,7 @@ def join(request, code):
         form = JoinCodeForm({"code": code})
         form.is_valid()
         return render(request, "join_code.html", {"form": form}, status=404)
-    seat, _ = seat_in_session(request, match)
+    seat = seat_in_session(request, match)
     if seat is not None:
         return _seat_in_the_match(request, match, seat) or redirect("play", code=code)
     form = JoinForm(match, request.POST or None)
@@ -139,7 +143,7 @@ def _take_seat(match: Match, form: JoinForm) -> Seat | None:
     """
     Match.objects.select_for_update().filter(pk=match.pk).first()
     name, team = form.cleaned_data["name"], form.cleaned_data["team"]
-    seats = Seat.objects.filter(team__match=match)
+    seats = Seat.objects.filter(team__match=match, left__isnull=True)  # a seat given up frees its name and place
     if team.seats.filter(kind=Seat.Kind.BOT).exists():  # a person never sits on the computer's team
         form.add_error("team", "That team is the computer's; pick one of the human teams.")
         return None
@@ -149,17 +153,17 @@ def _take_seat(match: Match, form: JoinForm) -> Seat | None:
     if seats.filter(kind=Seat.Kind.HUMAN).count() >= settings.EXHIBITION_MAX_PLAYERS:
         form.add_error(None, f"This match is full ({settings.EXHIBITION_MAX_PLAYERS} players); you can still watch it.")
         return None
-    captain = not team.seats.filter(kind=Seat.Kind.HUMAN, captain=True).exists()
+    captain = not team.seats.filter(kind=Seat.Kind.HUMAN, captain=True).exists()  # one who left is no captain
     return Seat.objects.create(team=team, name=name, kind=Seat.Kind.HUMAN, captain=captain)
 
 
 @match_page
 def play(request, code):
     match = get_object_or_404(Match, code=code)
-    seat, token = seat_in_session(request, match)
+    seat = seat_in_session(request, match)
     if seat is None:
         return redirect("join", code=code)
-    config = _page_config(match, "player", token=token, seat=seat.key, team=seat.team.key, captain=seat.captain)
+    config = _page_config(match, "player", seat=seat.key, team=seat.team.key, captain=seat.captain)
     return render(request, "play.html", {"match": match, "seat": seat, "config": config})
 
 

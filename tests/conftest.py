@@ -191,10 +191,13 @@ async def connect():
 
     opened = []
 
-    async def open_socket(path: str, cookie: str | None = None, origin: str = "http://127.0.0.1"):
+    async def open_socket(path: str, cookie: str | None = None, origin: str = "http://127.0.0.1",
+                          token: str | None = None):
         headers = [(b"host", b"127.0.0.1"), (b"origin", origin.encode())]
         if cookie:
             headers.append((b"cookie", cookie.encode()))
+        if token is not None:  # a seat token, as non-browser clients send it (game/seat_tokens.py)
+            headers.append((b"x-seat-token", token.encode()))
         io = WebsocketCommunicator(websocket_application, path, headers=headers)
         connected, _ = await io.connect(timeout=20)
         socket = LiveSocket(io)

@@ -149,8 +149,8 @@ class Client:
     RETRY_S = 2.0
     TRY_AGAIN = ("busy", "slow_down", "unavailable")
 
-    def __init__(self, port: int, path: str, cookie: str | None = None):
-        self.port, self.path, self.cookie = port, path, cookie
+    def __init__(self, port: int, path: str, cookie: str | None = None, seat_token: str | None = None):
+        self.port, self.path, self.cookie, self.seat_token = port, path, cookie, seat_token
         self.frames: list[dict] = []
         self.other: list[dict] = []
         self.last_seq = 0
@@ -165,7 +165,9 @@ class Client:
     async def open(self):
         import websockets
 
-        headers = {"Cookie": self.cookie} if self.cookie else None
+        headers = {"Cookie": self.cookie} if self.cookie else {}
+        if self.seat_token:  # a player's seat token goes in a header, never in the URL (game/seat_tokens.py)
+            headers["X-Seat-Token"] = self.seat_token
         for _ in range(100):
             try:
                 self.ws = await websockets.connect(f"ws://127.0.0.1:{self.port}{self.path}",

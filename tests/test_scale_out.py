@@ -64,7 +64,7 @@ async def test_three_conductors_share_ten_matches_behind_the_proxy_and_a_dead_on
     rooms = []
     for m in info["matches"][:MATCHES]:
         mod = Client(proxy, f"/ws/m/{m['code']}/moderate", cookie=f"sessionid={info['session']}")
-        ann = Client(proxy, f"/ws/m/{m['code']}/play?seat={m['tokens']['Ann']}")
+        ann = Client(proxy, f"/ws/m/{m['code']}/play", seat_token=m['tokens']['Ann'])
         watch = Client(proxy, f"/ws/m/{m['code']}/watch")
         for c in (mod, ann, watch):
             await c.open()

@@ -8,6 +8,9 @@ processes, not sockets: each process's hub writes each audience's frames to its 
 that audience only (game/fanout.py), so a player's socket never gets the moderator's frame. Only
 the conductor sends to them. (One message per audience cost four channel-layer sends per event,
 each a handful of Redis round trips, and four wake-ups of every web process.)
+
+A seat_left event is followed by a "hub.seat_left" message to the same group, so every web process
+closes that seat's sockets (game/seat_holders.py) right after writing the event's frames.
 """
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ import json
 from game.engine.api import project
 
 CONDUCTOR_CHANNEL = "conductor"  # shared by every conductor, so any web process can reach one
+SEAT_LEFT = "hub.seat_left"
 MODERATOR, SPECTATOR = "moderator", "spectator"
 
 
@@ -69,9 +73,18 @@ def frames_message(code: str, team_ids: list[str], events: list[dict]) -> dict:
     return {"type": "hub.frames", "match": code, "audiences": frames_by_audience(events, team_ids)}
 
 
+def seat_left_messages(code: str, events: list[dict]) -> list[dict]:
+    return [{"type": SEAT_LEFT, "match": code, "seat": e["data"]["seat"], "by": e["data"]["by"]}
+            for e in events if e["type"] == "seat_left"]
+
+
 async def broadcast(layer, code: str, team_ids: list[str], events: list[dict], sender=None) -> None:
-    """Send the events' frames, in seq order, to the match's group: one message for all audiences."""
-    await (sender or layer).group_send(match_group(code), frames_message(code, team_ids, events))
+    """Send the events' frames, in seq order, to the match's group: one message for all audiences;
+    then, for a seat given up, the message that closes its sockets."""
+    send = (sender or layer).group_send
+    await send(match_group(code), frames_message(code, team_ids, events))
+    for message in seat_left_messages(code, events):
+        await send(match_group(code), message)
 
 
 class Sender:

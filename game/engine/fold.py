@@ -74,6 +74,12 @@ def _seat_joined(s: MatchState, d, t):
     s.seats[d["seat"]["id"]] = dict(d["seat"])
 
 
+def _seat_left(s: MatchState, d, t):
+    s.seats[d["seat"]].update(left=d["by"], captain=False)
+    if d.get("captain"):  # the captaincy passed on with it
+        s.seats[d["captain"]]["captain"] = True
+
+
 def _match_started(s: MatchState, d, t):
     s.status = "live"
 
@@ -408,6 +414,7 @@ def _judge_suggested(s: MatchState, d, t):
 
 _HANDLERS = {
     "seat_joined": _seat_joined,
+    "seat_left": _seat_left,
     "match_started": _match_started,
     "question_started": _question_started,
     "phase_started": _phase_started,

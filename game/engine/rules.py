@@ -23,6 +23,9 @@ JUDGEMENT_FIELDS = ("for", "seat", "team", "text", "verdict", "confidence", "rea
 MAX_CHAT = 500
 MAX_GUESSES = 5  # top guesses kept per bot report
 MISSED = ("timed_out", "failed")  # why a bot's act came to nothing, as the hall may be told
+# What a seat that was given up hears if anything still arrives from it, by who gave it up.
+LEFT_MESSAGES = {"player": "You left this match; join again from the join page to play.",
+                 "moderator": "The moderator removed you from this seat; join again from the join page to play."}
 
 
 class _Emitter:
@@ -358,6 +361,8 @@ def _seat_of(s: MatchState, actor: dict) -> dict:
     # A person never acts for a bot's seat, nor a bot for a person's.
     if (actor.get("role") == "bot") != (seat.get("kind") == "bot"):
         raise Rejected("That seat is not yours.", "forbidden")
+    if seat.get("left"):  # a socket or a retry may still be on its way after the seat was given up
+        raise Rejected(LEFT_MESSAGES[seat["left"]], "seat_left")
     return seat
 
 
@@ -391,12 +396,43 @@ def _cmd_join(out, actor, data, now, received):
     if seat.get("kind", "human") == "human" and s.team_kind(seat["team"]) == "computer":
         raise Rejected("That team is the computer's; join one of the human teams.", "computer_team")
     name = " ".join(str(seat.get("name", "")).split()).casefold()
-    if any(" ".join(x["name"].split()).casefold() == name for x in s.seats.values()):
+    # A seat that was given up frees its name: whoever held it may come back under it.
+    if any(" ".join(x["name"].split()).casefold() == name for x in s.seats.values() if not x.get("left")):
         raise Rejected("Someone in this match already has that name; pick another.", "name_taken")
     clean = {"id": seat["id"], "name": str(seat.get("name", ""))[:60], "team": seat["team"],
              "kind": seat.get("kind", "human"), "tier": seat.get("tier"), "captain": bool(seat.get("captain")),
              "simulated": bool(seat.get("simulated"))}
     out.emit("seat_joined", now, seat=clean)
+
+
+def _cmd_kick(out, actor, data, now, received):
+    s = out.state
+    seat = s.seats.get(data.get("seat"))
+    if seat is None:
+        raise Rejected("There is no such seat in this match.", "bad_seat")
+    if seat["kind"] != "human":
+        raise Rejected("Only a person's seat can be removed; the bots play as the host set them up.", "bot_seat")
+    if seat.get("left"):
+        raise Rejected(f"{seat['name']} has already left the match.", "stale")
+    _give_up(out, seat, "moderator", now)
+
+
+def _cmd_leave(out, actor, data, now, received):
+    _give_up(out, _seat_of(out.state, actor), "player", now)
+
+
+def _give_up(out, seat: dict, by: str, now: int):
+    """The seat is given up for good (its credential stops working outside the engine). If it was its
+    team's captain, the team's earliest-joined person still present becomes captain, named in the
+    event so every fold agrees, and the team can still submit in team phases."""
+    s = out.state
+    if s.status == "finished":
+        raise Rejected("The match is over; there is nothing to leave.", "finished")
+    heir = None
+    if seat.get("captain"):
+        heir = next((x["id"] for x in s.seats.values() if x["team"] == seat["team"] and x["kind"] == "human"
+                     and not x.get("left") and x["id"] != seat["id"]), None)
+    out.emit("seat_left", now, seat=seat["id"], team=seat["team"], by=by, captain=heir)
 
 
 def _cmd_start(out, actor, data, now, received):
@@ -807,6 +843,7 @@ _COMMANDS = {
     "override": _cmd_override, "adjust": _cmd_adjust, "throw_out": _cmd_throw_out,
     "pause": _cmd_pause, "resume": _cmd_resume, "bot_guess": _cmd_bot_guess,
     "bot_missed": _cmd_bot_missed, "judge": _cmd_judge, "snippets": _cmd_snippets,
+    "kick": _cmd_kick, "leave": _cmd_leave,
 }
 _MOD = frozenset({"moderator"})
 _SYS = frozenset({"system"})
@@ -814,8 +851,8 @@ _SEAT = frozenset({"player", "bot"})
 _ROLES = {
     "tick": _SYS, "join": _SYS, "bot_missed": _SYS, "judge": _SYS, "snippets": _SYS,
     "start": _MOD, "next": _MOD, "end": _MOD, "reveal": _MOD, "rule": _MOD, "undo": _MOD,
-    "override": _MOD, "adjust": _MOD, "throw_out": _MOD, "pause": _MOD, "resume": _MOD,
-    "buzz": _SEAT, "answer": _SEAT, "submit": _SEAT, "pass": _SEAT, "chat": frozenset({"player"}),
+    "override": _MOD, "adjust": _MOD, "throw_out": _MOD, "pause": _MOD, "resume": _MOD, "kick": _MOD,
+    "leave": frozenset({"player"}), "buzz": _SEAT, "answer": _SEAT, "submit": _SEAT, "pass": _SEAT, "chat": frozenset({"player"}),
     "bot_guess": frozenset({"bot"}),
 }
 _ROLE_MESSAGES = {k: "Only the moderator can do that." for k, v in _ROLES.items() if v is _MOD}

@@ -127,6 +127,11 @@ const FOLD = {
     for (const t of d.teams) view.scores[t.id] = 0;
   },
   seat_joined(view, d) { view.seats[d.seat.id] = d.seat; },
+  seat_left(view, d) {
+    // New objects: a seat's object came from a frame, which a replay folds again from the start.
+    view.seats[d.seat] = { ...view.seats[d.seat], left: d.by, captain: false };
+    if (d.captain) view.seats[d.captain] = { ...view.seats[d.captain], captain: true };
+  },
   match_started(view) { view.status = "live"; },
   question_started(view, d) {
     view.question = newQuestion(view, d);
@@ -424,6 +429,14 @@ export const RETRY_AFTER_MS = [2000, 3000, 5000, 8000, 8000, 8000, 8000];
 export const GIVE_UP_AFTER_MS = 40000;
 // Refusals that mean "not now" rather than "no": the command is sent again, with the same id.
 const TRY_AGAIN = new Set(["busy", "slow_down", "unavailable"]);
+// Closes that reconnecting cannot mend (docs/wire-protocol.md): the page says why and stays closed.
+// The server's reason, when it gives one, is shown instead of these.
+export const FINAL_CLOSES = {
+  4403: "This page may not open the match any more.",
+  4409: "This seat is now playing on another device.",
+  4410: "The moderator removed you from this seat.",
+  4411: "You left this match.",
+};
 
 /**
  * One websocket to the match, kept open: hello with our last seq, ordered frames, resync on a gap,
@@ -435,12 +448,14 @@ const TRY_AGAIN = new Set(["busy", "slow_down", "unavailable"]);
  * answer for GIVE_UP_AFTER_MS is settled with an error saying so, never left waiting.
  */
 export class MatchClient {
-  constructor({ path, audience, onChange = () => {}, onStatus = () => {}, onWelcome = () => {}, clock = () => Date.now() }) {
+  constructor({ path, audience, onChange = () => {}, onStatus = () => {}, onWelcome = () => {}, onEnd = () => {},
+    clock = () => Date.now() }) {
     this.path = path;
     this.view = emptyView(audience);
     this.onChange = onChange;
     this.onStatus = onStatus;
     this.onWelcome = onWelcome;
+    this.onEnd = onEnd;  // ({code, reason}) once the server closed the socket for good
     this.clock = clock;
     this.clockOffset = 0;
     this.pending = new Map();
@@ -468,10 +483,19 @@ export class MatchClient {
       try { frame = JSON.parse(e.data); } catch { return; }
       this.receive(frame);
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       if (this.ws !== ws) return;
+      const final = FINAL_CLOSES[event?.code];
+      if (final && !this.closed) {
+        const reason = event.reason || final;
+        this.closed = true;
+        this.onStatus("ended");
+        this.failPending(reason, "ended");
+        this.onEnd({ code: event.code, reason });
+        return;
+      }
+      if (this.closed) { this.onStatus("closed"); this.failPending("The page was closed before the server answered."); return; }
       this.onStatus("offline");
-      if (this.closed) { this.failPending("The page was closed before the server answered."); return; }
       const delay = Math.min(10000, 500 * 2 ** this.attempt) * (0.75 + Math.random() * 0.5);
       this.attempt += 1;
       setTimeout(() => this.connect(), delay);

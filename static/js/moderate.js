@@ -3,10 +3,14 @@
 // H pause/resume. Keys never fire while the moderator is typing in a field.
 
 import { seatName, teamName } from "./match-socket.js";
-import { el, openScreen, phaseText, renderBots, renderFinal, renderQuestion, renderScores, renderSnippets, teamClass } from "./ui.js";
+import { el, openScreen, phaseText, renderBots, renderFinal, renderQuestion, renderScores, renderSnippets, showEnded, teamClass } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
-const { config, client, command } = openScreen({ audience: "moderator", render });
+const { config, client, command } = openScreen({ audience: "moderator", render, onEnd: () => {
+  const back = `${location.pathname}${location.search}`;
+  showEnded("Your staff sign-in has ended; sign in again, then come back to this console.",
+    [[`/accounts/login/?next=${encodeURIComponent(back)}`, "Sign in"]]);
+} });
 
 // -- state of the controls --------------------------------------------------------------------
 
@@ -111,6 +115,7 @@ function render(view) {
   renderFloor(view);
   renderSnippets($("snippets"), view);
   renderScores($("scores"), view);
+  renderPlayers(view);
   renderBots($("bots"), view);
   $("bots-panel").hidden = $("bots").hidden;
   renderChat(view);
@@ -238,6 +243,39 @@ function rulingRow(view, r, overridable) {
     overridable && r.verdict !== "prompt"
       ? el("button", { class: "small", type: "button", onclick: () => command("override", { ruling: r.id, verdict: other }).catch(() => {}), text: `→ ${other}` })
       : null);
+}
+
+// The people in the match, by team. Removing one asks first; it gives the seat up for good (its device
+// is disconnected, its name is free) and cannot be undone, only answered by the player joining again.
+let removing = null;  // the seat whose removal is being confirmed
+
+function renderPlayers(view) {
+  const people = Object.values(view.seats).filter((s) => s.kind === "human");
+  $("players-panel").hidden = !people.length;
+  const live = view.status !== "finished";
+  $("players").replaceChildren(...view.teams.filter((t) => people.some((s) => s.team === t.id)).map((team) => el("div", {},
+    el("h4", { class: teamClass(view, team.id), text: team.name }),
+    el("ul", { class: "players" }, people.filter((s) => s.team === team.id).map((s) => playerRow(s, live))))));
+}
+
+function playerRow(seat, live) {
+  const gone = seat.left ? (seat.left === "player" ? "left" : "removed") : null;
+  const row = el("li", { class: gone ? "gone" : "", "data-seat": seat.id },
+    el("span", { class: "player-name", text: seat.name }),
+    seat.captain ? el("span", { class: "pill", text: "captain" }) : null,
+    gone ? el("span", { class: "muted small", text: gone }) : null,
+    !gone && live && removing !== seat.id
+      ? el("button", { type: "button", class: "small danger", text: "Remove…", onclick: () => { removing = seat.id; render(client.view); } })
+      : null);
+  if (!gone && live && removing === seat.id) {
+    row.append(el("span", { class: "confirm" }, `Remove ${seat.name}? Their device is disconnected and the name freed.`,
+      el("button", { type: "button", class: "small danger", text: "Remove", onclick: () => {
+        removing = null;
+        command("kick", { seat: seat.id }).catch(() => {}).finally(() => render(client.view));
+      } }),
+      el("button", { type: "button", class: "small", text: "Cancel", onclick: () => { removing = null; render(client.view); } })));
+  }
+  return row;
 }
 
 function renderControls(view) {

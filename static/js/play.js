@@ -2,14 +2,45 @@
 // the answer box when you hold the floor, and in team phases the team's discussion where the
 // captain submits or passes.
 
-import { seatName, teamName } from "./match-socket.js";
-import { el, openScreen, phaseText, renderFeed, renderFinal, renderQuestion, renderScores, renderSnippets } from "./ui.js";
+import { FINAL_CLOSES, seatName, teamName } from "./match-socket.js";
+import { el, openScreen, phaseText, renderFeed, renderFinal, renderQuestion, renderScores, renderSnippets, showEnded } from "./ui.js";
 import { ScreenWakeLock } from "./wake-lock.js";
 
 const $ = (id) => document.getElementById(id);
-const { config, client, command: send } = openScreen({ audience: "player", render });
+const { config, client, command: send } = openScreen({ audience: "player", render, onEnd: ended });
 const ME = config.seat;
 const MY_TEAM = config.team;
+
+// The seat is no longer this page's: it went to another device, was removed or left. The page stays
+// closed (no reconnect) and says what to do next.
+let isEnded = false;
+function ended({ code, reason }) {
+  if (isEnded) return;
+  isEnded = true;
+  wakeLock.want(false);
+  const watch = [`/m/${config.code}/watch`, "Watch instead"];
+  showEnded(reason, code === 4409
+    ? [[null, "Play on this device", () => location.reload()], watch]
+    : [[`/m/${config.code}/join`, "Join again"], watch]);
+}
+
+// Leaving asks first: the seat is given up for good, and playing again means joining again.
+$("btn-leave").addEventListener("click", () => {
+  const captain = isCaptain(client.view);
+  $("leave-note").textContent = "Leave for good? Your seat is given up and your name is free for someone else; "
+    + `to play again, join again with the code.${captain ? " A teammate still here becomes captain." : ""}`;
+  $("leave-confirm").hidden = false;
+  $("btn-leave").hidden = true;
+  $("btn-leave-no").focus();
+});
+$("btn-leave-no").addEventListener("click", () => {
+  $("leave-confirm").hidden = true;
+  $("btn-leave").hidden = false;
+});
+$("btn-leave-yes").addEventListener("click", () => {
+  $("btn-leave-yes").disabled = true;
+  send("leave").catch(() => { $("btn-leave-yes").disabled = false; });  // the server closes the socket: see ended()
+});
 
 // The phone stays awake while the match is live; where the browser cannot do that, the player is told so.
 const wakeLock = new ScreenWakeLock((state) => { document.body.dataset.wakeLock = state; });
@@ -61,8 +92,15 @@ $("btn-pass").addEventListener("click", () => {
 
 function render(view) {
   const q = view.question;
+  const left = view.seats[ME]?.left;
+  if (left && !isEnded) {  // heard in the events before (or without) the server's close
+    const code = left === "player" ? 4411 : 4410;
+    client.close();
+    ended({ code, reason: FINAL_CLOSES[code] });
+  }
+  $("leave-box").hidden = view.status === "finished" || isEnded;
   document.body.classList.toggle("is-paused", view.paused);
-  wakeLock.want(view.status === "live");
+  wakeLock.want(view.status === "live" && !isEnded);
   $("awake-note").hidden = !(view.status === "live" && wakeLock.state === "unavailable");
   renderScores($("scores"), view, { mine: MY_TEAM });
   $("phase").textContent = view.paused ? `${phaseText(view)} · paused` : phaseText(view);
@@ -76,7 +114,7 @@ function render(view) {
   // While the result card shows the answer, the feed does not say it again.
   const shown = view.status !== "finished" && !!view.question?.closed;
   renderFeed($("feed"), view, { limit: 4, omit: shown ? ["closed"] : [] });
-  const buzzable = canBuzz(view);
+  const buzzable = canBuzz(view) && !isEnded;
   $("buzz").disabled = !buzzable;
   $("buzz").hidden = view.status === "finished" || (!!q && q.mode === "team" && !q.closed);
   $("status-line").textContent = statusLine(view);

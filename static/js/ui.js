@@ -275,15 +275,31 @@ export function renderFinal(box, view, { links = [] } = {}) {
 
 export function statusText(status) {
   return { connecting: "connecting…", live: "connected", offline: "reconnecting…", retrying: "waiting for the server…",
-    error: "connected" }[status] || status;
+    error: "connected", ended: "closed", closed: "closed" }[status] || status;
 }
 
 /**
- * Open this page's match socket (its address and any seat token come from #page-config) and wire
- * the parts every live page has: the connection badge #conn, the #toast for refusals and the
- * #timer. Returns {config, client, toast, command}; command(type, data) shows a refusal as a toast.
+ * Say in the page's #ended panel why its socket closed for good (FINAL_CLOSES), with what to do next:
+ * `actions` are [href, text] links or [null, text, onclick] buttons, the first one the main one.
  */
-export function openScreen({ audience, render }) {
+export function showEnded(reason, actions = []) {
+  const box = document.getElementById("ended");
+  box.replaceChildren(el("p", { class: "ended-text", text: reason }),
+    el("p", { class: "ended-actions" }, actions.map(([href, text, onclick], i) => href
+      ? el("a", { class: i ? "button" : "button primary", href, text })
+      : el("button", { class: i ? "" : "primary", type: "button", onclick, text }))));
+  box.hidden = false;
+  document.body.classList.add("is-ended");
+  box.scrollIntoView({ block: "nearest" });
+}
+
+/**
+ * Open this page's match socket (its address comes from #page-config; a player's seat token stays in
+ * the session cookie, never in the page) and wire the parts every live page has: the connection badge
+ * #conn, the #toast for refusals and the #timer. onEnd({code, reason}) runs if the server closes the
+ * socket for good. Returns {config, client, toast, command}; command(type, data) shows a refusal as a toast.
+ */
+export function openScreen({ audience, render, onEnd = ({ reason }) => showEnded(reason) }) {
   const config = JSON.parse(document.getElementById("page-config").textContent);
   const $ = (id) => document.getElementById(id);
   const toast = (message) => {
@@ -294,8 +310,9 @@ export function openScreen({ audience, render }) {
     toast.timer = setTimeout(() => { box.hidden = true; }, 6000);
   };
   const client = new MatchClient({
-    path: config.token ? `${config.socket}?seat=${encodeURIComponent(config.token)}` : config.socket,
+    path: config.socket,
     audience,
+    onEnd,
     // The timer is drawn with the rest (not only on the next tick), so a page that fits its text to
     // the space left (the big screen) measures the layout it will show.
     onChange: (view, frame) => { renderTimer($("timer"), view, client.now()); render(view, frame); },

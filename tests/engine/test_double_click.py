@@ -72,11 +72,15 @@ def setup(kind: str) -> tuple[Match, dict]:
         m.start(0)
         m.send("pause", MOD, {"reason": "a break"})
         return m, {}
+    if kind == "kick":
+        m = quizbowl()
+        m.start(0)
+        return m, {"seat": "h1"}
     raise AssertionError(kind)
 
 
 MODERATOR_COMMANDS = ["start", "next", "end", "reveal", "rule", "undo", "override", "adjust", "throw_out",
-                      "pause", "resume"]
+                      "pause", "resume", "kick"]
 
 
 @pytest.mark.parametrize("kind", MODERATOR_COMMANDS)

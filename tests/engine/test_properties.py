@@ -46,12 +46,12 @@ PROPERTY_SETTINGS = settings(max_examples=75, deadline=None, suppress_health_che
 TYPED = ["Isaac Newton", "no idea", "maybe gravity", "the moon", "tesla coil", "hmm", "ok go"]
 STEPS = [0, 0, 0, 1, 50, 100, 300, 300, 300, 700, 700, 1500, 2500, 4000, 9000, 20000, 45000]
 MODERATOR_COMMANDS = ("start", "next", "end", "reveal", "rule", "undo", "override", "adjust",
-                      "throw_out", "pause", "resume")
+                      "throw_out", "pause", "resume", "kick")
 # Weighted so that matches get somewhere: the clock and the core loop come up most often.
 COMMAND_MENU = (
     ["tick"] * 5 + ["buzz"] * 3 + ["answer"] * 3 + ["rule"] * 4 + ["next"] * 2 + ["submit"] * 3
     + ["pass", "chat", "start", "reveal", "undo", "override", "adjust", "throw_out", "pause", "resume",
-       "bot_guess", "end"]
+       "bot_guess", "end", "kick", "leave"]
 )
 WRONG_ACTORS = [
     {"role": "player", "seat": "h0", "team": "t1"},  # claims the other team
@@ -112,7 +112,7 @@ def _draw_actor(data, m: Match, kind: str):
         return m.actor(poss["seat"])
     if kind == "buzz" and poss is not None and data.draw(st.booleans()):
         seats = [x for x in seats if x["team"] != poss["team"]]  # a rival, maybe with an earlier buzz
-    if kind == "chat":
+    if kind in ("chat", "leave"):
         seats = [x for x in seats if x["kind"] == "human"]
     if kind == "bot_guess":
         seats = [x for x in seats if x["kind"] == "bot"]
@@ -149,6 +149,8 @@ def _draw_data(data, kind: str, s) -> dict:
         return out
     if kind == "pause":
         return {"reason": "a short break"}
+    if kind == "kick":
+        return {"seat": data.draw(st.sampled_from(sorted(s.seats) + ["nobody"]), label="seat")}
     if kind == "bot_guess":
         return {"guess": data.draw(st.sampled_from(TYPED)), "confidence": data.draw(st.floats(0, 1)),
                 "buzz": data.draw(st.booleans()), "alternatives": [[data.draw(st.sampled_from(TYPED)), 0.25]]}

@@ -118,3 +118,22 @@ def test_the_browser_fold_equals_the_snapshot_on_random_matches(data, fmt, tmp_p
         if event["type"] in ("answer", "submission"):
             judged.append({"type": "judge_suggested", "t": event["t"], "data": judgement(event, len(judged) + 1)})
     check_log(events[:1] + judged, tmp_path, starts_every=17)
+
+
+def test_the_browser_fold_follows_seats_given_up(tmp_path):
+    """A player leaves, the moderator removes a captain mid-question (the captaincy passes on), and a
+    newcomer takes a freed name: every page's roster (who is here, who captains) equals the server's."""
+    from tests.engine.support import MOD, SYS, Match, seat
+
+    m = Match("efficientqa", {"questions": 1, "tiebreakers": 0})
+    m.start(0)
+    m.reveal_until(3)
+    m.send("leave", "h2", at=m.now + 100)  # the computer team's only person
+    m.send("kick", MOD, {"seat": "h0"}, at=m.now + 100)  # the humans' captain: Ben captains now
+    m.send("join", SYS, {"seat": seat("h9", "t0", "Ann")}, at=m.now + 100)
+    while m.q.mode != "team":
+        m.tick(m.now + 1000)
+    m.send("submit", "h1", {"text": "gravity"}, at=m.now + 100)
+    kinds = [e["type"] for e in m.events]
+    assert kinds.count("seat_left") == 2 and "submission" in kinds
+    check_log(m.events, tmp_path, starts_every=3)

@@ -1,7 +1,6 @@
 """Budgets per seat, per moderator and per match (game/budgets.py), in the web process and in the
 conductor: however many sockets carry a seat's commands, they spend one budget, and refusals are
 answered, never stored."""
-import asyncio
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -66,19 +65,21 @@ def test_forgetting_full_buckets_keeps_memory_bounded(monkeypatch):
     assert len(b._buckets) <= 101
 
 
-async def test_sockets_on_one_seat_spend_one_budget_and_no_refusal_is_stored(conductor, conduct, live_match, connect):
+async def test_a_seat_reconnecting_again_and_again_spends_one_budget_and_no_refusal_is_stored(
+        conductor, conduct, live_match, connect):
+    """A flooder opening socket after socket on one seat (each takes the seat over from the last)
+    gets the seat's budget once, not a fresh one per socket."""
     from tests.game.test_consumers import play
 
     match = await sync_to_async(live_match)(overrides=TEAM_PHASE)
     assert (await conduct(match.code, "start", {"role": "moderator"}))["ok"]
-    sockets = [await play(connect, match, "Bob") for _ in range(8)]
     answers = []
-    for round_ in range(6):
-        sent = [asyncio.ensure_future(s.command("chat", {"text": f"flood {round_}"})) for s in sockets]
-        answers += await asyncio.gather(*sent)
+    for round_ in range(8):
+        socket = await play(connect, match, "Bob")
+        answers += [await socket.command("chat", {"text": f"flood {round_}.{n}"}) for n in range(6)]
     ok = [a for a in answers if a["type"] == "ack"]
     refused = [a for a in answers if a["type"] == "error"]
-    assert len(ok) <= budgets.CHAT[0] + 1, "eight sockets share the seat's chat budget"
+    assert len(ok) <= budgets.CHAT[0] + 1, "eight sockets in turn share the seat's chat budget"
     assert refused and {a["data"]["code"] for a in refused} == {"slow_down"}
     assert await sync_to_async(CommandReceipt.objects.filter(match=match, ok=False).count)() == 0
     chats = await sync_to_async(MatchEvent.objects.filter(match=match, type="chat").count)()

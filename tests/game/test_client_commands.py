@@ -1,7 +1,8 @@
 """The browser's command handling (static/js/match-socket.js MatchClient), run under Node with a
 fake socket and a fake clock: every command is sent with an id, sent again with the same id when
 it is not answered or the connection drops, and always settled (answered, refused, or given up
-with a message), never left waiting."""
+with a message), never left waiting. After a close that reconnecting cannot mend (the seat went to
+another device, was removed or left) it stays closed and says why."""
 import json
 import shutil
 import subprocess
@@ -53,3 +54,21 @@ def test_a_command_nobody_answers_is_given_up_with_a_message():
 def test_a_socket_closed_for_a_bad_frame_reconnects_as_after_any_close():
     out = run("closed_for_a_bad_frame")  # 1009 (over the size bound), then 1007 (broken UTF-8)
     assert out["hellos"] == [1, 1, 1], "each close is followed by a new socket that says hello"
+
+
+@pytest.mark.parametrize("code, reason, shown", [
+    (4409, "This seat is now playing on another device.", "This seat is now playing on another device."),
+    (4410, "", "The moderator removed you from this seat."),  # no reason from the server: the page's own words
+    (4411, "You left this match.", "You left this match."),
+    (4403, "", "This page may not open the match any more."),
+])
+def test_a_seat_closed_for_good_is_not_reopened_and_the_page_is_told_why(code, reason, shown):
+    out = run(f"closed_for_good:{code}:{reason}")
+    assert out["sockets"] == 1, "no reconnect"
+    assert out["ended"] == [{"code": code, "reason": shown}]
+    assert [(s["name"], s["code"], s["message"]) for s in out["settled"]] == [("buzz", "ended", shown)]
+
+
+def test_an_ordinary_drop_still_reconnects():
+    out = run("closed_for_good:1006:")
+    assert out["sockets"] == 2 and out["ended"] == []

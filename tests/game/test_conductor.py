@@ -76,7 +76,7 @@ async def test_buzzes_are_arbitrated_by_when_the_web_layer_received_them(conduct
     first_word_at = state.q.reveal_times[0]
     late = await conduct(match.code, "buzz", player(match, "Ann"), {"seen": 1}, received=first_word_at + 2)
     early = await conduct(match.code, "buzz", robot, {}, received=first_word_at + 1)
-    assert late["ok"] and early["ok"]
+    assert late["ok"] and early["ok"], (late["error"], early["error"])
     buzzes = [e["data"] for e in await stored(match) if e["type"] == "buzz"]
     assert buzzes[1]["seat"] == match.seat_keys["Robot"] and buzzes[1]["replaces"] == match.seat_keys["Ann"]
     assert [b["seen"] for b in buzzes] == [1, None]

@@ -20,7 +20,7 @@ async def moderate(connect, match, cookie):
 
 
 async def play(connect, match, name):
-    socket = await connect(f"/ws/m/{match.code}/play?seat={match.tokens[name]}")
+    socket = await connect(f"/ws/m/{match.code}/play", token=match.tokens[name])
     await socket.hello()
     return socket
 
@@ -75,7 +75,7 @@ async def test_a_seat_token_that_is_not_for_this_match_and_seat_is_refused(condu
     other = await sync_to_async(live_match)(title="Other")
     value = {"forged": "eyJzZWF0IjoxfQ:forged:signature", "other-match": other.tokens["Ann"],
              "bot-seat": match.tokens["Robot"], "tampered": match.tokens["Ann"][:-2] + "xx"}[token]
-    socket = await connect(f"/ws/m/{match.code}/play?seat={value}")
+    socket = await connect(f"/ws/m/{match.code}/play", token=value)
     closed = await socket.io.receive_output(timeout=20)
     assert closed == {"type": "websocket.close", "code": 4403}
 
@@ -196,7 +196,7 @@ async def test_bad_frames_get_an_error_and_the_socket_stays_usable(conductor, li
 
 async def test_commands_before_hello_are_refused(conductor, live_match, connect):
     match = await sync_to_async(live_match)()
-    ann = await connect(f"/ws/m/{match.code}/play?seat={match.tokens['Ann']}")
+    ann = await connect(f"/ws/m/{match.code}/play", token=match.tokens['Ann'])
     refused = await ann.command("buzz")
     assert refused["data"]["code"] == "hello_first"
 

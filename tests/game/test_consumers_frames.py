@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.protocol import KNOWN, MAX_FRAME_BYTES, SESSION, FrameError, TokenBucket, parse
-from game.seat_tokens import make_seat_token, read_seat_token
+from game.seat_tokens import SeatPass, make_seat_token, read_seat_token
 
 CID = "cmd-0123456789"
 
@@ -139,7 +139,7 @@ def test_a_seat_token_opens_only_its_own_match(live_match):
     other = live_match(title="Other")
     ann = match.teams.get(position=0).seats.get(name="Ann")
     token = make_seat_token(ann)
-    assert read_seat_token(token, match.code) == ann.pk
+    assert read_seat_token(token, match.code) == SeatPass(ann.pk, 0)
     assert read_seat_token(token, other.code) is None
     assert read_seat_token(token[:-1] + ("A" if token[-1] != "A" else "B"), match.code) is None
     assert read_seat_token("", match.code) is None

@@ -9,8 +9,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 async def join(connect, match, name, cookie=None):
-    path = f"/ws/m/{match.code}/moderate" if cookie else f"/ws/m/{match.code}/play?seat={match.tokens[name]}"
-    socket = await connect(path, cookie=cookie)
+    if cookie:
+        socket = await connect(f"/ws/m/{match.code}/moderate", cookie=cookie)
+    else:
+        socket = await connect(f"/ws/m/{match.code}/play", token=match.tokens[name])
     await socket.hello()
     await socket.until(lambda f: f["type"] == "snapshot")
     return socket
@@ -40,7 +42,7 @@ async def test_a_buzz_sent_just_before_a_drop_arrives_exactly_once(conductor, li
     await ann.send("buzz", {"seen": 3})  # and the socket drops before any reply is read
     await ann.close()
 
-    back = await connect(f"/ws/m/{match.code}/play?seat={match.tokens['Ann']}")
+    back = await connect(f"/ws/m/{match.code}/play", token=match.tokens['Ann'])
     back.frames, back.last_seq = applied_before_drop, last_seq
     await back.hello()
     buzz = await back.event("buzz")
@@ -74,7 +76,7 @@ async def test_a_player_who_saw_their_buzz_does_not_get_it_again(conductor, live
     await ann.close()
 
     await mod.command("rule", {"verdict": "reject", "after": 0, "on": match.seat_keys["Ann"]})  # while Ann is away
-    back = await connect(f"/ws/m/{match.code}/play?seat={match.tokens['Ann']}")
+    back = await connect(f"/ws/m/{match.code}/play", token=match.tokens['Ann'])
     back.last_seq = ann.last_seq
     await back.hello()
     ruling = await back.event("ruling")

@@ -127,7 +127,7 @@ async def test_one_subscription_per_process_delivers_every_seq_once_to_every_soc
         seen = {port: [[] for _ in range(WATCHERS_PER_PROCESS)] for port in ports}
         watchers = [asyncio.create_task(watch_raw(port, code, frames)) for port in ports for frames in seen[port]]
         mod = Client(ports[0], f"/ws/m/{code}/moderate", cookie=f"sessionid={info['session']}")
-        ann = Client(ports[1], f"/ws/m/{code}/play?seat={info['matches'][0]['tokens']['Ann']}")
+        ann = Client(ports[1], f"/ws/m/{code}/play", seat_token=info['matches'][0]['tokens']['Ann'])
         for c in (mod, ann):
             await c.open()
             await c.wait(lambda c=c: c.last_seq >= 1)

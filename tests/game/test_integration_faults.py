@@ -62,7 +62,7 @@ def setup_script(spec: dict) -> str:
 async def clients(stack: Stack, info: dict, match: int = 0) -> tuple[Client, Client, Client]:
     m = info["matches"][match]
     mod = Client(stack.port, f"/ws/m/{m['code']}/moderate", cookie=f"sessionid={info['session']}")
-    ann = Client(stack.port, f"/ws/m/{m['code']}/play?seat={m['tokens']['Ann']}")
+    ann = Client(stack.port, f"/ws/m/{m['code']}/play", seat_token=m['tokens']['Ann'])
     watch = Client(stack.port, f"/ws/m/{m['code']}/watch")
     for c in (mod, ann, watch):
         await c.open()

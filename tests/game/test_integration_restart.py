@@ -79,10 +79,12 @@ class RealSocket:
         await self.ws.close()
 
 
-async def open_socket(info, path: str, cookie: str | None = None) -> LiveSocket:
+async def open_socket(info, path: str, cookie: str | None = None, seat_token: str | None = None) -> LiveSocket:
     import websockets
 
-    headers = {"Cookie": cookie} if cookie else None
+    headers = {"Cookie": cookie} if cookie else {}
+    if seat_token:
+        headers["X-Seat-Token"] = seat_token
     ws = await websockets.connect(f"ws://127.0.0.1:{info['port']}{path}", origin=f"http://127.0.0.1:{info['port']}",
                                   additional_headers=headers)
     live = LiveSocket(RealSocket(ws), timeout=30)
@@ -110,7 +112,7 @@ async def test_a_match_survives_the_conductor_being_killed_mid_question(servers)
     conductor = info["procs"].start("conductor-1", *info["conduct"])
     await wait_for_port(info["port"])
     mod = await open_socket(info, f"/ws/m/{info['code']}/moderate", cookie=f"sessionid={info['session']}")
-    ann = await open_socket(info, f"/ws/m/{info['code']}/play?seat={info['token']}")
+    ann = await open_socket(info, f"/ws/m/{info['code']}/play", seat_token=info['token'])
     assert (await mod.command("start"))["type"] == "ack"
     await ann.until(lambda f: f.get("type") == "word_revealed" and f["data"]["index"] == 2)
 

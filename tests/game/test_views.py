@@ -9,7 +9,7 @@ from django.test import Client
 from django.utils.html import escape
 
 from game.models import Match, MatchEvent, MatchLease, Packet, Question, Seat
-from game.seat_tokens import read_seat_token
+from game.seat_tokens import make_seat_token
 from game.store import TeamSpec, create_match_record
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the conductor reads on a thread of its own
@@ -44,6 +44,14 @@ def eventually(check, seconds: float = 10) -> bool:
 def logged_joins(match) -> list[dict]:
     """The seats the match's event log has seated, in order."""
     return [e.data["seat"] for e in MatchEvent.objects.filter(match=match, type="seat_joined").order_by("seq")]
+
+
+@pytest.fixture(autouse=True)
+def fresh_join_limit():
+    """Every test joins from the same address: each starts with the join limit's window empty."""
+    from django.core.cache import cache
+
+    cache.clear()
 
 
 @pytest.fixture
@@ -183,8 +191,9 @@ def test_a_player_who_reloads_keeps_their_seat(client, match):
     page = client.get(f"/m/{match.code}/play")
     assert page.status_code == 200
     config = json.loads(re.search(r'id="page-config" type="application/json">(.*?)</script>', page.content.decode()).group(1))
-    assert read_seat_token(config["token"], match.code) == seat.pk  # the socket gets the seat's signed token
-    assert config["socket"] == f"/ws/m/{match.code}/play"
+    assert config["socket"] == f"/ws/m/{match.code}/play" and config["seat"] == seat.key
+    # The socket reads the token from the session: the page never shows it, so no script or URL carries it.
+    assert "token" not in config and client.session["seats"][match.code] not in page.content.decode()
     assert client.get(f"/m/{match.code}/join")["Location"] == f"/m/{match.code}/play"
     assert Seat.objects.filter(kind="human").count() == 1
 
@@ -199,6 +208,53 @@ def test_a_seat_token_for_another_match_opens_no_seat_here(client, match, packet
     join(client, other, "Ada", 0)
     session = client.session
     session["seats"] = {match.code: session["seats"][other.code]}
+    session.save()
+    assert client.get(f"/m/{match.code}/play")["Location"] == f"/m/{match.code}/join"
+
+
+def give_up(match, seat: Seat, by: str = "player"):
+    """The seat is given up through the match's conductor, as its player or the moderator would."""
+    from game.views import ask_conductor
+
+    if by == "player":
+        command = {"type": "leave", "actor": {"role": "player", "seat": seat.key, "team": seat.team.key}}
+    else:
+        command = {"type": "kick", "actor": {"role": "moderator"}, "data": {"seat": seat.key}}
+    reply = ask_conductor({"type": "command", "match": match.code, "ref": None, "command": command}, 8)
+    assert reply["ok"], reply
+
+
+@pytest.mark.parametrize("by", ["player", "moderator"])
+def test_a_seat_given_up_is_forgotten_and_its_name_and_captaincy_are_free(client, match, by):
+    join(client, match, "Ada", 0)
+    ada = Seat.objects.get(name="Ada")
+    give_up(match, ada, by)
+    ada.refresh_from_db()
+    assert ada.left is not None and ada.credential == 1 and not ada.captain
+
+    assert client.get(f"/m/{match.code}/play")["Location"] == f"/m/{match.code}/join"
+    assert match.code not in client.session["seats"]  # the token that stopped working is forgotten
+    assert client.get(f"/m/{match.code}/join").status_code == 200  # the join form, not a redirect to play
+    assert join(client, match, "ada", 0)["Location"] == f"/m/{match.code}/play"  # the name is free again
+    newcomer = Seat.objects.get(name="ada")
+    assert newcomer.captain  # the team had no captain left
+    assert client.get(f"/m/{match.code}/play").status_code == 200
+
+
+def test_an_expired_seat_token_is_forgotten(client, match, settings):
+    join(client, match, "Ada", 0)
+    settings.EXHIBITION_SEAT_TOKEN_HOURS = -1  # every token is past its age
+    assert client.get(f"/m/{match.code}/play")["Location"] == f"/m/{match.code}/join"
+    assert match.code not in client.session["seats"]
+
+
+def test_a_token_made_before_the_seat_was_given_up_stays_refused(client, match):
+    join(client, match, "Ada", 0)
+    ada = Seat.objects.get(name="Ada")
+    old = make_seat_token(ada)
+    give_up(match, ada)
+    session = client.session
+    session["seats"] = {match.code: old}
     session.save()
     assert client.get(f"/m/{match.code}/play")["Location"] == f"/m/{match.code}/join"
 

@@ -32,14 +32,16 @@ class FakeSocket {
   send(text) { this.sent.push(JSON.parse(text)); }
   open() { this.readyState = 1; this.onopen?.(); }
   deliver(frame) { this.onmessage?.({ data: JSON.stringify(frame) }); }
-  drop(event) { this.readyState = 3; this.onclose?.(event); }
+  drop(event = { code: 1006, reason: "" }) { this.readyState = 3; this.onclose?.(event); }
   close() { this.drop(); }
 }
 globalThis.WebSocket = FakeSocket;
 globalThis.location = { protocol: "http:", host: "hall.local" };
 
 const { MatchClient } = await import(pathToFileURL(`${root}/static/js/match-socket.js`).href);
-const client = new MatchClient({ path: "/ws/m/ABC/moderate", audience: "moderator", clock: () => now });
+const ended = [];
+const client = new MatchClient({ path: "/ws/m/ABC/moderate", audience: "moderator", clock: () => now,
+  onEnd: (why) => ended.push(why) });
 const settled = [];
 const track = (name, promise) => promise.then(
   (data) => settled.push({ name, ok: true, data, at: now }),
@@ -82,7 +84,12 @@ if (scenario === "retry_until_answered") {
 } else if (scenario === "gives_up") {
   track("pause", client.send("pause", { reason: "tea" }));
   advance(60000);
+} else if (scenario.startsWith("closed_for_good")) {  // closed_for_good:<code>:<reason>
+  const [, code, reason] = scenario.split(":");
+  track("buzz", client.send("buzz", { seen: 3, question: 0, phase: 1 }));
+  sockets[0].drop({ code: Number(code), reason });
+  advance(60000);
 }
 await new Promise((resolve) => setImmediate(resolve));  // let the promises settle
 const hellos = sockets.map((s) => s.sent.filter((f) => f.type === "hello").length);
-console.log(JSON.stringify({ settled, commands: commands(), hellos }));
+console.log(JSON.stringify({ settled, commands: commands(), hellos, ended, sockets: sockets.length }));
