@@ -21,6 +21,7 @@ SEAT = (20.0, 10.0)
 CHAT = (5.0, 0.5)
 MODERATOR = (60.0, 30.0)
 MATCH = (200.0, 100.0)  # all the players of one match together
+SOCKET_OPENS = (6.0, 0.5)  # a seat's sockets opening: a phone's reconnects fit, a loop of them does not
 KEEP_BUCKETS = 20_000  # beyond this many, the buckets that refilled completely are forgotten
 
 SEAT_TOO_FAST = "Slow down: this seat is sending too fast; wait a moment."
@@ -53,6 +54,16 @@ class Budgets:
         for bucket in buckets:
             bucket[0] -= 1
         return None
+
+    def may_open(self, code: str, seat: int) -> bool:
+        """Whether another socket may open for seat `seat` of match `code` now, and takes from its
+        budget. Each one opened takes the seat over from the last and reads the match's log, so a
+        loop of them is a flood of its own."""
+        bucket = self._bucket((code, seat, "open"), SOCKET_OPENS, self.clock())
+        if bucket[0] < 1:
+            return False
+        bucket[0] -= 1
+        return True
 
     def _bucket(self, key: tuple, size: tuple[float, float], now: float) -> list[float]:
         burst, rate = size

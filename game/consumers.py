@@ -29,11 +29,12 @@ from .conductor.groups import CONDUCTOR_CHANNEL, audience_key
 from .fanout import CLOSE_TOO_SLOW, TOO_SLOW, DaphneWriter, QueuedWriter, daphne_protocol, hub
 from .models import Match
 from .protocol import MODERATOR, PLAYER, FrameError, TokenBucket, error_frame, parse, peek_ref
-from .seat_tokens import HEADER, SESSION_SEATS, seat_for_token
+from .seat_tokens import HEADER, SESSION_SEATS, read_seat_token, seat_for_token
 from .store import now_ms
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_NO_MATCH = 4404
+CLOSE_TOO_OFTEN = 4429  # a seat's sockets opened too often: the browser tries again later, as after any close
 CLOSE_TRY_AGAIN = 4503  # "try again later": Daphne (Autobahn) lets an application close only with 1000 or 3000-4999
 NO_CHANNEL = "exhibition.no-channel"  # an alias no layer is configured under: the consumer gets no channel
 log = logging.getLogger(__name__)
@@ -45,10 +46,14 @@ def _match_info(code: str) -> dict | None:
 
 
 @database_sync_to_async
-def _seat_keys(code: str, token: str | None, session) -> tuple[str, str] | None:
-    """(seat, team) of the seat the handshake's token holds now: the header's, else the session's."""
-    if token is None and session is not None:  # the session loads from the database here, off the event loop
-        token = session.get(SESSION_SEATS, {}).get(code)
+def _session_token(session, code: str) -> str | None:
+    """The seat token the browser's session holds for match `code` (the session loads from the database)."""
+    return session.get(SESSION_SEATS, {}).get(code) if session is not None else None
+
+
+@database_sync_to_async
+def _seat_keys(code: str, token: str | None) -> tuple[str, str] | None:
+    """(seat, team) of the seat the token holds now (not given up since the token was made)."""
     seat = seat_for_token(token, code)
     return (seat.key, seat.team.key) if seat else None
 
@@ -66,6 +71,10 @@ class MatchSocket(AsyncWebsocketConsumer):
     commands: frozenset = frozenset()
     refusal = "Spectators can only watch."
     rate = (20, 10)  # burst, frames per second
+
+    async def admit(self) -> int | None:
+        """Checks before any work for this socket (no database yet): the close code to refuse it with, or None."""
+        return None
 
     async def identify(self, match: dict) -> bool:
         """Whether this socket may open; a subclass sets self.seat and self.team as it needs."""
@@ -98,6 +107,10 @@ class MatchSocket(AsyncWebsocketConsumer):
         self.bucket = TokenBucket(*self.rate)
         self.open = False  # stays False for a socket that is closed for lack of a match or a right
         await self.accept()  # accept first, so the browser sees why in the close code
+        refused = await self.admit()
+        if refused is not None:
+            await self.close(code=refused)
+            return
         self.match = await _match_info(self.code)
         if self.match is None:
             await self.close(code=CLOSE_NO_MATCH)
@@ -299,10 +312,19 @@ class PlayerSocket(MatchSocket):
     commands = frozenset(PLAYER)
     refusal = "Only the moderator can do that."
 
-    async def identify(self, match):
+    async def admit(self):
         if "seat" in parse_qs(self.scope.get("query_string", b"").decode("latin-1")):
-            return False  # a credential in a URL is in every proxy's log: refused, so nothing keeps sending one
-        keys = await _seat_keys(self.code, _header(self.scope, HEADER), self.scope.get("session"))
+            return CLOSE_FORBIDDEN  # a credential in a URL is in every proxy's log: refused, so nothing keeps sending one
+        self.token = _header(self.scope, HEADER) or await _session_token(self.scope.get("session"), self.code)
+        held = read_seat_token(self.token, self.code)
+        if held is None:
+            return CLOSE_FORBIDDEN
+        if not hub().budgets.may_open(self.code, held.seat):
+            return CLOSE_TOO_OFTEN  # before the seat is read and the log is sent: the browser tries again later
+        return None
+
+    async def identify(self, match):
+        keys = await _seat_keys(self.code, self.token)
         if keys is None:
             return False
         self.seat, self.team = keys

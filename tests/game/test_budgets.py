@@ -74,16 +74,30 @@ async def test_a_seat_reconnecting_again_and_again_spends_one_budget_and_no_refu
     match = await sync_to_async(live_match)(overrides=TEAM_PHASE)
     assert (await conduct(match.code, "start", {"role": "moderator"}))["ok"]
     answers = []
-    for round_ in range(8):
+    for round_ in range(5):  # within the budget of sockets opening (the next test)
         socket = await play(connect, match, "Bob")
         answers += [await socket.command("chat", {"text": f"flood {round_}.{n}"}) for n in range(6)]
     ok = [a for a in answers if a["type"] == "ack"]
     refused = [a for a in answers if a["type"] == "error"]
-    assert len(ok) <= budgets.CHAT[0] + 1, "eight sockets in turn share the seat's chat budget"
+    assert len(ok) <= budgets.CHAT[0] + 1, "five sockets in turn share the seat's chat budget"
     assert refused and {a["data"]["code"] for a in refused} == {"slow_down"}
     assert await sync_to_async(CommandReceipt.objects.filter(match=match, ok=False).count)() == 0
     chats = await sync_to_async(MatchEvent.objects.filter(match=match, type="chat").count)()
     assert chats == len(ok)
+
+
+async def test_a_seat_whose_sockets_open_in_a_loop_is_told_to_wait_before_any_work(conductor, live_match, connect):
+    from tests.game.test_consumers_seats import closed
+
+    match = await sync_to_async(live_match)()
+    burst = int(budgets.SOCKET_OPENS[0])
+    for _ in range(burst):
+        await connect(f"/ws/m/{match.code}/play", token=match.tokens["Bob"])
+    refused = await connect(f"/ws/m/{match.code}/play", token=match.tokens["Bob"])
+    assert (await closed(refused))["code"] == 4429, "too many opens for the seat: try again later"
+    other = await connect(f"/ws/m/{match.code}/play", token=match.tokens["Ann"])
+    await other.hello()
+    assert other.other[0]["type"] == "welcome", "another seat opens as usual"
 
 
 async def test_the_conductor_holds_a_seat_to_its_budget_whichever_web_process_sent(conductor, conduct, live_match):

@@ -1,0 +1,271 @@
+"""Hostile and crowded clients against the production stack: a flood on one seat, and a join storm.
+
+Prints, from one run, each figure beside its unloaded baseline:
+
+- **Flood.** A bystander match's moderator sends pause and resume, one at a time, and times each
+  round trip (command sent to ack received): first with nothing else going on (the baseline), then
+  while FLOOD_SOCKETS sockets on ONE seat of another match send commands (chat, buzz, answer) as fast
+  as the server answers them for FLOOD_S seconds, each socket opening again whenever it is closed
+  (a second device takes a seat over). Printed: the bystander's median and p95 round trip in both
+  phases and their ratio, what the flood sent and how it was answered, and what the flooded match
+  stored (its chat events, its refusals stored as rows: none, whether its log is whole).
+- **Join storm.** N phones (--storm) take a seat in the same moment, spread over the web processes,
+  each following the answers as the browser does (503 busy: post again; 202 taking your seat: look
+  again). Baseline: joins one at a time in the same run. Printed: every status seen (never a 500),
+  how many were seated, each phone's time to be seated (median, p95) against one join alone, and the
+  most database connections PostgreSQL saw at once against the pools' bound.
+
+    .venv/bin/python bench/abuse.py                      # Redis + PostgreSQL, two web processes, two conductors
+    .venv/bin/python bench/abuse.py --db sqlite --layer memory   # the embedded default (one process)
+
+Needs Redis (db 13 is flushed) and PostgreSQL for the default run. Numbers, never pass/fail.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _client import connect  # noqa: E402
+from _servers import Stack, free_port  # noqa: E402
+
+FLOOD_SOCKETS = 40
+FLOOD_S = 5.0
+ROUND_TRIPS = 40  # the bystander's commands in each phase
+BASELINE_JOINS = 10
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+TEAM = re.compile(r'name="team" value="(\d+)"')
+PLAYERS_A_MATCH = 50
+
+SETUP = r"""
+import json, sys
+import django
+django.setup()
+from django.contrib.auth import get_user_model
+from django.test import Client
+from game.models import Packet, Question
+from game.seat_tokens import make_seat_token
+from game.store import SeatSpec, TeamSpec, create_match_record
+arg = json.loads(sys.argv[1])
+packet = Packet.objects.create(slug="bench-abuse", title="Abuse bench")
+for i in range(4):
+    Question.objects.create(packet=packet, position=i, kind="short", text=f"Which number comes after {i}?", answer=str(i + 1))
+rules = {"questions": 1, "tiebreakers": 0, "phases": [{"mode": "team", "points": 2, "discussion_seconds": 600}]}
+def make(title, seats=("Ann", "Bob")):
+    return create_match_record(title=title, packet=packet, format_name="efficientqa", overrides=rules,
+                               teams=[TeamSpec("Humans", [SeatSpec(n, captain=i == 0) for i, n in enumerate(seats)]),
+                                      TeamSpec("Others", [SeatSpec("Zed", captain=True)])])
+flooded, bystander = make("Flooded"), make("Bystander")
+ann = flooded.teams.get(position=0).seats.get(name="Ann")
+joins = [make(f"Storm {n}", seats=()).code for n in range(arg["storm_matches"] + 1)]
+client = Client()
+client.force_login(get_user_model().objects.create_user("bench-moderator", password=None, is_staff=True))
+print(json.dumps({"flooded": flooded.code, "flooded_id": flooded.id, "bystander": bystander.code,
+                  "token": make_seat_token(ann), "joins": joins, "session": client.cookies["sessionid"].value}))
+"""
+
+STORED = r"""
+import json, sys
+import django
+django.setup()
+from game.models import CommandReceipt, MatchEvent
+arg = json.loads(sys.argv[1])
+seqs = list(MatchEvent.objects.filter(match_id=arg["match"]).order_by("seq").values_list("seq", flat=True))
+print(json.dumps({"events": len(seqs), "whole": seqs == list(range(1, len(seqs) + 1)),
+                  "chats": MatchEvent.objects.filter(match_id=arg["match"], type="chat").count(),
+                  "receipts": CommandReceipt.objects.filter(match_id=arg["match"]).count(),
+                  "refusal_rows": CommandReceipt.objects.filter(match_id=arg["match"], ok=False).count(),
+                  "seated": MatchEvent.objects.filter(match__code__in=arg["codes"], type="seat_joined").count()}))
+"""
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+async def round_trips(moderator, n: int) -> list[float]:
+    """The bystander's moderator: pause, resume, ... one at a time; each round trip in ms."""
+    times = []
+    for i in range(n):
+        kind = "pause" if i % 2 == 0 else "resume"
+        frame, sent, received = await moderator.command(kind, {"reason": "bench"} if kind == "pause" else {},
+                                                        retry=True)
+        if frame.get("type") == "ack":
+            times.append(received - sent)
+    return times
+
+
+async def flood_one_socket(ports, n: int, code: str, token: str, until: float, tally: collections.Counter):
+    """One hostile socket on the seat: commands as fast as they are answered; open again when closed."""
+    kinds = ("chat", "buzz", "answer")  # chat is stored (within its budget); the others the rules refuse
+    while time.monotonic() < until:
+        try:
+            sock = await connect(ports[n % len(ports)], f"/ws/m/{code}/play", f"flood{n}", "player", seat_token=token)
+        except Exception:
+            tally["could not open"] += 1
+            await asyncio.sleep(0.05)
+            continue
+        tally["opened"] += 1
+        try:
+            i = 0
+            while time.monotonic() < until:
+                kind = kinds[i % 3]
+                i += 1
+                data = {"text": f"flood {n}.{i}"} if kind != "buzz" else {"seen": 1}
+                tally["sent"] += 1
+                frame, _, _ = await sock.command(kind, data)
+                tally["ack" if frame.get("type") == "ack" else frame.get("data", {}).get("code", "?")] += 1
+        except Exception:
+            tally["closed under it"] += 1
+        finally:
+            await sock.close()
+
+
+async def flood(stack: Stack, ports: list[int], info: dict) -> dict:
+    mod = await connect(ports[0], f"/ws/m/{info['bystander']}/moderate", "bystander", "moderator",
+                        cookie=f"sessionid={info['session']}")
+    flooded_mod = await connect(ports[-1], f"/ws/m/{info['flooded']}/moderate", "flooded-mod", "moderator",
+                                cookie=f"sessionid={info['session']}")
+    for sock in (mod, flooded_mod):
+        frame, _, _ = await sock.command("start", retry=True)
+        assert frame.get("type") == "ack", frame
+    quiet = await round_trips(mod, ROUND_TRIPS)
+    tally = collections.Counter()
+    until = time.monotonic() + FLOOD_S
+    flooders = [asyncio.ensure_future(flood_one_socket(ports, n, info["flooded"], info["token"], until, tally))
+                for n in range(FLOOD_SOCKETS)]
+    await asyncio.sleep(0.5)  # the flood is under way
+    loaded = []
+    while time.monotonic() < until:
+        loaded += await round_trips(mod, 2)
+    await asyncio.gather(*flooders)
+    await mod.close()
+    await flooded_mod.close()
+    stored = stack.django(STORED, {"match": info["flooded_id"], "codes": []}, "stored")
+    return {"quiet": quiet, "loaded": loaded, "tally": tally, "stored": stored}
+
+
+async def phone(base: str, code: str, name: str, start: asyncio.Event | None) -> dict:
+    import httpx
+
+    statuses = []
+    async with httpx.AsyncClient(base_url=base, timeout=120) as http:
+        page = (await http.get(f"/m/{code}/join")).text
+        form = {"csrfmiddlewaretoken": CSRF.search(page).group(1), "name": name, "team": TEAM.search(page).group(1)}
+        if start is not None:
+            await start.wait()
+        began = time.monotonic()
+        response = await http.post(f"/m/{code}/join", data=form)
+        statuses.append(response.status_code)
+        while response.status_code in (202, 503) and time.monotonic() - began < 120:
+            await asyncio.sleep(float(response.headers.get("Retry-After", 2)))
+            response = await (http.post(f"/m/{code}/join", data=form) if response.status_code == 503
+                              else http.get(f"/m/{code}/join"))
+            statuses.append(response.status_code)
+        return {"statuses": statuses, "seated": response.status_code == 302,
+                "ms": (time.monotonic() - began) * 1000}
+
+
+async def connections_seen(stack: Stack, stop: asyncio.Event) -> int:
+    """The most connections PostgreSQL had open to the run's database at once (sampled every 50 ms)."""
+    if not stack.pg_name:
+        return 0
+    import psycopg
+
+    most = 0
+    async with await psycopg.AsyncConnection.connect("postgresql://postgres@127.0.0.1:5432/postgres",
+                                                     autocommit=True) as admin:
+        while not stop.is_set():
+            row = await (await admin.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s",
+                                             (stack.pg_name,))).fetchone()
+            most = max(most, row[0])
+            await asyncio.sleep(0.05)
+    return most
+
+
+async def join_storm(stack: Stack, ports: list[int], info: dict, storm: int) -> dict:
+    bases = [f"http://127.0.0.1:{port}" for port in ports]
+    alone = [await phone(bases[n % len(bases)], info["joins"][-1], f"Alone {n}", None) for n in range(BASELINE_JOINS)]
+    start, stop = asyncio.Event(), asyncio.Event()
+    codes = info["joins"][:-1]
+    phones = [asyncio.ensure_future(phone(bases[n % len(bases)], codes[n // PLAYERS_A_MATCH], f"Phone {n}", start))
+              for n in range(storm)]
+    watcher = asyncio.ensure_future(connections_seen(stack, stop))
+    await asyncio.sleep(2)  # every phone has its join page open
+    began = time.monotonic()
+    start.set()
+    results = await asyncio.gather(*phones)
+    everyone_s = time.monotonic() - began
+    stop.set()
+    seated = stack.django(STORED, {"match": 0, "codes": codes}, "stored")["seated"]
+    return {"alone": alone, "results": results, "everyone_s": everyone_s, "connections": await watcher,
+            "in_log": seated}
+
+
+def report(flooded: dict, stormed: dict, storm: int, env: dict) -> None:
+    quiet, loaded = flooded["quiet"], flooded["loaded"]
+    q50, l50 = statistics.median(quiet), statistics.median(loaded) if loaded else float("nan")
+    print("\nFlood: the bystander match's moderator, round trip of pause/resume (ms)")
+    print(f"  unloaded   median {q50:7.1f}   p95 {pct(quiet, .95):7.1f}   ({len(quiet)} commands)")
+    print(f"  flooded    median {l50:7.1f}   p95 {pct(loaded, .95):7.1f}   ({len(loaded)} commands)")
+    print(f"  ratio      median {l50 / q50:7.2f}x  p95 {pct(loaded, .95) / pct(quiet, .95):7.2f}x")
+    tally, stored = flooded["tally"], flooded["stored"]
+    print(f"  the flood: {FLOOD_SOCKETS} sockets on one seat for {FLOOD_S:.0f} s: "
+          + ", ".join(f"{k} {v}" for k, v in tally.most_common()))
+    print(f"  the flooded match stored {stored['events']} events ({stored['chats']} chats), log whole: "
+          f"{stored['whole']}; receipts {stored['receipts']}, refusals stored as rows: {stored['refusal_rows']}")
+    alone = [r["ms"] for r in stormed["alone"]]
+    times = [r["ms"] for r in stormed["results"] if r["seated"]]
+    statuses = collections.Counter(s for r in stormed["results"] for s in r["statuses"])
+    print(f"\nJoin storm: {storm} phones at once")
+    print("  answers seen: " + ", ".join(f"{k}: {v}" for k, v in sorted(statuses.items()))
+          + f"   (500s: {statuses.get(500, 0)})")
+    print(f"  seated {sum(r['seated'] for r in stormed['results'])} of {storm} "
+          f"(in the event logs: {stormed['in_log']}); everyone seated after {stormed['everyone_s']:.1f} s")
+    print(f"  one join alone  median {statistics.median(alone):7.1f} ms")
+    if times:
+        print(f"  in the storm    median {statistics.median(times):7.1f} ms   p95 {pct(times, .95):7.1f} ms   "
+              f"(p95 {pct(times, .95) / statistics.median(alone):.1f}x one alone)")
+    if stormed["connections"]:
+        print(f"  PostgreSQL connections at most: {stormed['connections']} "
+              f"(pools: {env.get('DATABASE_POOL_MAX', '10')} per process)")
+
+
+async def run(args) -> int:
+    web = 2 if args.layer == "redis" else 1
+    with Stack(args.layer, args.db, "abuse", web=web, conductors=2) as stack:
+        stack.env["EXHIBITION_JOINS_PER_MINUTE"] = "1000000"  # every phone here comes from 127.0.0.1
+        stack.prepare()
+        storm_matches = -(-args.storm // PLAYERS_A_MATCH)
+        info = stack.django(SETUP, {"storm_matches": storm_matches}, "setup")
+        ports = [free_port() for _ in range(web)]
+        stack.start_servers(ports)
+        await stack.wait_ready(ports)
+        print(f"abuse bench: {args.layer} layer, {args.db}, {web} web process(es)"
+              + (", 2 conductors" if args.layer == "redis" else ", the embedded conductor"))
+        flooded = await flood(stack, ports, info)
+        stormed = await join_storm(stack, ports, info, args.storm)
+        report(flooded, stormed, args.storm, stack.env)
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--layer", choices=("memory", "redis"), default="redis")
+    parser.add_argument("--db", choices=("sqlite", "postgres"), default="postgres")
+    parser.add_argument("--storm", type=int, default=200, choices=range(1, 1001), metavar="1-1000",
+                        help="phones joining at once")
+    args = parser.parse_args(argv)
+    return asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
