@@ -7,17 +7,20 @@ match paused; players were sent to the play page whose join never reached the ev
 matches, just after the conductors started, each get twenty phones joining through the proxy and a
 Start from two moderator sockets, all in the same second: exactly one writer per match (one Start
 applied, no pause, no gap or repeat in any log), and every phone sent to the play page is in its
-match's log.
+match's log. And a seat flooding through both web processes spends one budget, stores no refusal,
+and leaves another match's moderator answered throughout.
 
 Needs Redis at 127.0.0.1:6379 (db 10 is flushed), PostgreSQL at 127.0.0.1:5432 and nginx; skips
 without them (fails under CI=true).
 """
 import asyncio
 import collections
+import json
 import re
 
 import pytest
 
+from game import budgets
 from tests.game.test_integration_faults import shared_redis, stacks  # noqa: F401  (fixtures)
 from tests.game.test_integration_faults import TEAM_PHASE, assert_whole, setup_script, stored
 from tests.servers import free_port, wait_for_port
@@ -119,3 +122,67 @@ def _conductor_ids(stack) -> list[str]:
     out = stack.manage("shell", "-c", "from game.models import ConductorPresence as P; "
                                       "print(' '.join(P.objects.values_list('owner', flat=True)))")
     return out.strip().splitlines()[-1].split()
+
+
+async def test_a_seat_flooding_through_both_web_processes_spends_one_budget_and_other_matches_play_on(
+        shared_redis, stacks):
+    """Sockets on one seat, through both web processes, send commands as fast as they can: the seat's
+    budget holds across the processes (the conductor checks it again), no refusal is stored, the
+    flooded match's log stays whole, and another match's moderator has every command answered."""
+    stack = stacks(shared_redis, db="postgres")
+    info = stack.setup(setup_script({**TEAM_PHASE, "matches": 2}))
+    webs = [stack.port, free_port()]
+    stack.start_daphne("web-1", webs[0])
+    stack.start_daphne("web-2", webs[1])
+    stack.start_conductor("conductor-1")
+    stack.start_conductor("conductor-2")
+    for port in webs:
+        await wait_for_port(port)
+    flooded, bystander = info["matches"]
+    mods = []
+    for m, port in ((flooded, webs[0]), (bystander, webs[1])):
+        mod = Client(port, f"/ws/m/{m['code']}/moderate", cookie=f"sessionid={info['session']}")
+        await mod.open()
+        assert (await mod.command("start"))["type"] == "ack"
+        mods.append(mod)
+
+    async def flood(port: int, n: int) -> collections.Counter:
+        import websockets
+
+        seen = collections.Counter()
+        async with websockets.connect(f"ws://127.0.0.1:{port}/ws/m/{flooded['code']}/play",
+                                      origin=f"http://127.0.0.1:{port}",
+                                      additional_headers={"X-Seat-Token": flooded["tokens"]["Ann"]}) as ws:
+            await ws.send(json.dumps({"type": "hello", "data": {"last_seq": 0}}))
+            for i in range(60):
+                await ws.send(json.dumps({"type": "chat", "data": {"text": f"flood {n}.{i}"}, "ref": f"r{i}",
+                                          "id": f"flood-{n}-{i:04d}"}))
+            try:
+                while sum(seen.values()) < 60:
+                    frame = json.loads(await asyncio.wait_for(ws.recv(), 20))
+                    if frame.get("type") == "ack":
+                        seen["ack"] += 1
+                    elif frame.get("type") == "error":
+                        seen[frame["data"]["code"]] += 1
+            except (websockets.ConnectionClosed, asyncio.TimeoutError):
+                seen["closed"] += 1
+        return seen
+
+    # one socket on each web process at the same moment (the newer takes the seat over from the other)
+    floods = [asyncio.ensure_future(flood(port, n)) for n, port in enumerate(webs)]
+    others = [await mods[1].command("pause" if i % 2 == 0 else "resume", {"reason": "during the flood"} if i % 2 == 0
+                                    else {}) for i in range(10)]
+    tallies = await asyncio.gather(*floods)
+    assert all(a["type"] == "ack" for a in others), "the other match's moderator is answered throughout"
+    acks = sum(t["ack"] for t in tallies)  # an ack may be lost with a socket the other took over from
+    assert sum(t["slow_down"] for t in tallies) > 0, tallies
+    out = stack.manage("shell", "-c", (
+        "import json; from game.models import CommandReceipt, MatchEvent; "
+        f"print(json.dumps([MatchEvent.objects.filter(match_id={flooded['id']}, type='chat').count(), "
+        f"CommandReceipt.objects.filter(match_id={flooded['id']}, ok=False).count()]))"))
+    chats, refusal_rows = json.loads(out.strip().splitlines()[-1])
+    assert acks <= chats <= budgets.CHAT[0] + 2, f"one seat's chat budget across both web processes: {tallies}"
+    assert refusal_rows == 0, "no refusal is a row"
+    assert_whole(stored(stack, flooded["id"]))
+    for mod in mods:
+        await mod.close()
