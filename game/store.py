@@ -259,7 +259,8 @@ def refuse_unfit_bots(match: Match) -> None:
     """Measure every bot seat's pinned build again; refuse the start, naming each figure, if one is over."""
     from bots.admission import refusals_at_start
 
-    refusals = refusals_at_start(match)
+    with transaction.atomic():  # a savepoint: in a shared transaction its statements fail alone
+        refusals = refusals_at_start(match)  # (the new measurements are kept with a refusal too)
     if refusals:
         raise Rejected(" ".join(refusals), "bot_over_tier")
 
@@ -301,8 +302,7 @@ class MatchRunner:
         now = now if now is not None else now_ms()
         try:
             if command.get("type") == "start" and self.state.status == "setup":
-                with transaction.atomic():  # its reads fail alone in a shared transaction
-                    refuse_unfit_bots(self.match)
+                refuse_unfit_bots(self.match)
             events, state = decide_and_fold(self.state, command, now)
         except Rejected as refusal:
             if refusal.events:
