@@ -16,6 +16,7 @@ from .base import ImportProblem
 
 KIB = 1024
 MIB = 1024 * KIB
+GIB = 1024 * MIB
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class Limit:
     def __str__(self) -> str:
         value = self.value
         if self.unit == "bytes":
-            for size, name in ((MIB, "MiB"), (KIB, "KiB")):
+            for size, name in ((GIB, "GiB"), (MIB, "MiB"), (KIB, "KiB")):
                 if value >= size and value % size == 0:
                     return f"{value // size:,} {name}"
         return f"{value:,} {self.unit}"
