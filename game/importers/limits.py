@@ -64,6 +64,17 @@ ANSWER = Limit("answer length", 500, "characters", "EXHIBITION_IMPORT_MAX_ANSWER
 QUESTION = Limit("question size", 4 * KIB, "bytes", "EXHIBITION_IMPORT_MAX_QUESTION_BYTES")
 QUESTIONS = Limit("number of questions", 10_000, "questions", "EXHIBITION_IMPORT_MAX_QUESTIONS")
 
+# A bot's data file (build_bot --data, --questions): held in memory while the bot is built, so no larger
+# than the largest tier's memory budget (6gib: 8 GiB); the file as given, and what it unpacks to.
+BOT_DATA = Limit("bot data size", 8 * GIB, "bytes", "EXHIBITION_IMPORT_MAX_BOT_DATA_BYTES")
+# A QANTA JSON document of training questions is held whole while parsed (JSON lines are read a line
+# at a time): about 38,000 questions of QANTA's 1.7 KiB.
+BOT_DOCUMENT = Limit("JSON document size", 64 * MIB, "bytes", "EXHIBITION_IMPORT_MAX_BOT_DOCUMENT_BYTES")
+# QANTA's whole set is about 120,000 questions, NQ-open's training set about 88,000 pairs.
+TRAINING = Limit("number of training questions", 200_000, "questions", "EXHIBITION_IMPORT_MAX_TRAINING_QUESTIONS")
+# English Wikipedia has about 7 million articles: a lead each.
+PASSAGES = Limit("number of passages", 10_000_000, "passages", "EXHIBITION_IMPORT_MAX_PASSAGES")
+
 
 class LimitExceeded(ImportProblem):
     """An input over one of the limits; the message says which, where, and the setting that moves it."""
