@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import shutil
 import uuid
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from django.conf import settings
@@ -36,8 +36,12 @@ def latest_build_dir(name: str) -> Path:
 
 @contextmanager
 def build_into(target: Path):
-    """Yield an empty folder; on success it becomes target (replacing any older build)."""
+    """Yield an empty folder; on success it becomes target (replacing any older build).
+
+    On failure nothing is left: not the folder, nor the bot's own folder if this build made it.
+    """
     target = Path(target)
+    made = not target.parent.exists()
     target.parent.mkdir(parents=True, exist_ok=True)
     fresh = target.with_name(f".{target.name}.building-{uuid.uuid4().hex[:8]}")
     fresh.mkdir()
@@ -45,6 +49,9 @@ def build_into(target: Path):
         yield fresh
     except BaseException:
         shutil.rmtree(fresh, ignore_errors=True)
+        if made:
+            with suppress(OSError):  # another build of the same bot may have begun meanwhile
+                target.parent.rmdir()
         raise
     old = target.with_name(f".{target.name}.old-{uuid.uuid4().hex[:8]}")
     if target.exists():

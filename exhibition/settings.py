@@ -236,5 +236,7 @@ LOGGING = {
                    "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"daphne": {"level": "WARNING"}, "django.channels.server": {"level": "WARNING"}},
+    # axes.apps logs a banner at every start, so each manage.py command's stderr would open with it.
+    "loggers": {"daphne": {"level": "WARNING"}, "django.channels.server": {"level": "WARNING"},
+                "axes.apps": {"level": "WARNING"}},
 }

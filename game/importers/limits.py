@@ -16,6 +16,7 @@ from .base import ImportProblem
 
 KIB = 1024
 MIB = 1024 * KIB
+GIB = 1024 * MIB
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class Limit:
     def __str__(self) -> str:
         value = self.value
         if self.unit == "bytes":
-            for size, name in ((MIB, "MiB"), (KIB, "KiB")):
+            for size, name in ((GIB, "GiB"), (MIB, "MiB"), (KIB, "KiB")):
                 if value >= size and value % size == 0:
                     return f"{value // size:,} {name}"
         return f"{value:,} {self.unit}"
@@ -62,6 +63,17 @@ ANSWER = Limit("answer length", 500, "characters", "EXHIBITION_IMPORT_MAX_ANSWER
 # The question as JSON, as the moderator's socket receives it (a socket may hold 1 MiB); real ones reach 1.7 KiB.
 QUESTION = Limit("question size", 4 * KIB, "bytes", "EXHIBITION_IMPORT_MAX_QUESTION_BYTES")
 QUESTIONS = Limit("number of questions", 10_000, "questions", "EXHIBITION_IMPORT_MAX_QUESTIONS")
+
+# A bot's data file (build_bot --data, --questions): held in memory while the bot is built, so no larger
+# than the largest tier's memory budget (6gib: 8 GiB); the file as given, and what it unpacks to.
+BOT_DATA = Limit("bot data size", 8 * GIB, "bytes", "EXHIBITION_IMPORT_MAX_BOT_DATA_BYTES")
+# A QANTA JSON document of training questions is held whole while parsed (JSON lines are read a line
+# at a time): about 38,000 questions of QANTA's 1.7 KiB.
+BOT_DOCUMENT = Limit("JSON document size", 64 * MIB, "bytes", "EXHIBITION_IMPORT_MAX_BOT_DOCUMENT_BYTES")
+# QANTA's whole set is about 120,000 questions, NQ-open's training set about 88,000 pairs.
+TRAINING = Limit("number of training questions", 200_000, "questions", "EXHIBITION_IMPORT_MAX_TRAINING_QUESTIONS")
+# English Wikipedia has about 7 million articles: a lead each.
+PASSAGES = Limit("number of passages", 10_000_000, "passages", "EXHIBITION_IMPORT_MAX_PASSAGES")
 
 
 class LimitExceeded(ImportProblem):

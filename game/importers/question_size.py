@@ -7,14 +7,19 @@ from __future__ import annotations
 
 import json
 
-from .limits import ANSWER, QUESTION, TEXT, LimitExceeded
+from .limits import ANSWER, QUESTION, TEXT, Limit, LimitExceeded
+
+
+def check_length(limit: Limit, value, where: str) -> None:
+    """LimitExceeded, naming `where`, when the string `value` has more characters than `limit`."""
+    if isinstance(value, str) and len(value) > limit.value:
+        raise LimitExceeded(limit, where, f"{len(value):,} characters")
 
 
 def check_question_size(question: dict, where: str) -> None:
     """LimitExceeded, naming `where`, when the question's text, answer or JSON is over its limit."""
-    for limit, value in ((TEXT, question.get("text")), (ANSWER, question.get("answer"))):
-        if isinstance(value, str) and len(value) > limit.value:
-            raise LimitExceeded(limit, where, f"{len(value):,} characters")
+    check_length(TEXT, question.get("text"), where)
+    check_length(ANSWER, question.get("answer"), where)
     size = len(json.dumps(question))  # as the socket sends it: ASCII, other letters escaped
     if size > QUESTION.value:
         raise LimitExceeded(QUESTION, where, f"{size:,} bytes as JSON")

@@ -48,8 +48,8 @@ class Unpacked(io.RawIOBase):
         return True
 
     def readinto(self, buffer) -> int:
-        try:
-            data = self.inner.read(len(buffer))
+        try:  # a chunk at a time, so the limits are checked every CHUNK even when one read asks for megabytes
+            data = self.inner.read(min(len(buffer), CHUNK))
         except (OSError, EOFError, zlib.error, lzma.LZMAError):
             raise ImportProblem(f"{self.name} looks {self.kind}-packed but cannot be unpacked; upload it again or unpack it first.") from None
         self.count += len(data)

@@ -42,6 +42,15 @@ def test_build_refuses_missing_data_with_a_readable_error(bot_root, tmp_path):
     assert not Bot.objects.exists()
 
 
+def test_build_refuses_data_over_a_limit_in_one_sentence_and_leaves_nothing(bot_root, pairs_file, settings):
+    settings.EXHIBITION_IMPORT_MAX_TRAINING_QUESTIONS = 9
+    with pytest.raises(CommandError) as refused:
+        build("qa_pairs", "pairs", pairs_file)
+    assert str(refused.value) == (f"{pairs_file} line 10: the number of training questions goes over the limit of 9 "
+                                  "questions (setting EXHIBITION_IMPORT_MAX_TRAINING_QUESTIONS). Nothing was built.")
+    assert not Bot.objects.exists() and list(bot_root.iterdir()) == []
+
+
 def test_qa_pair_bot_answers_known_and_reworded_questions(bot_root, pairs_file):
     build("qa_pairs", "pairs", pairs_file)
     bot = load_bot({"bot": "pairs"})

@@ -5,7 +5,8 @@ import json
 import pytest
 
 from bots.builtin.candidates import extract, in_question
-from bots.datasets import DataError, read_pairs, read_passages
+from bots.datasets import DataError, holds_questions, read_pairs, read_passages
+from game.importers.limits import LimitExceeded
 from bots.text import answer_type, exact_match, normalize_answer
 
 QANTA = [
@@ -47,7 +48,7 @@ def test_qanta_json_gives_one_passage_per_sentence(tmp_path):
     [
         ('{"question": "q"}\n', read_pairs, "has no 'answer' field"),
         ('{"question": "q", "answer": []}\n', read_pairs, "at least one non-empty answer"),
-        ('{"question": "q", "answer": "a"}\nnot json\n', read_pairs, "line 2 is not JSON"),
+        ('{"question": "q", "answer": "a"}\nnot json\n', read_pairs, "line 2: This line is not valid JSON"),
         ("", read_pairs, "holds no question-answer pairs"),
         ('{"title": "t"}\n', read_passages, "has no 'text' field"),
         ('{"title": "t", "text": 5}\n', read_passages, "string title and text"),
@@ -58,6 +59,80 @@ def test_unreadable_data_is_refused_with_the_place(tmp_path, content, reader, fr
     path.write_text(content)
     with pytest.raises(DataError, match=fragment):
         reader(path)
+
+
+def test_a_broken_question_in_qanta_json_is_refused_with_its_line(tmp_path):
+    path = tmp_path / "qanta.json"
+    path.write_text('[\n' + json.dumps(QANTA[0]) + ',\n{"text": "q", "page": nope}\n]')
+    with pytest.raises(DataError, match=r"qanta.json line 3: This is not valid JSON \(Expecting value\)"):
+        read_pairs(path)
+
+
+def lines(records) -> str:
+    return "".join(json.dumps(r) + "\n" for r in records)
+
+
+PAIRS = lines({"question": f"question {i}?", "answer": [f"answer {i}"]} for i in range(4))
+PASSAGES = lines({"title": f"Title {i}", "text": f"Text {i}."} for i in range(3))
+DEEP = "[" * 10_000 + "]" * 10_000
+
+
+# (setting, its value, file name, content, reader, the sentence's start after the path)
+OVER = {
+    "file": ("EXHIBITION_IMPORT_MAX_BOT_DATA_BYTES", 100, "p.jsonl", PAIRS, read_pairs,
+             ": the bot data size is 208 bytes, over the limit of 100 bytes"),
+    "unpacked": ("EXHIBITION_IMPORT_MAX_BOT_DATA_BYTES", 64 * 1024, "p.jsonl.gz", gzip.compress(PAIRS.encode() * 500),
+                 read_pairs, ": the bot data size goes over the limit of 64 KiB"),
+    "document": ("EXHIBITION_IMPORT_MAX_BOT_DOCUMENT_BYTES", 1024, "q.json", json.dumps(QANTA * 10), read_pairs,
+                 ": the JSON document size goes over the limit of 1 KiB"),
+    "questions": ("EXHIBITION_IMPORT_MAX_TRAINING_QUESTIONS", 3, "p.jsonl", PAIRS, read_pairs,
+                  " line 4: the number of training questions goes over the limit of 3 questions"),
+    "passages": ("EXHIBITION_IMPORT_MAX_PASSAGES", 2, "t.jsonl", PASSAGES, read_passages,
+                 " line 3: the number of passages goes over the limit of 2 passages"),
+    "pair line": ("EXHIBITION_IMPORT_MAX_LINE_BYTES", 1024, "p.jsonl", PAIRS + lines([{"question": "x" * 2000, "answer": "a"}]),
+                  read_pairs, " line 5: the line or entry length goes over the limit of 1 KiB"),
+    "qanta entry": ("EXHIBITION_IMPORT_MAX_LINE_BYTES", 1024, "q.json", json.dumps([dict(QANTA[0], text="x" * 2000)]),
+                    read_pairs, " line 1: the line or entry length goes over the limit of 1 KiB"),
+    "passage line": ("EXHIBITION_IMPORT_MAX_RECORD_BYTES", 1024, "t.jsonl", lines([{"title": "t", "text": "x" * 2000}]),
+                     read_passages, " line 1: the record length goes over the limit of 1 KiB"),
+    "question": ("EXHIBITION_IMPORT_MAX_TEXT_CHARS", 20, "p.jsonl", PAIRS + lines([{"question": "y" * 21, "answer": "a"}]),
+                 read_pairs, " line 5: the question text length is 21 characters, over the limit of 20 characters"),
+    "answer": ("EXHIBITION_IMPORT_MAX_ANSWER_CHARS", 10, "p.jsonl", lines([{"question": "q", "answer": ["a", "b" * 11]}]),
+               read_pairs, " line 1: the answer length is 11 characters, over the limit of 10 characters"),
+    "title": ("EXHIBITION_IMPORT_MAX_ANSWER_CHARS", 10, "t.jsonl", lines([{"title": "T" * 11, "text": "t"}]), read_passages,
+              " line 1: the answer length is 11 characters, over the limit of 10 characters"),
+    "deep line": ("EXHIBITION_IMPORT_MAX_JSON_DEPTH", 32, "p.jsonl", PAIRS + '{"question": "q", "answer": ' + DEEP + "}\n",
+                  read_pairs, " line 5: the JSON nesting depth goes over the limit of 32 levels"),
+    "deep document": ("EXHIBITION_IMPORT_MAX_JSON_DEPTH", 32, "q.json", DEEP, read_passages,
+                      " line 1: the JSON nesting depth goes over the limit of 32 levels"),
+}
+
+
+@pytest.mark.parametrize("case", OVER)
+def test_data_over_a_limit_is_refused_in_one_sentence_naming_it_and_the_place(settings, tmp_path, case):
+    setting, value, name, content, reader, message = OVER[case]
+    setattr(settings, setting, value)
+    path = tmp_path / name
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    with pytest.raises(LimitExceeded) as refused:
+        reader(path)
+    assert str(refused.value) == f"{path}{message} (setting {setting})."
+
+
+def test_a_packed_bomb_stops_at_the_unpacking_ratio(tmp_path):
+    path = tmp_path / "bomb.jsonl.gz"
+    path.write_bytes(gzip.compress(PAIRS.encode() * 100_000))  # 18 MB from 60 KB
+    with pytest.raises(LimitExceeded, match=r"bomb.jsonl.gz \(at unpacked byte [\d,]+\): the unpacking ratio goes over"):
+        read_pairs(path)
+
+
+def test_a_one_line_qanta_document_holds_questions_and_json_lines_hold_what_their_first_line_says(tmp_path):
+    document, pairs, passages = tmp_path / "qanta.data", tmp_path / "pairs.data", tmp_path / "passages.data"
+    document.write_text(json.dumps({"questions": QANTA}))
+    pairs.write_text(PAIRS)
+    passages.write_text(PASSAGES)
+    assert holds_questions(document) and holds_questions(pairs) and not holds_questions(passages)
+    assert len(read_pairs(document)) == 1 and len(read_pairs(pairs)) == 4 and len(read_passages(passages)) == 3
 
 
 @pytest.mark.parametrize(

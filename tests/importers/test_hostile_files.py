@@ -1,34 +1,17 @@
 """The real import_questions command against full-size hostile files, at the limits as shipped.
 
 Each file must be refused with one line on stderr naming the limit and the place, leave the
-database empty, and keep the importing process under 400 MB at its peak: the kernel's account of
-the finished process (ru_maxrss), not a sample. A child forked from pytest would be charged
-pytest's own size, so a small launcher starts the command and reports its peak.
+database empty, and keep the importing process under 400 MB at its peak (tests/hostile.py).
 """
 import gzip
 import json
-import os
 import sqlite3
-import subprocess
-import sys
-import zlib
 
 import pytest
-from django.conf import settings
+
+from tests.hostile import MB, PEAK_RSS_LIMIT, database, gzip_bomb, run_command  # noqa: F401 (database is a fixture)
 
 pytestmark = pytest.mark.slow
-
-MB = 1_000_000
-PEAK_RSS_LIMIT = 400 * MB
-
-
-def gzip_bomb(path, unpacked=1024 * 1024 * 1024):
-    """About 1 MB of gzip that unpacks to `unpacked` bytes of zeros, built a chunk at a time."""
-    packer, chunk = zlib.compressobj(9, zlib.DEFLATED, 31), bytes(1024 * 1024)
-    with open(path, "wb") as out:
-        for _ in range(unpacked // len(chunk)):
-            out.write(packer.compress(chunk))
-        out.write(packer.flush())
 
 
 def nq_line(question: str, answer: str) -> str:
@@ -57,33 +40,6 @@ HOSTILE = {
     "long.jsonl": (lambda p: p.write_text("".join(nq_line(f"question {i}?", f"a{i}") for i in range(10)) + nq_line("y" * 2001, "b")),
                    "long.jsonl line 11: the question text length is 2,001 characters, over the limit of 2,000 characters"),
 }
-
-
-@pytest.fixture(scope="module")
-def database(tmp_path_factory):
-    path = tmp_path_factory.mktemp("db") / "db.sqlite3"
-    subprocess.run([sys.executable, str(settings.BASE_DIR / "manage.py"), "migrate", "-v0"], env=command_env(path), check=True)
-    return path
-
-
-def command_env(database) -> dict:
-    return {**os.environ, "DEBUG": "1", "DATABASE_URL": f"sqlite:///{database}"}
-
-
-# Runs argv[2:] as a child of this small process, then writes its peak (KiB on Linux) to the file argv[1].
-LAUNCHER = """import os, subprocess, sys
-child = subprocess.Popen(sys.argv[2:])
-_, status, usage = os.wait4(child.pid, 0)
-open(sys.argv[1], "w").write(str(usage.ru_maxrss))
-sys.exit(os.waitstatus_to_exitcode(status))"""
-
-
-def run_command(args, database, tmp_path) -> tuple[int, str, int]:
-    """(exit code, stderr, peak resident bytes) of one manage.py run."""
-    peak = tmp_path / "peak.txt"
-    command = [sys.executable, "-c", LAUNCHER, str(peak), sys.executable, str(settings.BASE_DIR / "manage.py"), *args]
-    done = subprocess.run(command, capture_output=True, text=True, env=command_env(database))
-    return done.returncode, done.stderr, int(peak.read_text()) * 1024
 
 
 @pytest.mark.parametrize("name", HOSTILE)

@@ -20,6 +20,7 @@ from bots.errors import BotError
 from bots.models import Bot
 from bots.registry import KINDS, REMOTE_KINDS
 from bots.remote_registration import RegistrationRefused, check_name, register_remote
+from game.importers.base import ImportProblem
 
 
 class Command(BaseCommand):
@@ -71,8 +72,8 @@ class Command(BaseCommand):
                 raise CommandError(f"A {kind} bot is built from data: pass --data PATH.")
             try:
                 artefact_dir = str(build_artefacts(kind, data, settings, build_dir(name, number), progress, questions))
-            except (DataError, BotError) as error:
-                raise CommandError(str(error)) from None
+            except (DataError, ImportProblem, BotError) as error:  # ImportProblem: over an input limit
+                raise CommandError(f"{error} Nothing was built.") from None
         build = record_build(name, kind, tier, settings, artefact_dir, number)
         try:
             check_size(name, tier, build.measured_bytes, artefact_dir, build.measurable)
