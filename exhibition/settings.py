@@ -212,7 +212,7 @@ LOGIN_REDIRECT_URL = "/"
 # not the username alone, means an attacker cannot lock the host out from everywhere; nor the address
 # alone, which a whole hall may share. The address is the one the join limit uses (trusted proxies only).
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
-AXES_VERBOSE = False  # no banner on every command's stderr
+AXES_VERBOSE = False  # no banner at every start: each manage.py command's stderr would open with it
 AXES_FAILURE_LIMIT = int(os.environ.get("EXHIBITION_LOGIN_FAILURES", 5))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("EXHIBITION_LOGIN_COOLOFF_MINUTES", 15)))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
@@ -236,7 +236,5 @@ LOGGING = {
                    "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    # axes.apps logs a banner at every start, so each manage.py command's stderr would open with it.
-    "loggers": {"daphne": {"level": "WARNING"}, "django.channels.server": {"level": "WARNING"},
-                "axes.apps": {"level": "WARNING"}},
+    "loggers": {"daphne": {"level": "WARNING"}, "django.channels.server": {"level": "WARNING"}},
 }
