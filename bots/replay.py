@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import bisect
 import copy
-import csv
 import shutil
 from collections import defaultdict
 from pathlib import Path
@@ -22,6 +21,12 @@ from bots.artefacts import read_meta
 from bots.base import BaseBot
 from bots.errors import BotError
 from bots.protocol import Act, Query
+from game.exports import from_text_cell
+from game.importers.base import ImportProblem
+from game.importers.csv_rows import as_dict, header_and_rows
+from game.importers.limits import ANSWER
+from game.importers.question_size import check_length
+from game.importers.reading import Source
 
 COLUMNS = ("question_id", "token_position", "guess", "confidence", "buzz")
 FILE = "responses.csv"
@@ -30,24 +35,39 @@ FALSE = {"false", "0", "no", "f", ""}
 
 
 def read_responses(path) -> dict[str, list[tuple[int, str, float, bool]]]:
-    """question_id -> rows (position, guess, confidence, buzz) sorted by position."""
+    """question_id -> rows (position, guess, confidence, buzz) sorted by position.
+
+    Read within the import limits (file size, line, CSV field, a guess as long as an answer may be):
+    a file over one is refused with the limit and the line, as an import is."""
+    path = Path(path)
     by_question: dict[str, list] = defaultdict(list)
-    with open(path, newline="", encoding="utf-8") as handle:
-        reader = csv.DictReader(handle, skipinitialspace=True)
-        missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]
-        if missing:
-            raise BotError(f"{path} lacks the column(s) {', '.join(missing)}; it needs {', '.join(COLUMNS)}.")
-        for line, row in enumerate(reader, 2):
-            buzz = row["buzz"].strip().lower()
-            try:
-                if buzz not in TRUE | FALSE:
-                    raise ValueError(f"buzz {row['buzz']!r} is not true or false")
-                by_question[row["question_id"].strip()].append(
-                    (int(row["token_position"]), row["guess"], float(row["confidence"]), buzz in TRUE)
-                )
-            except ValueError as error:
-                raise BotError(f"{path} line {line} cannot be read: {error}.") from None
-    return {qid: sorted(rows, key=lambda r: r[0]) for qid, rows in by_question.items()}
+    try:
+        with open(path, "rb") as packed:
+            source = Source(packed, str(path), path.stat().st_size)
+            names, _, rows = header_and_rows(source, f"{path} is empty; it needs the columns {', '.join(COLUMNS)}.")
+            missing = [c for c in COLUMNS if c not in names]
+            if missing:
+                raise BotError(f"{path} lacks the column(s) {', '.join(missing)}; it needs {', '.join(COLUMNS)}.")
+            for line, cells in rows:
+                row = as_dict(names, cells)
+                guess = from_text_cell(row["guess"])  # as game/exports.py writes a guess that looks like a formula
+                check_length(ANSWER, guess, f"{path} line {line:,}")
+                by_question[row["question_id"]].append((line, row["token_position"], guess, row["confidence"],
+                                                        row["buzz"]))
+    except ImportProblem as problem:
+        raise BotError(str(problem)) from None
+    return {qid: sorted((_response(path, *row) for row in found), key=lambda r: r[0])
+            for qid, found in by_question.items()}
+
+
+def _response(path, line: int, position: str, guess: str, confidence: str, buzz: str) -> tuple[int, str, float, bool]:
+    flag = buzz.lower()
+    try:
+        if flag not in TRUE | FALSE:
+            raise ValueError(f"buzz {buzz!r} is not true or false")
+        return int(position), guess, float(confidence), flag in TRUE
+    except ValueError as error:
+        raise BotError(f"{path} line {line} cannot be read: {error}.") from None
 
 
 class ReplayBot(BaseBot):

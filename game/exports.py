@@ -24,11 +24,27 @@ PLAYER_COLUMNS = ("player", "team", "kind", "buzzes", "correct", "wrong", "negs"
                   "mean_buzz_position")
 
 
+# A cell a spreadsheet would run as a formula (=HYPERLINK(...), +cmd, -2+3, @SUM): names, answers and
+# guesses are typed by people and bots, so such a cell is written with a leading apostrophe, which
+# spreadsheets read as "this is text" and do not show.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def as_text_cell(value):
+    """The value as a CSV cell a spreadsheet opens as text; numbers stay numbers."""
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
+
+
+def from_text_cell(cell: str) -> str:
+    """A cell as as_text_cell wrote it, back to what was typed (for readers of our own exports)."""
+    return cell[1:] if cell.startswith("'") and cell[1:].startswith(FORMULA_STARTS) else cell
+
+
 def _csv(rows, header) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerows([as_text_cell(cell) for cell in row] for row in rows)
     return out.getvalue()
 
 

@@ -65,6 +65,10 @@ def test_the_question_comes_from_the_server_and_must_be_in_the_file(buzz_csv):
         ("question_id,guess,confidence,buzz\nq1,x,0.1,True\n", "lacks the column(s) token_position"),
         ("question_id,token_position,guess,confidence,buzz\nq1,one,x,0.1,True\n", "line 2 cannot be read"),
         ("question_id,token_position,guess,confidence,buzz\nq1,1,x,0.1,maybe\n", "buzz 'maybe' is not true or false"),
+        ("question_id,token_position,guess,confidence,buzz\nq1,1," + "x" * 501 + ",0.1,True\n",
+         "line 2: the answer length is 501 characters, over the limit of 500"),
+        ("question_id,token_position,guess,confidence,buzz\nq1,1,\"" + "x" * 200_000 + "\",0.1,True\n",
+         "line or entry length goes over the limit"),
     ],
 )
 def test_a_malformed_file_is_refused_with_the_line(tmp_path, content, fragment):

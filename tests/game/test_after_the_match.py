@@ -171,6 +171,36 @@ def test_the_gameplay_csv_has_a_row_per_buzz(client, played):
     assert box.startswith("question_number,question_id,") and "mean_buzz_position" in box
 
 
+def test_exports_write_a_typed_formula_as_text_and_the_replay_bot_reads_it_back_as_typed(client, staff, played,
+                                                                                           tmp_path):
+    """Exports are opened in spreadsheets: a name, answer or guess starting with = + - @ is a formula
+    there, so it is written as text (a leading apostrophe); numbers stay numbers."""
+    match = played["quizbowl"]
+    created = MatchEvent.objects.get(match=match, seq=1)
+    created.data["teams"][0]["name"] = '=HYPERLINK("http://evil.example","Humans")'
+    created.save()
+    guess = MatchEvent.objects.filter(match=match, type="bot_guess").order_by("seq").first()
+    guess.data["guess"] = "@SUM(1+1)*cmd|' /C calc'!A0"
+    guess.save()
+    bot = guess.data["seat"]
+
+    box = list(csv.reader(io.StringIO(client.get(f"/m/{match.code}/export/boxscore.csv").content.decode())))
+    cells = [cell for row in box for cell in row]
+    assert """'=HYPERLINK("http://evil.example","Humans")""" in cells
+    assert not any(cell.startswith(("=", "+", "@")) for cell in cells)
+    gameplay = client.get(f"/m/{match.code}/export/gameplay.csv").content.decode()
+    assert not any(cell.startswith(("=", "+", "@")) for row in csv.reader(io.StringIO(gameplay)) for cell in row)
+    points = [row["points"] for row in csv.DictReader(io.StringIO(gameplay)) if row["points"]]
+    assert points and [int(p) for p in points], "numbers (a -5 too) stay numbers: int() of a text cell raises"
+
+    text = staff.get(f"/m/{match.code}/export/{bot}.buzz.csv?staff=1").content.decode()
+    assert "'@SUM(1+1)" in text
+    path = tmp_path / "run.buzz.csv"
+    path.write_text(text)
+    replayed = [g for rows in read_responses(path).values() for _, g, _, _ in rows]
+    assert "@SUM(1+1)*cmd|' /C calc'!A0" in replayed, "the replay bot plays the guess as it was made"
+
+
 def test_the_event_log_is_for_staff_only(client, staff, played):
     code = played["quizbowl"].code
     assert client.get(f"/m/{code}/export/events.jsonl").status_code == 302
