@@ -189,7 +189,7 @@ function renderChat(view) {
   for (const team of view.teams) {
     const lines = chat[team.id] || [];
     if (!lines.length) continue;
-    box.append(el("h4", { class: teamClass(view, team.id), text: team.name }),
+    box.append(el("h3", { class: teamClass(view, team.id), text: team.name }),
       el("ul", { class: "chat-log" }, lines.slice(-12).map((m) => el("li", {}, el("strong", { text: `${m.name}: ` }), m.text))));
   }
   $("chat-panel").hidden = !box.childElementCount;
@@ -254,7 +254,7 @@ function renderPlayers(view) {
   $("players-panel").hidden = !people.length;
   const live = view.status !== "finished";
   $("players").replaceChildren(...view.teams.filter((t) => people.some((s) => s.team === t.id)).map((team) => el("div", {},
-    el("h4", { class: teamClass(view, team.id), text: team.name }),
+    el("h3", { class: teamClass(view, team.id), text: team.name }),
     el("ul", { class: "players" }, people.filter((s) => s.team === team.id).map((s) => playerRow(s, live))))));
 }
 
