@@ -40,7 +40,7 @@ def seat_in_session(request, match: Match) -> Seat | None:
         return None
     seat = seat_for_token(seats[match.code], match.code)
     if seat is None:
-        request.session[SESSION_SEATS] = {code: token for code, token in seats.items() if code != match.code}
+        _forget_seat(request, match.code)
     return seat
 
 
