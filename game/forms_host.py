@@ -43,8 +43,8 @@ CHOICES = {
     "priority": ("Priority", [("alternate", "alternate: odd questions to team 1, even to team 2"),
                               ("first", "first: team 1 on every question")]),
     "hall_bot_guesses": ("Bots' guesses on the big screen", [
-        ("after_humans", "after the humans: shown once they can no longer answer the phase"),
-        ("live", "live in buzz phases: shown as the bots think (team phases always wait for the humans)")]),
+        ("after_humans", "after the humans: shown once they can no longer score on the question"),
+        ("live", "live in a question's last buzz phase (a quizbowl tossup): shown as the bots think")]),
 }
 GROUPS = [
     ("Match", ["questions", "tiebreakers", "priority"]),

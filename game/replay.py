@@ -182,9 +182,9 @@ def _question_frame(q: dict, kind: str, d: dict, frame: dict, seats: dict) -> No
         q.update(result=None, dead=False, end_seq=None)  # an undone ruling reopens the question
     elif kind == "bot_guess":
         _guess(q, d["seat"], d, seq)
-    elif kind == "bot_guesses_released":  # what was held back while the humans could answer, now shown
-        for seat, g in (d.get("guesses") or {}).items():
-            _guess(q, seat, g, seq)
+    elif kind == "bot_guesses_released":  # what was held back while a human could score, now shown
+        for point in d.get("trail") or [dict(g, seat=seat) for seat, g in (d.get("guesses") or {}).items()]:
+            _guess(q, point["seat"], point, seq)
         held = {r["id"]: r for r in d.get("rulings") or ()}
         for r in q["rulings"]:
             if r["id"] in held:
@@ -204,7 +204,8 @@ def _guess(q: dict, seat: str, g: dict, seq: int) -> None:
     point = {"seq": seq, "word": g.get("word"), "confidence": g.get("confidence"), "threshold": g.get("threshold"),
              "buzz": bool(g.get("buzz")), "guess": g.get("guess")}
     chart = q["guesses"].setdefault(seat, [])
-    if chart and {k: v for k, v in chart[-1].items() if k != "seq"} == {k: v for k, v in point.items() if k != "seq"}:
+    same = {k: v for k, v in point.items() if k != "seq"}
+    if any({k: v for k, v in earlier.items() if k != "seq"} == same for earlier in chart):
         return
     chart.append(point)
 

@@ -139,7 +139,7 @@ def _answer(s: MatchState, d, t):
 
 
 def _submission(s: MatchState, d, t):
-    s.q.submissions[d["team"]] = {"seat": d["seat"], "text": d["text"]}
+    s.q.submissions[d["team"]] = {"seat": d["seat"], "text": d["text"], **({"held": True} if d.get("held") else {})}
     _record_answer(s, d)
 
 
@@ -268,6 +268,7 @@ def _undo(s: MatchState, d, t):
     restored.chat = q.chat
     restored.bot_guesses = q.bot_guesses
     restored.shown_guesses, restored.held_guesses, restored.bot_missed = q.shown_guesses, q.held_guesses, q.bot_missed
+    restored.held_trail = q.held_trail
     restored.buzz_log = q.buzz_log  # the record keeps every buzz, whatever is undone
     # Every typed answer stays on the record with its suggestion; the one ruled by the undone ruling waits again.
     restored.answers = [dict(a, ruling=None, verdict=None) if a["ruling"] == d["ruling"] else a for a in q.answers]
@@ -352,6 +353,7 @@ def _match_ended(s: MatchState, d, t):
 
 
 GUESS_FIELDS = ("word", "guess", "confidence", "buzz", "alternatives", "threshold")
+TRAIL_FIELDS = ("seat", "word", "guess", "confidence", "buzz", "threshold")  # a point of a bot's chart
 
 
 def _bot_guess(s: MatchState, d, t):
@@ -365,6 +367,7 @@ def _bot_guess(s: MatchState, d, t):
     q.bot_missed.pop(d["seat"], None)
     if d.get("held"):
         q.held_guesses[d["seat"]] = guess
+        q.held_trail = q.held_trail + [{k: d.get(k) for k in TRAIL_FIELDS}]
     else:
         q.shown_guesses[d["seat"]] = guess
         q.held_guesses.pop(d["seat"], None)
@@ -375,7 +378,7 @@ def _bot_guesses_released(s: MatchState, d, t):
     if q is None:
         return
     q.shown_guesses.update({seat: dict(g) for seat, g in (d.get("guesses") or {}).items()})
-    q.held_guesses = {}
+    q.held_guesses, q.held_trail = {}, []
     for item in d.get("rulings") or ():
         if item["id"] in s.rulings:
             s.rulings[item["id"]] = {k: v for k, v in s.rulings[item["id"]].items() if k != "held"}

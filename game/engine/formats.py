@@ -9,8 +9,8 @@ import copy
 import math
 
 TIERS = ("500mib", "6gib", "unlimited")
-# When bots' guesses reach the hall and the phones. In team phases they always wait until the humans
-# can no longer answer; this rule says what happens in buzz phases.
+# When bots' guesses reach the hall and the phones: once no human can score on the question any more
+# ("after_humans"), or ("live") as they come in a buzz phase that is the question's last.
 HALL_BOT_GUESSES = ("after_humans", "live")
 
 EFFICIENTQA = {
@@ -152,8 +152,8 @@ def make_rules(preset: str, overrides: dict | None = None) -> dict:
         elif key == "hall_bot_guesses":
             if value not in HALL_BOT_GUESSES:
                 raise RulesError("hall_bot_guesses must be 'after_humans' (bots' guesses reach the hall and the "
-                                 "phones once the humans can no longer answer the phase) or 'live' (in buzz phases "
-                                 f"they are shown as they come); got {value!r}.")
+                                 "phones once no human can score on the question any more) or 'live' (in a "
+                                 f"question's last buzz phase they are shown as they come); got {value!r}.")
             rules[key] = value
         elif key in ("label", "name", "question_kind"):
             rules[key] = str(value)

@@ -4,10 +4,12 @@ for a client that (re)connects.
 The answer line and unread words never reach a player, a spectator screen or a bot before the
 question closes, and then the hall sees the clean answer (no directives) while the moderator keeps
 the whole line. Bots' guesses reach the moderator as they come; the hall and the phones see them
-only once the humans can no longer answer the phase (in buzz phases the format's hall_bot_guesses
-rule may show them live): the engine marks a guess made meanwhile "held" and announces the moment
-the hold lifts with bot_guesses_released, so every screen's fold stays exact. A computer team's
-answer ruled while held reaches the hall without its text until then. A team's discussion reaches
+only once no human team can score on the question any more, in this phase or a later one (the
+format's hall_bot_guesses "live" shows them as they come in a buzz phase that is the question's
+last): the engine marks a guess made meanwhile "held" and announces the moment the hold lifts with
+bot_guesses_released, so every screen's fold stays exact. The computer's answer in a team phase is
+held the same way: its submission reaches no phone with its text, and its ruling reaches the hall
+without its text until then. A team's discussion reaches
 only that team and the moderator; its submission too, while the rest of the hall learns only that
 the team has submitted (the big screen shows who has). Every audience gets every seq
 (hidden events arrive as type "hidden"), so a gap always means loss.
@@ -44,8 +46,8 @@ def project(event: dict, audience: str, team: str | None = None) -> dict:
         return _hidden(event)
     if kind in _TEAM_ONLY:
         return _frame(event, kind, data) if audience == "player" and data.get("team") == team else _hidden(event)
-    if kind == "submission":
-        if audience == "player" and data.get("team") == team:
+    if kind == "submission":  # a held one is the computer's answer: not even its own team's phones see it yet
+        if audience == "player" and data.get("team") == team and not data.get("held"):
             return _frame(event, kind, data)
         return _frame(event, kind, _unread(data)) if audience in HALL else _hidden(event)
     if kind == "bot_guess":
@@ -156,11 +158,13 @@ def _unread(submission: dict) -> dict:
 
 
 def _submissions(per_team: dict, audience: str, team: str | None) -> dict:
-    if audience == "moderator":
-        return dict(per_team)
-    if audience not in HALL:
+    if audience != "moderator" and audience not in HALL:
         return {}
-    return {t: (sub if audience == "player" and t == team else _unread(sub)) for t, sub in per_team.items()}
+
+    def readable(t: str, sub: dict) -> bool:
+        return audience == "moderator" or (audience == "player" and t == team and not sub.get("held"))
+
+    return {t: {"seat": sub["seat"], "text": sub["text"] if readable(t, sub) else None} for t, sub in per_team.items()}
 
 
 def _visible(per_team: dict, audience: str, team: str | None) -> dict:

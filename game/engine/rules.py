@@ -51,7 +51,8 @@ class _Emitter:
 
     def release(self, t: int) -> None:
         """Show the hall and the phones the bots' guesses and the computer's ruled answers held back
-        on the current question, if any (one event, so every screen's fold stays exact)."""
+        on the current question, if any, once no human can score on it any more (one event, so every
+        screen's fold stays exact)."""
         s = self.state
         q = s.q
         held = s.held_rulings()
@@ -59,7 +60,7 @@ class _Emitter:
             return
         rulings = [{"id": rid, "text": s.rulings[rid]["text"], "heard": s.rulings[rid].get("heard")} for rid in held]
         self.emit("bot_guesses_released", t, number=q.number, phase=q.phase + 1, guesses=dict(q.held_guesses),
-                  rulings=rulings)
+                  trail=list(q.held_trail), rulings=rulings)
 
 
 # -- public entry points --------------------------------------------------------------------------
@@ -234,7 +235,6 @@ def _start_phase(out: _Emitter, phase: int, now: int):
 
 
 def _end_phase(out: _Emitter, now: int):
-    out.release(now)  # the phase is over, so nobody can answer it any more
     s = out.state
     if s.q.phase + 1 < len(s.rules["phases"]):
         _start_phase(out, s.q.phase + 2, now)
@@ -578,7 +578,8 @@ def _cmd_submit(out, actor, data, now, received):
         raise Rejected("Your team is out of this phase.", "locked_out")
     if team in q.submissions:
         raise Rejected("Your team has already submitted; wait for the ruling.", "already_answered")
-    out.emit("submission", now, seat=seat["id"], team=team, text=_text(data))
+    held = {"held": True} if s.team_kind(team) == "computer" and s.guesses_held() else {}
+    out.emit("submission", now, seat=seat["id"], team=team, text=_text(data), **held)
 
 
 def _cmd_pass(out, actor, data, now, received):

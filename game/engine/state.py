@@ -62,7 +62,8 @@ class QuestionState:
     chat: dict = field(default_factory=dict)  # team -> [{seat, name, text}]
     bot_guesses: dict = field(default_factory=dict)  # seat -> latest guess (what the moderator sees)
     shown_guesses: dict = field(default_factory=dict)  # seat -> latest guess the hall and the phones have seen
-    held_guesses: dict = field(default_factory=dict)  # seat -> latest guess held back while humans may answer
+    held_guesses: dict = field(default_factory=dict)  # seat -> latest guess held back while humans may score
+    held_trail: list = field(default_factory=list)  # every guess held back, in order: each bot's chart once released
     bot_missed: dict = field(default_factory=dict)  # seat -> {status: timed_out|failed, reason} of its last act
     refused: list[str] = field(default_factory=list)  # seats whose losing buzz is recorded for this buzz
     buzz_log: list[dict] = field(default_factory=list)  # every buzz on this question, won or lost, for audit
@@ -133,15 +134,28 @@ class MatchState:
                 return True
         return False
 
+    def later_phases_to_play(self) -> bool:
+        """Whether the current question has a phase still to come: an open question that is not in
+        its last phase goes on to the next one when nobody gets it in this one."""
+        q = self.q
+        return q is not None and not q.closed and not q.answer_shown and q.phase < len(self.rules["phases"]) - 1
+
+    def humans_may_score(self) -> bool:
+        """Whether a human team can still score on the current question: in this phase, or in a later
+        phase of it (a team locked out of phase 1, or one that passed phase 2, plays the next phase)."""
+        return self.later_phases_to_play() or self.humans_may_answer()
+
     def guesses_held(self) -> bool:
-        """Whether a bot's guess (or a computer team's ruled answer) made now must wait before the hall
-        and the phones see it: in team phases while the humans may still answer; in buzz phases too,
-        unless the format's hall_bot_guesses rule is "live"."""
+        """Whether a bot's guess (or the computer's answer in a team phase) made now must wait before
+        the hall and the phones see it: while any human team may still score on this question, in this
+        phase or a later one. The one exception is the host's choice: with hall_bot_guesses "live", a
+        buzz phase that is the question's last shows the room the bots' thinking as it comes."""
         if self.q is None:
             return False
-        if self.q.mode == "buzz" and self.rules.get("hall_bot_guesses", "after_humans") == "live":
+        live = self.rules.get("hall_bot_guesses", "after_humans") == "live"
+        if live and self.q.mode == "buzz" and not self.later_phases_to_play():
             return False
-        return self.humans_may_answer()
+        return self.humans_may_score()
 
     def held_rulings(self) -> list[int]:
         """Rulings of the current question whose text the hall has not been shown yet."""

@@ -66,15 +66,16 @@ def seed(bots: bool = False) -> dict:
                                            overrides=overrides, teams=teams).code
     # The fair audience rule: the humans against simulated bots that never know the answer, so each
     # guesses its one distractor. "fair": phase 1's bot buzzes at once (and is ruled wrong), phase 2's
-    # bot guesses while the humans discuss. "fair_live": guesses shown live in buzz phases; its phase-1
-    # bot may never buzz (bot_min_words), so its guess stays on its card while the humans may buzz.
+    # bot guesses while the humans discuss. "fair_live": one buzz phase only, its guesses shown live;
+    # its bot may never buzz (bot_min_words), so its guess stays on its card while the humans may buzz.
     fair_teams = [TeamSpec("Humans"), TeamSpec("Computer", seats=[
         _never_right("500mib", FAIR_GUESSES["500mib"]), _never_right("6gib", FAIR_GUESSES["6gib"])])]
     codes["fair"] = create_match_record(title="Fair hall", packet=packet, format_name="efficientqa",
                                         overrides=dict(overrides, questions=1), teams=fair_teams).code
     codes["fair_live"] = create_match_record(
         title="Fair hall, guesses live", packet=packet, format_name="efficientqa",
-        overrides=dict(overrides, questions=1, hall_bot_guesses="live", bot_min_words=500), teams=fair_teams).code
+        overrides=dict(overrides, questions=1, hall_bot_guesses="live", bot_min_words=500,
+                       phases=overrides["phases"][:1]), teams=fair_teams).code
     # Finished matches to replay: simulated players and bots (bots report a guess on every word).
     from game.demo import ensure_demo_packet
     from game.management.commands.simulate import play_simulated_match

@@ -1,7 +1,8 @@
-"""The fair audience rule in the browser (issue 9): while the humans may still answer, a bot's guess is
-on no screen of the hall — not the big screen, not a phone — only on the moderator's console; once the
-humans are done (ruled wrong here) it appears on the big screen. With the rule set to "live", a bot's
-guess in a buzz phase is on the big screen while the humans may still buzz.
+"""The fair audience rule in the browser: while the humans may still score on a question, in this phase
+or a later one, a bot's guess for it is on no screen of the hall — not the big screen, not a phone —
+only on the moderator's console; once they cannot (ruled wrong in the last phase here) it appears on
+the big screen. With the rule set to "live", a bot's guess in a buzz phase that is the question's last
+is on the big screen while the humans may still buzz.
 
 Real Daphne, real Chromium, real simulated bots asked by the embedded conductor (seed.py: bots that
 never know the answer, so each guesses its one distractor, FAIR_GUESSES)."""
@@ -73,10 +74,23 @@ def test_the_bots_guess_is_on_no_screen_of_the_hall_while_the_humans_discuss(exh
     expect(screen.locator(".score", has_text="Humans").locator(".side-mark.done")).to_have_text("answered")
     assert_nowhere([screen, ada, bo], guess)
 
-    # Ruled wrong: the humans can no longer answer the phase, and the guess reaches the big screen.
+    # Ruled wrong: the humans are out of phase 2, but phase 3 of the same question is still theirs to
+    # play, so the guess stays off every screen of the hall; so does the computer's answer, ruled wrong.
+    moderator.keyboard.press("r")
+    expect(moderator.locator(".possession.has-floor .typed")).to_have_text(guess)
+    assert_nowhere([screen, ada, bo], guess)
+    moderator.keyboard.press("r")
+    expect(screen.locator("#phase")).to_contain_text("Phase 3")
+    expect(ada.locator("#team-phase")).to_be_visible()
+    assert_nowhere([screen, ada, bo], guess)
+
+    # Phase 3 ruled wrong too: no human can score on the question any more, and the guess is shown.
+    ada.fill("#submit-input", "Jupiter")
+    ada.press("#submit-input", "Enter")
+    expect(moderator.locator(".possession.has-floor .typed")).to_have_text("Jupiter")
+    assert_nowhere([screen, ada, bo], guess)
     moderator.keyboard.press("r")
     expect(bot_card(screen, "6gib").locator(".guess")).to_have_text(guess)
-    expect(screen.locator(".score", has_text="Humans").locator(".side-mark.out")).to_have_text("ruled wrong")
 
 
 def test_with_the_live_rule_the_bots_guess_shows_while_the_humans_may_still_buzz(exhibition_server, open_page):

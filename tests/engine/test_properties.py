@@ -15,8 +15,9 @@ conductor would fold it. Then the invariants a user relies on are checked over t
 (g) whatever the overrides, undos and throw-outs, every question is scored from its rulings under the
     format's rules (one scorer: the first correct answer, later awards withdrawn), and its result,
     its history entry and the scores agree, checked on a fresh fold of the stored log;
-(h) bots' guesses and the computer's team answers reach the hall and the phones only once the humans
-    can no longer answer the phase (tests/engine/hall.py), under either hall_bot_guesses rule.
+(h) bots' guesses and the computer's team answers reach the hall and the phones only once no human
+    can score on the question any more, in this phase or a later one (tests/engine/hall.py), under
+    either hall_bot_guesses rule, live and in the replay at every moment.
 """
 from __future__ import annotations
 
@@ -33,7 +34,9 @@ from game.engine.api import Rejected, apply, decide, fold, next_wakeup, project,
 from game.engine.fold import apply_in_place
 from game.engine.rules import COMMAND_TYPES, question_outcome
 
-from .hall import check_hall_fairness
+from game.replay import Replay, timeline
+
+from .hall import VIEWERS as HALL_VIEWERS, check_hall_fairness
 from .support import MOD, SYS, TEAMS, Match, actor_for
 
 FORMATS = ("efficientqa", "quizbowl")
@@ -432,6 +435,22 @@ def test_the_hall_sees_no_bot_guess_while_the_humans_may_answer(preset, data):
     run = play(data, preset)
     steps = [(before, dict(event, seq=seq), after) for seq, (before, event, after) in enumerate(run.event_steps(), 2)]
     check_hall_fairness(steps, {x["id"] for x in run.final.seats.values() if x["kind"] == "bot"})
+
+
+@formats()
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_a_replay_shows_no_bot_guess_at_any_moment_a_human_could_still_score(preset, data):
+    """The replay of the stored log, moment by moment: its state at each seq and the summary built from
+    the frames so far (what the replay page shows) obey the same rule as the live screens did."""
+    run = play(data, preset)
+    replay = Replay([dict(e, seq=seq) for seq, e in enumerate(json.loads(json.dumps(run.log)), 1)], every=7)
+    frames = {(audience, team): replay.frames(audience, team) for audience, team in HALL_VIEWERS}
+    steps = [(replay.state_at(seq - 1), replay.events[seq - 1], replay.state_at(seq))
+             for seq in range(2, replay.last_seq + 1)]
+    check_hall_fairness(steps, {x["id"] for x in run.final.seats.values() if x["kind"] == "bot"},
+                        more_views=lambda seq, audience, team: [
+                            ("replay summary", timeline(frames[audience, team][:seq]))])
 
 
 # -- (e) nothing leaks -----------------------------------------------------------------------------------

@@ -103,11 +103,12 @@ def test_the_timeline_places_buzzes_guesses_and_outcomes():
     frames = [project(e, "spectator") for e in stored(m.events)]
     q1, q2, q3, q3b = timeline(frames)
     assert [(b["name"], b["word"], b["verdict"]) for b in q1["buzzes"]] == [("Ann", 3, "accept"), ("Qbot", 6, "accept")]
-    # The hall saw the bot's thinking only once Ann's neg locked the humans out: then the guess it last had
-    # (0.35), and the rest as it came. The staff replay has every report.
-    assert [g["confidence"] for g in q1["guesses"]["bot"]] == [0.35, 0.7]
+    # The hall saw the bot's thinking only once Ann's neg locked the humans out: then every guess it had
+    # made (0.2, 0.35), all at that moment, and the rest as it came. The staff replay had each as it came.
+    released = next(e["seq"] for e in stored(m.events) if e["type"] == "bot_guesses_released")
+    assert [(g["confidence"], g["seq"] == released) for g in q1["guesses"]["bot"]] == [(0.2, True), (0.35, True), (0.7, False)]
     staff = timeline([project(e, "moderator") for e in stored(m.events)])[0]
-    assert [g["confidence"] for g in staff["guesses"]["bot"]] == [0.2, 0.35, 0.7]
+    assert [(g["confidence"], g["seq"] < released) for g in staff["guesses"]["bot"]] == [(0.2, True), (0.35, True), (0.7, False)]
     assert q1["result"]["team"] == "t0" and q1["words"] == 12 and q1["answer"]  # the override made Ann's answer count
     assert [(b["name"], b["verdict"]) for b in q2["buzzes"]] == [("Cho", "reject")] and q2["dead"]
     assert [r["verdict"] for r in q2["rulings"]] == ["prompt", "reject"]  # the undone accept is gone
