@@ -8,3 +8,24 @@ import os
 
 os.environ.setdefault("SECRET_KEY", "tests-only-secret-key-" + "k" * 40)
 os.environ.setdefault("HTTPS", "off")
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """Say how many tests skipped; under CI=true that number must be zero (.ci/run provides every
+    service and tool a test needs, so a skip there means a test did not test what CI claims)."""
+    skipped = sum(1 for report in terminalreporter.stats.get("skipped", []) if report.when in ("setup", "call"))
+    terminalreporter.write_line(f"Skipped tests: {skipped}", red=bool(skipped and _in_ci()))
+    if skipped and _in_ci():
+        terminalreporter.write_line("CI=true and tests skipped: the run fails (see the reasons above, -ra).", red=True)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None or not _in_ci():
+        return
+    if any(report.when in ("setup", "call") for report in reporter.stats.get("skipped", [])) and session.exitstatus == 0:
+        session.exitstatus = 1
