@@ -47,12 +47,3 @@ async def wait_for_port(port: int, what: str = "Daphne"):
     raise AssertionError(f"{what} did not open port {port}; see its log")
 
 
-def fresh_redis(url: str) -> bool:
-    """Whether Redis answers at url; if it does, the test's own db index is emptied first."""
-    try:
-        import redis
-
-        redis.Redis.from_url(url, socket_connect_timeout=1).flushdb()
-        return True
-    except Exception:
-        return False

@@ -14,11 +14,12 @@ import pytest
 import yaml
 
 from tests.conftest import need_service
-from tests.servers import ROOT, Processes, free_port, fresh_redis, wait_for_port
+from tests.redis_dbs import fresh_redis, redis_url
+from tests.servers import ROOT, Processes, free_port, wait_for_port
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
-REDIS_URL = "redis://127.0.0.1:6379/12"
+REDIS_URL = redis_url("compose")
 BIN = Path(sys.executable).parent
 
 

@@ -19,6 +19,7 @@ from django.conf import settings as django_settings
 from bots.registry import forget_loaded
 from exhibition.celery import app as celery_app
 from tests.conftest import need_service
+from tests.redis_dbs import redis_url
 
 REDIS_HOST, REDIS_PORT = "127.0.0.1", 6379
 
@@ -132,7 +133,7 @@ def redis_available() -> bool:
 
 # -- a real Redis broker and real Celery bot workers ------------------------------------------
 
-REDIS_URL = "redis://127.0.0.1:6379/15"
+REDIS_URL = redis_url("bots")
 QUEUE = "bots.500mib"
 # Another test run on this machine may have its own worker on the same Redis: keep our queue apart.
 KEY_PREFIX = f"test-{uuid.uuid4().hex[:8]}:"

@@ -109,7 +109,8 @@ async def watch_raw(port: int, code: str, frames: list):
 async def test_one_subscription_per_process_delivers_every_seq_once_to_every_socket(tmp_path):
     from tests.conftest import need_service
     from tests.game.test_integration_faults import QUIZBOWL, REDIS_URL, ack, setup_script, stored, win_question
-    from tests.servers import fresh_redis, free_port, wait_for_port
+    from tests.redis_dbs import fresh_redis
+    from tests.servers import free_port, wait_for_port
     from tests.stack import Client, Stack
 
     need_service(fresh_redis(REDIS_URL), f"Redis is not reachable at {REDIS_URL} (start redis-server)")
@@ -251,7 +252,7 @@ async def test_group_send_many_reaches_every_member_of_each_group_once_and_in_or
     from exhibition.redis_layer import ResilientRedisChannelLayer
     from tests.conftest import need_service
     from tests.game.test_integration_faults import REDIS_URL
-    from tests.servers import fresh_redis
+    from tests.redis_dbs import fresh_redis
 
     need_service(fresh_redis(REDIS_URL), f"Redis is not reachable at {REDIS_URL} (start redis-server)")
     layer = ResilientRedisChannelLayer(hosts=[REDIS_URL])
@@ -280,7 +281,7 @@ async def test_receive_many_takes_what_waits_in_order_and_waits_when_nothing_doe
     from exhibition.redis_layer import ResilientRedisChannelLayer
     from tests.conftest import need_service
     from tests.game.test_integration_faults import REDIS_URL
-    from tests.servers import fresh_redis
+    from tests.redis_dbs import fresh_redis
 
     need_service(fresh_redis(REDIS_URL), f"Redis is not reachable at {REDIS_URL} (start redis-server)")
     layer = ResilientRedisChannelLayer(hosts=[REDIS_URL])
@@ -305,7 +306,7 @@ async def test_send_in_one_round_trip_keeps_order_capacity_and_process_local_cha
     from exhibition.redis_layer import ResilientRedisChannelLayer
     from tests.conftest import need_service
     from tests.game.test_integration_faults import REDIS_URL
-    from tests.servers import fresh_redis
+    from tests.redis_dbs import fresh_redis
 
     need_service(fresh_redis(REDIS_URL), f"Redis is not reachable at {REDIS_URL} (start redis-server)")
     layer = ResilientRedisChannelLayer(hosts=[REDIS_URL], capacity=3)

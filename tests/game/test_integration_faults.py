@@ -16,12 +16,13 @@ import pytest
 
 from game.conductor.host import LAYER_REASON, RESTART_REASON
 from tests.conftest import LIVE_WORDS, need_service
-from tests.servers import fresh_redis, wait_for_port
+from tests.redis_dbs import fresh_redis, redis_url
+from tests.servers import wait_for_port
 from tests.stack import Client, PrivateRedis, Stack, postgres_available
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
-REDIS_URL = "redis://127.0.0.1:6379/10"
+REDIS_URL = redis_url("faults")
 # longer than the blocking pop (5 s), the Redis socket time-out (15 s), a lease (6 s) and two heartbeats
 # (15 s each, found by a probe up to 2 s late) from any moment the clients joined
 IDLE_S = 36

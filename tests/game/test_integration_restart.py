@@ -16,11 +16,12 @@ import pytest
 
 from game.conductor.host import RESTART_REASON
 from tests.conftest import LIVE_WORDS, LiveSocket, need_service
-from tests.servers import ROOT, Processes, free_port, fresh_redis, wait_for_port
+from tests.redis_dbs import fresh_redis, redis_url
+from tests.servers import ROOT, Processes, free_port, wait_for_port
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
-REDIS_URL = "redis://127.0.0.1:6379/14"
+REDIS_URL = redis_url("restart")
 SETUP = """
 import json
 from django.contrib.auth import get_user_model
