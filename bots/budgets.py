@@ -8,7 +8,7 @@ while a bot plays, so a change to the artefacts is noticed and measured again; c
 hashes the files themselves, once per build and again only when the fingerprint moves.
 
 Each tier also has a resident-memory budget: the memory that loading a bot adds to a worker
-process (measured by the worker, see bots.gate). The compose file's memory limits follow from it.
+process (measured by the worker when it loads the bot, see bots.registry). The compose file's memory limits follow from it.
 """
 from __future__ import annotations
 

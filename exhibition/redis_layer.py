@@ -1,6 +1,6 @@
 """The Redis channel layer, with connection settings that survive a quiet room, a restart and a rush.
 
-Why each number (review found the stack dead after 6 s of silence):
+Why each number (with the defaults the stack went dead after 6 s of silence):
 - channels-redis waits for messages with a blocking pop of up to 5 s (brpop_timeout). redis-py 8
   gives every socket a 5 s read time-out by default, so a quiet channel raised TimeoutError: the
   conductor exited and idle websockets closed with 1011. SOCKET_TIMEOUT_S is three times the pop,

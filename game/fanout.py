@@ -5,7 +5,7 @@ every audience's frames in one message to the match's group. The members of the 
 processes (each process's Hub channel), not sockets, so a process receives each frame once however
 many of its sockets watch, and writes each audience's frames to its own sockets of that audience
 only: a player's socket gets its team's frame, never the moderator's. (The hub holds frames it has
-no socket for only for the moment it takes to look.) It writes them itself: review found that the
+no socket for only for the moment it takes to look.) It writes them itself because the
 per-socket path, a channel-layer message, a thread hop and a JSON encoding per socket per frame,
 took 12-18 s to reach 1,000 watchers.
 

@@ -108,7 +108,7 @@ def create_match_record(
                 Seat.objects.create(team=team, name=s.name, kind=s.kind, captain=s.captain, bot_tier=s.tier,
                                     bot_config=s.config)
             )
-    # A team with a bot seat is the computer's; people join only the others (issue 9).
+    # A team with a bot seat is the computer's; people join only the others.
     kinds = {position: "computer" if any(s.kind == "bot" for s in spec.seats) else "human"
              for position, spec in enumerate(teams)}
     team_data = [{"id": t.key, "name": t.name, "kind": kinds[t.position]} for t in match.teams.order_by("position")]

@@ -22,7 +22,7 @@ EXAMPLES = 20
 KEEP = ("lead", "passages")
 
 
-class ImportError_(ValueError):
+class KnowledgeImportError(ValueError):
     """The import cannot start as asked; the message says what to change."""
 
 
@@ -77,7 +77,7 @@ def _resume(source: Path, out: Path, keep: str, words: int, restart: bool) -> Ch
         return fresh
     saved = Checkpoint(**json.loads(path.read_text(encoding="utf-8")))
     if (saved.source, saved.keep, saved.words) != (fresh.source, keep, words):
-        raise ImportError_(
+        raise KnowledgeImportError(
             f"{out} holds an import of {saved.source} (keep {saved.keep}, {saved.words} words); "
             "pass --restart to start it over, or choose another --out."
         )
@@ -89,9 +89,9 @@ def import_knowledge(source, out, keep: str = "lead", words: int = 0, limit: int
     """Import source into out (resuming an unfinished import of the same source); the final checkpoint."""
     source, out = Path(source), Path(out)
     if keep not in KEEP:
-        raise ImportError_(f"keep must be one of {', '.join(KEEP)}, not {keep!r}.")
+        raise KnowledgeImportError(f"keep must be one of {', '.join(KEEP)}, not {keep!r}.")
     if not source.is_file():
-        raise ImportError_(f"There is no file at {source}.")
+        raise KnowledgeImportError(f"There is no file at {source}.")
     state = _resume(source, out, keep, words, restart)
     if state.finished:
         report(f"{out} already holds the whole import ({state.passages:,} passages); pass --restart to redo it.")

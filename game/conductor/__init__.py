@@ -1,4 +1,4 @@
-"""The conductor (DESIGN §3): one writer per live match, its clock, its bots and its broadcasts.
+"""The conductor: one writer per live match, its clock, its bots and its broadcasts.
 
 core.Conductor serves the channel "conductor"; host.MatchHost runs one match; bots.BotDriver asks
 the bot seats; groups says who hears what; embedded starts it inside the web process when there is

@@ -1,4 +1,4 @@
-"""The conductor: the single writer of the live matches it holds (DESIGN §3).
+"""The conductor: the single writer of the live matches it holds.
 
 It reads the shared channel "conductor", so any web process can reach some conductor, and its own
 channel, where bot workers reply and where other conductors forward messages for matches this one

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from bots.importing.articles import ArticleError
-from bots.importing.importer import ImportError_, import_knowledge
+from bots.importing.importer import KnowledgeImportError, import_knowledge
 from game.importers.base import ImportProblem
 
 
@@ -43,7 +43,7 @@ class Command(BaseCommand):
 
         try:
             state = import_knowledge(source, out, keep=keep, words=words, limit=limit, restart=restart, report=report)
-        except (ImportError_, ArticleError) as error:
+        except (KnowledgeImportError, ArticleError) as error:
             raise CommandError(str(error)) from None
         except ImportProblem as error:  # the source unpacks too far, or cannot be unpacked
             raise CommandError(f"{error} The import stopped; what it wrote before is kept.") from None
