@@ -4,11 +4,11 @@ Daphne fixes autobahn's options as it starts (a 1 MiB limit) and has no setting 
 ends a connection; autobahn's default drops the TCP connection, so a 2 MB message or a text frame
 that is not UTF-8 left the browser a bare 1006. No useful frame is over 4096 bytes (game/protocol.py),
 so each connection is set up here, before it is accepted, through the protocol behind Daphne's
-`send` (as game/fanout.py reaches it): it reads at most 64 KiB of a message, and ends with a close
+`send` (exhibition/server_internals.py): it reads at most 64 KiB of a message, and ends with a close
 frame, 1009 over that and 1007 for broken UTF-8, with autobahn's reason. Set by the application, it
 holds under `daphne`, `manage.py runserver` and the tests' servers alike. See docs/wire-protocol.md.
 """
-from game.fanout import daphne_protocol
+from exhibition.server_internals import bound_messages, daphne_protocol
 
 MAX_MESSAGE_BYTES = 64 * 1024  # sixteen times the largest useful frame
 
@@ -22,6 +22,5 @@ class BoundedMessages:
     async def __call__(self, scope, receive, send):
         protocol = daphne_protocol(send) if scope["type"] == "websocket" else None
         if protocol is not None:  # None under other servers and the test communicator
-            protocol.maxMessagePayloadSize = protocol.maxFramePayloadSize = MAX_MESSAGE_BYTES
-            protocol.failByDrop = False  # send a close frame with the code and reason, then close
+            bound_messages(protocol, MAX_MESSAGE_BYTES)
         return await self.app(scope, receive, send)

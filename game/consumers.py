@@ -24,9 +24,11 @@ from channels.db import database_sync_to_async
 from channels.exceptions import ChannelFull
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from exhibition.server_internals import daphne_protocol
+
 from .catchup import catch_up
 from .conductor.groups import CONDUCTOR_CHANNEL, audience_key
-from .fanout import CLOSE_TOO_SLOW, TOO_SLOW, DaphneWriter, QueuedWriter, daphne_protocol, hub
+from .fanout import CLOSE_TOO_SLOW, TOO_SLOW, DaphneWriter, QueuedWriter, hub
 from .models import Match
 from .protocol import MODERATOR, PLAYER, FrameError, TokenBucket, error_frame, parse, peek_ref
 from .seat_tokens import HEADER, SESSION_SEATS, read_seat_token, seat_for_token

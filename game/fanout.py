@@ -48,6 +48,8 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db.models import Max
 
+from exhibition.server_internals import can_write_through, unsent_bytes, writes_pending
+
 from .budgets import Budgets
 from .conductor.groups import SEAT_LEFT, match_group
 from .models import MatchEvent
@@ -73,31 +75,13 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def daphne_protocol(send):
-    """The autobahn protocol behind Daphne's ASGI `send` (Daphne passes partial(handle_reply, protocol))."""
-    protocol = (getattr(send, "args", None) or (None,))[0]
-    return protocol if hasattr(protocol, "sendPreparedMessage") and hasattr(protocol, "factory") else None
-
-
-def unsent_bytes(transport) -> int:
-    """Bytes Twisted holds for a socket that the peer has not taken yet (its send buffer in user space)."""
-    try:
-        return len(transport.dataBuffer) - transport.offset + transport._tempDataLen
-    except AttributeError:
-        return 0
-
-
 class DaphneWriter:
     """Writes prepared frames straight to a Daphne websocket; closes it if it falls too far behind."""
 
     def __init__(self, protocol, on_slow):
         self.protocol = protocol
         self.on_slow = on_slow
-        transport = protocol.transport
-        # Writing through to the socket is right only for a plain TCP connection with no compression
-        # negotiated: behind TLS (Daphne serving https itself) the bytes must go through Twisted.
-        self.through = (getattr(protocol, "_perMessageCompress", None) is None and hasattr(transport, "getHandle")
-                        and not getattr(transport, "TLS", False) and hasattr(transport, "_tempDataLen"))
+        self.through = can_write_through(protocol)
 
     def write(self, frames: list, prepared: dict) -> None:
         """Write frames ([seq, text], in order) as one piece of bytes."""
@@ -124,7 +108,7 @@ class DaphneWriter:
         return message
 
     def _send(self, transport, data: bytes, waiting: int) -> None:
-        if waiting or self.protocol.send_queue or not transport.connected or transport.disconnecting:
+        if waiting or writes_pending(self.protocol) or not transport.connected or transport.disconnecting:
             transport.write(data)  # behind bytes already queued: in order, through Twisted
             return
         try:
