@@ -26,7 +26,7 @@ wordnet:
 # The demo is a development server on this machine: DEBUG on, the development secret key, 127.0.0.1.
 # `make demo HALL=1` serves the phones of a room on this machine's network instead: every interface,
 # this machine's LAN addresses allowed, DEBUG off, a secret key of the machine's own (var/secret-key),
-# plain HTTP (README: "Running an exhibition in a hall").
+# plain HTTP (docs/hall.md).
 PORT ?= 8000
 ifeq ($(HALL),1)
 setup demo: export EXHIBITION_HALL = 1

@@ -149,7 +149,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # the conductor borrows one for as long as it works and gives it back, so a storm of joins waits for
     # a connection (up to DATABASE_POOL_TIMEOUT seconds, then "busy, try again") instead of opening one
     # per request thread until PostgreSQL refuses ("too many clients"). Size it so that every process's
-    # DATABASE_POOL_MAX together stays under PostgreSQL's max_connections (README: "Database connections").
+    # DATABASE_POOL_MAX together stays under PostgreSQL's max_connections (docs/production.md: "Database connections").
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": int(os.environ.get("DATABASE_POOL_MIN", 1)),
         "max_size": int(os.environ.get("DATABASE_POOL_MAX", 10)),

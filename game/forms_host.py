@@ -138,4 +138,4 @@ class RemoteBotForm(forms.Form):
                          help_text="QANTA: the server's base URL; JSON: the endpoint it answers at")
     protocol = forms.ChoiceField(choices=list(PROTOCOLS.items()),
                                  help_text="QANTA: GET /api/1.0/quizbowl/status, POST …/act; JSON: POST a query, "
-                                           "get an act with its confidence (README: Remote protocols)")
+                                           "get an act with its confidence (docs/bots.md: Remote protocols)")

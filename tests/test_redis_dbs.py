@@ -10,7 +10,7 @@ pytestmark = pytest.mark.integration
 def test_each_kind_of_test_has_a_database_the_environment_can_move(monkeypatch):
     monkeypatch.delenv("EXHIBITION_TEST_REDIS_DBS", raising=False)
     monkeypatch.delenv("EXHIBITION_TEST_REDIS", raising=False)
-    assert redis_url("faults") == "redis://127.0.0.1:6379/10"  # the defaults, as the README says
+    assert redis_url("faults") == "redis://127.0.0.1:6379/10"  # the defaults, as docs/development.md says
     monkeypatch.setenv("EXHIBITION_TEST_REDIS_DBS", "faults=3,bots=4")
     monkeypatch.setenv("EXHIBITION_TEST_REDIS", "redis://cache.local:6380")
     assert (redis_url("faults"), redis_url("bots"), redis_url("compose")) == \
