@@ -12,6 +12,7 @@ from bots.remote_registration import PROTOCOLS
 from .engine import formats
 from .engine.formats import PRESETS, RulesError, make_rules
 from .forms import NewMatchForm
+from .question_order import QuestionOrderFields, category_choices, packet_outlines
 
 # The engine's ranges, read from it rather than copied: field -> (kind, low, high).
 TOP_RANGES, PHASE_RANGES = formats.number_ranges()
@@ -70,11 +71,14 @@ def _number_field(label: str, meaning: str, kind: str, low, high) -> forms.Field
     return field
 
 
-class HostMatchForm(NewMatchForm):
-    """NewMatchForm (packet, format, teams, bot seats) with every rule of the format as a field."""
+class HostMatchForm(NewMatchForm, QuestionOrderFields):
+    """NewMatchForm (packet, format, teams, bot seats) with every rule of the format as a field, and
+    the question order (which of the packet's questions, in what order)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.outlines = packet_outlines()
+        self.fields["categories"].choices = category_choices(self.outlines)
         self.rule_keys = list(TOP_RANGES)
         for key, (kind, low, high) in TOP_RANGES.items():
             self.fields[key] = _number_field(*TOP_TEXT.get(key, (key, key)), kind, low, high)
@@ -113,6 +117,7 @@ class HostMatchForm(NewMatchForm):
             raise forms.ValidationError(str(exc)) from None
         data["overrides"] = overrides
         data["bot_seats"] = self._bot_seats(data)
+        data["question_order"] = self.question_order()  # what the packet allows is checked as the match is made
         return data
 
 
@@ -126,7 +131,8 @@ def preset_values() -> dict:
             for key in PHASE_RANGES:
                 if key in phase:
                     phase_fields[PHASE_FIELD.format(key=key, number=number)] = phase[key]
-        values[name] = {"fields": shown, "phases": phase_fields, "phase_count": len(preset["phases"])}
+        values[name] = {"fields": shown, "phases": phase_fields, "phase_count": len(preset["phases"]),
+                        "kind": preset["question_kind"]}
     return values
 
 

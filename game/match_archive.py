@@ -1,6 +1,7 @@
 """A match's whole event log as one JSONL file, to keep or to load into another installation.
 
-Line 1 is a header: {"format": "exhibition-match", "version": 1, "match": {...}, "events": N}; then
+Line 1 is a header: {"format": "exhibition-match", "version": 1, "match": {...}, "events": N} (the
+match's code, title, format, packet, teams and question order: game/engine/selection.py); then
 one event per line, {"seq", "t", "type", "data"}, seq 1..N. The file holds everything (answer lines,
 judge suggestions, the reserve questions), so only staff may download it.
 
@@ -20,6 +21,7 @@ from django.db import transaction
 
 from .engine.api import EVENT_TYPES
 from .engine.fold import apply_in_place
+from .engine.selection import QuestionOrder, SelectionError
 from .importers.json_limits import value_end
 from .importers.limits import RECORD, LimitExceeded
 from .importers.question_size import check_question_size
@@ -41,6 +43,7 @@ def header(match: Match, events: list[dict]) -> dict:
     return {"format": FORMAT, "version": VERSION, "events": len(events), "match": {
         "code": match.code, "title": match.title, "format_name": match.format_name, "status": match.status,
         "created": _iso(match.created), "finished": _iso(match.finished), "seed": match.seed,
+        "question_order": QuestionOrder.from_dict(match.question_order).to_dict(),
         "packet": {"slug": match.packet.slug, "title": match.packet.title, "source": match.packet.source},
         "teams": [t.name for t in match.teams.order_by("position")]}}
 
@@ -141,6 +144,10 @@ def _check_questions(events: list[dict]) -> None:
     questions = created.get("questions")
     if not isinstance(questions, list) or not questions:
         raise ArchiveError("Line 2: match_created carries no questions.")
+    try:
+        QuestionOrder.from_dict(created.get("question_order"))
+    except SelectionError as err:
+        raise ArchiveError(f"Line 2: match_created's question order is not one this installation reads: {err}") from None
     for i, q in enumerate(questions):
         if not isinstance(q, dict) or not q.get("qid") or not isinstance(q.get("text"), str):
             raise ArchiveError(f"Line 2: question {i} of match_created lacks its qid or text.")
@@ -168,7 +175,8 @@ def store_archive(archive: Archive) -> Match:
         status = Match.Status.FINISHED  # nobody plays on in an archive: it is a record of what happened
     match = Match(title=info.get("title") or "Imported match", packet=packet,
                   format_name=info.get("format_name") or "", rules=created["rules"], status=status,
-                  seed=info.get("seed") or 0, finished=_when(archive.events[-1]["t"]))
+                  seed=info.get("seed") or 0, finished=_when(archive.events[-1]["t"]),
+                  question_order=QuestionOrder.from_dict(created.get("question_order")).to_dict())
     if code:
         match.code = code
     match.save()

@@ -76,6 +76,10 @@ class Match(models.Model):
     rules = models.JSONField(help_text="The format preset with this match's edits.")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
     seed = models.BigIntegerField(default=0)
+    question_order = models.JSONField(
+        default=dict, blank=True,
+        help_text="How the questions were picked from the packet: order, seed, start, categories, power marks first "
+                  "(game/engine/selection.py). Empty: packet order (matches made before the setting existed).")
     created = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)
     hidden = models.BooleanField(default=False, help_text="Left out of the public archive (links still work).")

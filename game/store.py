@@ -7,16 +7,17 @@ events, append them in one transaction, fold them into the live state. The condu
 from __future__ import annotations
 
 import logging
-import random
+import secrets
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from .conductor.leases import LeaseLost, hold, renew
 from .engine.api import Rejected, create_match, decide_and_fold, fold, make_rules
+from .engine.selection import PACKET_ORDER, QuestionOrder, select_questions
 from .judging.judge import judge
 from .snippets import top_snippets
 from .models import CommandReceipt, Match, MatchEvent, Packet, Seat, Team
@@ -56,17 +57,21 @@ def seat_data(seat: Seat) -> dict:
     }
 
 
-def pick_questions(packet: Packet, rules: dict, shuffle_seed: int | None = None) -> list[dict]:
-    """The match's questions (main, then reserve) of the kind the format plays."""
-    questions = list(packet.questions.filter(kind=rules["question_kind"]).order_by("position"))
-    if shuffle_seed is not None:
-        random.Random(shuffle_seed).shuffle(questions)
-    wanted = rules["questions"] + RESERVE_QUESTIONS
+def pick_questions(packet: Packet, rules: dict, order: QuestionOrder = PACKET_ORDER) -> list[dict]:
+    """The match's questions of the kind the format plays, picked and ordered by `order`: the main
+    questions, then up to RESERVE_QUESTIONS in reserve from what remains. Fewer than the rules'
+    number leaves no reserve, and the match plays the ones there are."""
+    questions = [q.as_engine_dict() for q in packet.questions.filter(kind=rules["question_kind"]).order_by("position")]
     if not questions:
         raise Rejected(
             f"Packet {packet.slug!r} has no {rules['question_kind']} questions; pick another packet or format."
         )
-    return [q.as_engine_dict() for q in questions[:wanted]]
+    return select_questions(questions, order, rules)[:rules["questions"] + RESERVE_QUESTIONS]
+
+
+def new_seed() -> int:
+    """A seed for a shuffle the host left unseeded: short enough to read out and type again."""
+    return 100_000 + secrets.randbelow(900_000)
 
 
 @dataclass
@@ -93,13 +98,20 @@ def create_match_record(
     overrides: dict | None = None,
     teams: list[TeamSpec],
     seed: int = 0,
-    shuffle: bool = False,
+    order: QuestionOrder = PACKET_ORDER,
     now: int | None = None,
 ) -> Match:
-    """Create a match with its teams and seats, and write its first event."""
+    """Create a match with its teams and seats, and write its first event.
+
+    `order` says which of the packet's questions are played and in what order; a shuffle without a
+    seed gets a new one, stored with the rest, so the match's questions can be picked again. Raises
+    SelectionError (a Rejected naming the setting) when the settings pick no question."""
     rules = make_rules(format_name, overrides)
-    questions = pick_questions(packet, rules, seed if shuffle else None)
-    match = Match.objects.create(title=title, packet=packet, format_name=format_name, rules=rules, seed=seed)
+    if order.shuffled and order.seed is None:
+        order = replace(order, seed=new_seed())
+    questions = pick_questions(packet, rules, order)
+    match = Match.objects.create(title=title, packet=packet, format_name=format_name, rules=rules, seed=seed,
+                                 question_order=order.to_dict())
     seats = []
     for position, spec in enumerate(teams):
         team = Team.objects.create(match=match, position=position, name=spec.name)
@@ -112,7 +124,8 @@ def create_match_record(
     kinds = {position: "computer" if any(s.kind == "bot" for s in spec.seats) else "human"
              for position, spec in enumerate(teams)}
     team_data = [{"id": t.key, "name": t.name, "kind": kinds[t.position]} for t in match.teams.order_by("position")]
-    events = create_match(rules, team_data, [seat_data(s) for s in seats], questions, now or now_ms())
+    events = create_match(rules, team_data, [seat_data(s) for s in seats], questions, now or now_ms(),
+                          question_order=order.to_dict())
     append_events(match, events, first_seq=1)
     return match
 

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 
 from .boxscore import box_score
 from .engine.formats import PRESETS
+from .engine.selection import QuestionOrder, describe
 from .exports import bot_seats, boxscore_csv, buzz_csv, gameplay_csv
 from .match_archive import export_lines
 from .models import Match, MatchEvent
@@ -121,8 +122,9 @@ def boxscore_page(request, code):
     match = finished_match(request, code)
     box, replay = _box(match)
     bots = [{"seat": s["id"], "name": s["name"]} for s in bot_seats(replay.final)]
+    order = describe(QuestionOrder.from_dict(match.question_order), seed=is_staff(request))  # the seed is staff's
     return render(request, "boxscore.html", {"match": match, "box": box, "bots": bots, "staff": is_staff(request),
-                                             "multi_phase": box["phases"] > 1})
+                                             "multi_phase": box["phases"] > 1, "question_order": order})
 
 
 def export(request, code, name):

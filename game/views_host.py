@@ -13,7 +13,8 @@ from .forms_host import HostMatchForm, RemoteBotForm, preset_values
 from .join_link import join_link
 from .models import Match
 from .not_found import match_page
-from .store import create_match_record
+from .question_order import question_plan
+from .store import RESERVE_QUESTIONS, create_match_record
 from .views import wake_conductor
 
 staff_required = user_passes_test(lambda u: u.is_active and u.is_staff, login_url=settings.LOGIN_URL)
@@ -23,7 +24,9 @@ def _host_page(request, form, remote_form, status=200):
     matches = Match.objects.select_related("packet").order_by("-created")[:100]
     remote = Bot.objects.filter(kind__in=Bot.REMOTE_KINDS).order_by("name")
     return render(request, "host.html", {"form": form, "remote_form": remote_form, "matches": matches,
-                                         "remote_bots": remote, "presets": preset_values()}, status=status)
+                                         "remote_bots": remote, "presets": preset_values(),
+                                         "outlines": {"packets": form.outlines, "reserve": RESERVE_QUESTIONS}},
+                  status=status)
 
 
 @staff_required
@@ -33,11 +36,14 @@ def host_home(request):
         data = form.cleaned_data
         try:
             match = create_match_record(title=data["title"], packet=data["packet"], format_name=data["format_name"],
-                                        overrides=data["overrides"], teams=form.teams())
-        except Rejected as exc:
-            form.add_error("packet", str(exc))
+                                        overrides=data["overrides"], teams=form.teams(), order=data["question_order"])
+        except Rejected as exc:  # a question-order refusal names its setting; the others are the packet's
+            form.add_error(getattr(exc, "setting", "packet"), str(exc))
         else:
             wake_conductor(match.code)
+            plan = question_plan(match)
+            if plan.short:
+                messages.warning(request, plan.warning())
             return redirect("host_match", code=match.code)
     return _host_page(request, form, RemoteBotForm())
 
@@ -72,4 +78,5 @@ def host_match(request, code):
         "join_any": room.join,
         "watch": request.build_absolute_uri(f"/m/{match.code}/watch"),
     }
-    return render(request, "host_match.html", {"match": match, "teams": teams, "links": links, "join": room})
+    return render(request, "host_match.html", {"match": match, "teams": teams, "links": links, "join": room,
+                                               "plan": question_plan(match)})

@@ -24,6 +24,8 @@ HALL = ("spectator", "player")  # the people in the room: the big screen and the
 
 _MODERATOR_ONLY = {"judge_suggested", "buzz_refused"}
 _TEAM_ONLY = {"chat"}  # the team itself and the moderator
+# What the hall learns of match_created. Not the questions, nor the question order: with its seed and
+# the packet (QANTA's are public) anyone could work out the questions to come.
 _PUBLIC_ROSTER_KEYS = ("rules", "teams", "seats")
 
 

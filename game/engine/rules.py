@@ -16,6 +16,7 @@ import math
 from .clock import word_ms
 from .errors import Rejected
 from .fold import apply, apply_in_place
+from .selection import PACKET_ORDER
 from .state import MatchState
 
 MAX_TEXT = 200
@@ -65,14 +66,17 @@ class _Emitter:
 
 # -- public entry points --------------------------------------------------------------------------
 
-def create_match(rules: dict, teams: list[dict], seats: list[dict], questions: list[dict], now: int) -> list[dict]:
-    """The first event of every match: the rules, the roster and the questions (main, then reserve)."""
+def create_match(rules: dict, teams: list[dict], seats: list[dict], questions: list[dict], now: int,
+                 question_order: dict | None = None) -> list[dict]:
+    """The first event of every match: the rules, the roster, the questions (main, then reserve) and
+    the settings that picked them from the packet (game/engine/selection.py; the moderator's only)."""
     if len(teams) < 2:
         raise Rejected("A match needs at least two teams.")
     if len(questions) < 1:
         raise Rejected("The packet has no questions of the kind this format plays.")
     out = _Emitter(None)
-    out.emit("match_created", now, rules=rules, teams=teams, seats=seats, questions=questions)
+    out.emit("match_created", now, rules=rules, teams=teams, seats=seats, questions=questions,
+             question_order=question_order or PACKET_ORDER.to_dict())
     return out.events
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from game.engine.api import AUDIENCES, project, snapshot
+from game.engine.api import AUDIENCES, create_match, make_rules, project, snapshot
 
-from .support import MOD, SYS, Match, question
+from .support import MOD, SYS, TEAMS, Match, question, quizbowl_seats
 
 TEXT = "Bakadu bekedu, bikidu (*) bokodu bukudu."
 ANSWER = "Quvexo Pilandre"
@@ -93,6 +93,17 @@ def test_the_roster_is_public_but_the_packet_is_not(m):
         assert "questions" not in data and data["question_count"] == 1
         assert [t["name"] for t in data["teams"]] == ["Humans", "Computer"]
     assert project(created, "moderator")["data"]["questions"][0]["answer"] == ANSWER
+
+
+def test_the_question_order_and_its_seed_are_the_moderators():
+    """With the seed and a public packet anyone could work out the questions to come."""
+    order = {"order": "shuffled", "seed": 90210, "start_at": 3, "categories": ["History"], "prefer_power": True}
+    [created] = create_match(make_rules("quizbowl"), TEAMS, quizbowl_seats(), [question(TEXT, ANSWER)], 0,
+                             question_order=order)
+    assert project(created, "moderator")["data"]["question_order"] == order
+    for audience in ("spectator", "player", "bot"):
+        frame = project(created, audience, "t0")
+        assert "question_order" not in frame["data"] and "90210" not in repr(frame), audience
 
 
 @pytest.mark.parametrize("audience", ["spectator", "player", "bot"])

@@ -5,6 +5,7 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from bots.budgets import TIER_LIMITS
 from bots.models import Bot
@@ -66,3 +67,18 @@ def test_in_hall_mode_it_prints_the_address_people_in_the_room_type(bot_dir, set
     code = Match.objects.get().code
     assert f"http://192.168.1.23:8000/m/{code}/join" in text
     assert f"type 192.168.1.23:8000/join and the code {code}" in text
+
+
+def test_the_demo_match_takes_the_host_pages_question_order(bot_dir):
+    text = run_setup(order="shuffled", order_seed=8, start_at=3, category=["History", "Science"])
+    match = Match.objects.get()
+    assert match.question_order == {"order": "shuffled", "seed": 8, "start_at": 3,
+                                    "categories": ["History", "Science"], "prefer_power": False}
+    assert {q.category for q in load_state(match).questions} == {"History", "Science"}
+    assert "Questions:          shuffled with seed 8; from question 3; categories: History, Science" in text
+
+
+def test_a_question_order_the_demo_cannot_play_is_refused_before_any_bot_is_built(bot_dir):
+    with pytest.raises(CommandError, match="This format gives no power points"):
+        run_setup(prefer_power=True)
+    assert not Bot.objects.exists() and not Match.objects.exists()

@@ -12,14 +12,16 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from bots.budgets import check_tier
 from exhibition import hall
 from bots.models import Bot
 from game.demo import ensure_demo_packet
+from game.engine.api import Rejected, make_rules
 from game.models import SnippetPassage
-from game.store import SeatSpec, TeamSpec, create_match_record
+from game.question_order import add_order_arguments, order_from_options, question_plan
+from game.store import SeatSpec, TeamSpec, create_match_record, pick_questions
 
 KNOWLEDGE = Path(settings.BASE_DIR) / "bots" / "knowledge" / "demo"
 # name, kind, tier, data file, extra settings
@@ -31,6 +33,7 @@ DEMO_BOTS = [
 ]
 SEATED = {"500mib": "demo-qa-pairs", "6gib": "demo-reader", "unlimited": "demo-reader-wide"}
 HOST_USER = "host"
+DEMO_FORMAT = "efficientqa"
 
 
 class Command(BaseCommand):
@@ -39,9 +42,15 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--base-url", default="http://127.0.0.1:8000")
         parser.add_argument("--password", default=None, help="Host password (default: a new random one).")
+        add_order_arguments(parser)
 
     def handle(self, *args, base_url, password, **options):
+        order = order_from_options(options)
         packet = ensure_demo_packet()
+        try:
+            pick_questions(packet, make_rules(DEMO_FORMAT), order)  # refused before the bots are built, not after
+        except Rejected as exc:
+            raise CommandError(str(exc)) from None
         self.stdout.write(f"Demo packet: {packet.questions.count()} questions.")
         for name, kind, tier, data, extra in DEMO_BOTS:
             bot = Bot.objects.filter(name=name).first()
@@ -65,8 +74,8 @@ class Command(BaseCommand):
             bot = Bot.objects.get(name=name)
             check_tier(bot, tier)
             computer.seats.append(SeatSpec(name, kind="bot", tier=tier, config=bot.spec))
-        match = create_match_record(title="Demo: humans vs. computer", packet=packet, format_name="efficientqa",
-                                    teams=[TeamSpec("Humans"), computer])
+        match = create_match_record(title="Demo: humans vs. computer", packet=packet, format_name=DEMO_FORMAT,
+                                    teams=[TeamSpec("Humans"), computer], order=order)
         # In a hall, the room is told this machine's LAN address, not 127.0.0.1 (exhibition/hall.py).
         room = hall.base_url(base_url.split("://", 1)[-1], base_url.split("://", 1)[0], hall=settings.EXHIBITION_HALL,
                              public_url=settings.EXHIBITION_PUBLIC_URL)
@@ -79,4 +88,5 @@ class Command(BaseCommand):
   Players join at:    {room}/m/{match.code}/join   (or type {room.split("://", 1)[-1]}/join and the code {match.code})
   Spectator screen:   {base_url}/m/{match.code}/watch   (shows the join address and its QR code)
   Host pages:         {base_url}/host/
+  Questions:          {question_plan(match).describe()}
 """)

@@ -8,7 +8,9 @@ from django.core.management.base import BaseCommand, CommandError
 from game.boxscore import box_score, format_box_score
 from game.demo import ensure_demo_packet
 from game.engine.api import PRESETS, Rejected, RulesError
+from game.engine.selection import PACKET_ORDER, QuestionOrder
 from game.models import Packet
+from game.question_order import add_order_arguments, order_from_options, question_plan
 from game.simulation import RegisteredBot, SimulatedCompetitor, VirtualMatch
 from game.store import MatchRunner, SeatSpec, TeamSpec, create_match_record, now_ms
 
@@ -61,15 +63,17 @@ def registered_bots(choices: list[str], format_name: str) -> dict:
 
 
 def play_simulated_match(packet: Packet, format_name: str, seed: int = 1, questions: int | None = None,
-                         registered: dict | None = None):
+                         registered: dict | None = None, order: QuestionOrder = PACKET_ORDER):
     """Play a whole match into the event log with simulated people, and a simulated bot per tier unless
-    registered[tier] (a bots.models.Bot) plays it for real; returns (final state, Match)."""
+    registered[tier] (a bots.models.Bot) plays it for real, on the questions `order` picks; returns
+    (final state, Match)."""
     registered = registered or {}
     overrides = {"questions": questions} if questions else {}
     try:
         match = create_match_record(
             title=f"Simulated {format_name} match (seed {seed})", packet=packet,
             format_name=format_name, overrides=overrides, teams=simulated_teams(format_name, registered), seed=seed,
+            order=order,
         )
     except (Rejected, RulesError) as exc:
         raise CommandError(str(exc)) from exc
@@ -98,15 +102,18 @@ class Command(BaseCommand):
         parser.add_argument("--questions", type=int, default=None, help="How many questions (default: the format's).")
         parser.add_argument("--bot", action="append", default=[], metavar="TIER=NAME",
                             help="Seat the registered bot NAME in the TIER seat (repeat for several tiers).")
+        add_order_arguments(parser)
 
     def handle(self, *args, **opts):
+        order = order_from_options(opts)
         if opts["packet"] == "demo":
             ensure_demo_packet()
         packet = Packet.objects.filter(slug=opts["packet"]).first()
         if packet is None:
             raise CommandError(f"There is no packet {opts['packet']!r}; import one with `manage.py import_questions`.")
         registered = registered_bots(opts["bot"], opts["format"])
-        state, match = play_simulated_match(packet, opts["format"], opts["seed"], opts["questions"], registered)
+        state, match = play_simulated_match(packet, opts["format"], opts["seed"], opts["questions"], registered, order)
         self.stdout.write(f"Match {match.code}: {match.title}")
+        self.stdout.write(f"Questions: {question_plan(match).describe()}")
         self.stdout.write(format_box_score(box_score(state)))
         self.stdout.write(f"{state.seq} events stored; the match is {match.get_status_display()}.")
