@@ -161,15 +161,18 @@ const unit = (x) => (typeof x === "number" && Number.isFinite(x) ? Math.min(1, M
 
 /**
  * What a bot's card says, from its card c (question.bot_cards[seat]; none before the question):
- * its own confidence in its top guess with its threshold on the same bar, "no guess yet" rather than
- * a blank, settled once the question closes, a miss said as one.
+ * its own confidence in its top guess with its threshold on the same bar, its other top guesses with
+ * their scores ([[text, score], ...]), "no guess yet" rather than a blank, settled once the question
+ * closes, a miss said as one.
  */
 export function botCardState(view, seat) {
   const q = view.question;
   const c = q?.bot_cards?.[seat.id] || null;
   const settled = view.status === "finished" || !!q?.closed || c?.state === "settled";
   const guess = typeof c?.guess === "string" && c.guess.trim() ? c.guess.trim() : null;
-  const others = guess ? (c.guesses || []).map(([text]) => String(text ?? "").trim()).filter((text) => text && text !== guess).slice(0, 2) : [];
+  // Its other top guesses (the card has at most MAX_GUESSES in all), each with its score on the card's scale.
+  const others = guess ? (c.guesses || []).map(([text, score]) => [String(text ?? "").trim(), unit(score) ?? 0])
+    .filter(([text]) => text && text !== guess) : [];
   const state = { guess, confidence: guess ? unit(c.confidence) : null, threshold: unit(c?.threshold), word: c?.word ?? null,
     buzz: !!c?.buzz, settled, others, note: "" };
   if (c?.missed) {
@@ -187,12 +190,15 @@ export function botCardState(view, seat) {
   return state;
 }
 
-/** One bot's card: name and tier, its top guess with a confidence bar against its threshold, its other guesses. */
+/**
+ * One bot's card: name and tier, its top guess with a confidence bar against its threshold, and its
+ * other top guesses (QANTA's exhibition showed five), each with a bar and its score on the same scale.
+ */
 export function botCard(view, seat) {
   const s = botCardState(view, seat);
   const card = el("div", { class: `bot-card ${teamClass(view, seat.team)}${s.buzz && !s.settled ? " buzzing" : ""}${s.settled ? " settled" : ""}${s.missed ? " missed" : ""}`,
     "data-seat": seat.id, "data-state": s.missed ? "missed" : s.settled ? "settled" : s.guess ? "guessed" : "waiting" },
-  el("div", { class: "bot-head" }, el("span", { class: "bot-name", text: botLabel(seat) }), seat.tier ? el("span", { class: "pill", text: seat.tier }) : null));
+  el("div", { class: "bot-head" }, el("span", { class: "bot-name", title: botLabel(seat), text: botLabel(seat) }), seat.tier ? el("span", { class: "pill", text: seat.tier }) : null));
   if (!s.guess || s.missed) {
     card.append(el("p", { class: `bot-note${s.missed ? " missed" : ""}`, text: s.note }));
     return card;
@@ -203,7 +209,12 @@ export function botCard(view, seat) {
   card.append(el("div", { class: "guess-row top" },
     el("span", { class: "guess" }, s.settled ? el("span", { class: "final-label", text: "final: " }) : null, s.guess),
     el("span", { class: "pct", text: s.confidence === null ? "" : pct(s.confidence) }), bar));
-  if (s.others.length) card.append(el("p", { class: "bot-also", text: `also: ${s.others.join(" · ")}` }));
+  if (s.others.length) {
+    card.append(el("ol", { class: "bot-alts", start: 2, "aria-label": "its next guesses" }, s.others.map(([text, score]) => el("li", {},
+      el("span", { class: "alt-guess", title: text, text }),
+      el("span", { class: "bar", role: "img", "aria-label": `score ${pct(score)}` }, el("span", { class: "fill", style: `width:${pct(score)}` })),
+      el("span", { class: "pct", text: pct(score) })))));
+  }
   const foot = [s.word !== null ? `at word ${s.word}` : "", s.threshold !== null ? `buzzes at ${pct(s.threshold)}` : "",
     s.buzz ? "buzzed" : "", s.right ? "right" : ""].filter(Boolean).join(" · ");
   if (foot) card.append(el("p", { class: "bot-foot muted", text: foot }));

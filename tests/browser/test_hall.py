@@ -203,3 +203,36 @@ def test_a_phone_joins_through_the_qr_code_on_the_screen_and_plays(hall_server, 
     press_next(moderator)  # one question: the match ends
     expect(screen.locator("#final .final-winner")).to_have_text("Machines win!")
     expect(ada.locator("body")).to_have_attribute("data-wake-lock", "off")  # and the phones may sleep again
+
+
+# -- each bot's top five guesses with their scores, under the audience rule (issue 20) ----------------
+
+def alt_rows(card) -> list[tuple[str, str]]:
+    return [(row.locator(".alt-guess").inner_text(), row.locator(".pct").inner_text()) for row in card.locator(".bot-alts li").all()]
+
+
+def test_each_bot_card_shows_its_top_five_guesses_with_scores_once_the_hall_may_see_them(hall_server, open_page):
+    unlimited_five = [("Hamlet (1948 film)", "4%"), ("Hamnet", "2%"), ("Rosencrantz and Guildenstern Are Dead", "1%"),
+                      ("The Spanish Tragedy", "1%")]
+    # Phase 3, the humans discussing: the console sees the unlimited bot's five guesses; the hall none yet.
+    console = open_page(1920, 1080)
+    log_in(console, hall_server, f"/m/{hall_server['matches']['screen_phase3']}/moderate")
+    card = console.locator(".bot-card", has=console.locator(".pill", has_text="unlimited"))
+    expect(card.locator(".guess")).to_have_text("Hamlet")
+    expect(card.locator(".guess-row .pct")).to_have_text("93%")
+    assert alt_rows(card) == unlimited_five
+    expect(card.locator(".bot-alts .bar")).to_have_count(4)
+    screen = open_screen(open_page, hall_server, "phase3", 1920, 1080)
+    held = screen.locator(".bot-card", has=screen.locator(".pill", has_text="unlimited"))
+    expect(held).to_contain_text("no guess yet")
+    assert "Hamnet" not in screen.content()
+    small = screen.locator(".bot-card", has=screen.locator(".pill", has_text="500mib"))  # shown: phase 1 is over
+    assert alt_rows(small) == [("Macbeth", "20%"), ("The Tempest", "5%"), ("Othello", "4%"), ("King Lear", "3%")]
+    # The question closed: the hall sees every bot's top guesses, five at most, each with its bar and score.
+    screen = open_screen(open_page, hall_server, "closed", 1920, 1080)
+    card = screen.locator(".bot-card", has=screen.locator(".pill", has_text="unlimited"))
+    expect(card.locator(".guess")).to_contain_text("final: Hamlet")
+    assert alt_rows(card) == unlimited_five
+    for i in range(4):
+        assert_in_view(card.locator(".bot-alts li").nth(i), f"the unlimited bot's guess {i + 2}")
+    assert_no_scrolling(screen)
