@@ -76,7 +76,10 @@ def test_a_long_tossup_with_three_bots_and_snippets_fits_the_screen(hall_server,
     assert_in_view(words.last, "the last word")
     for i in range(3):
         assert_in_view(screen.locator("#bots .bot-card").nth(i), f"bot card {i + 1}")
-        assert_in_view(screen.locator("#snippets .snippet").nth(i).locator("strong"), f"snippet {i + 1}'s title")
+    shown = screen.locator("#snippets .snippet:visible")  # as many as fit, the first first (test_search_results_…)
+    assert shown.count() >= 1
+    for i in range(shown.count()):
+        assert_in_view(shown.nth(i), f"search result {i + 1}")
     for score in screen.locator("#scores .score").all():
         assert_in_view(score.locator(".points"), "a score")
     assert_in_view(screen.locator("#timer"), "the discussion clock")
@@ -203,6 +206,45 @@ def test_a_phone_joins_through_the_qr_code_on_the_screen_and_plays(hall_server, 
     press_next(moderator)  # one question: the match ends
     expect(screen.locator("#final .final-winner")).to_have_text("Machines win!")
     expect(ada.locator("body")).to_have_attribute("data-wake-lock", "off")  # and the phones may sleep again
+
+
+# -- the phase-3 search results read from the back of the room (issue 20) ---------------------------
+
+SNIPPET_FONT_PX = 20  # the smallest text the back of a room reads on a hall's screen
+
+SNIPPETS_SEEN = """(panel) => {
+  const px = (el) => parseFloat(getComputedStyle(el).fontSize);
+  const box = panel.getBoundingClientRect();
+  const shown = [...panel.querySelectorAll(".snippet")].filter((s) => s.getClientRects().length);
+  return {scrollHeight: panel.scrollHeight, clientHeight: panel.clientHeight, scrollTop: panel.scrollTop,
+          panelTop: box.top, panelBottom: box.bottom, heading: panel.querySelector("h3").textContent,
+          headingPx: px(panel.querySelector("h3")),
+          shown: shown.map((s) => ({title: s.querySelector("strong").textContent, top: s.getBoundingClientRect().top,
+                                    bottom: s.getBoundingClientRect().bottom, titlePx: px(s.querySelector("strong")),
+                                    textPx: px(s.querySelector("p"))}))};
+}"""
+
+
+@pytest.mark.parametrize("width, height", SIZES)
+def test_search_results_show_the_first_result_first_large_and_never_scroll(hall_server, open_page, width, height):
+    from tests.browser.seed_hall import SNIPPETS
+
+    screen = open_screen(open_page, hall_server, "phase3", width, height)
+    panel = screen.locator("#snippets")
+    expect(panel).to_be_visible()
+    seen = panel.evaluate(SNIPPETS_SEEN)
+    assert seen["scrollHeight"] <= seen["clientHeight"] and seen["scrollTop"] == 0, f"the panel scrolls: {seen}"
+    assert_no_scrolling(screen)
+    shown = seen["shown"]
+    assert shown and shown[0]["title"] == SNIPPETS[0][0], f"the first result is not the first shown: {seen}"
+    assert [s["title"] for s in shown] == [title for title, _ in SNIPPETS[:len(shown)]], "results in their order"
+    for s in shown:  # each result shown is wholly in the panel: none is cut at its top or its bottom
+        assert seen["panelTop"] - 0.5 <= s["top"] and s["bottom"] <= seen["panelBottom"] + 0.5, seen
+        assert min(s["titlePx"], s["textPx"]) >= SNIPPET_FONT_PX, f"a result's text is smaller than {SNIPPET_FONT_PX} px: {s}"
+    assert seen["headingPx"] >= SNIPPET_FONT_PX, seen
+    assert_in_view(panel.locator(".snippet").first, "the first search result")
+    left_out = len(SNIPPETS) - len(shown)
+    assert seen["heading"] == (f"Search results · first {len(shown)} of {len(SNIPPETS)}" if left_out else "Search results")
 
 
 # -- each bot's top five guesses with their scores, under the audience rule (issue 20) ----------------
