@@ -35,7 +35,7 @@ export function renderScreen(view, { links = [] } = {}) {
   if (q?.closed && !finished) {
     const r = q.result;
     box.append(el("span", { class: "label", text: "Answer" }), el("strong", { class: "answer", text: q.answer || "" }),
-      el("span", { class: "outcome", text: r ? `${teamName(view, r.team)} +${r.points}` : "nobody got it" }));
+      el("span", { class: "outcome" }, r ? [el("span", { class: "outcome-team", text: teamName(view, r.team) }), ` +${r.points}`] : "nobody got it"));
   }
   box.hidden = !box.childElementCount;
   fitScreen(view);
@@ -167,8 +167,10 @@ export function flashBuzz(view, frame) {
   const box = $("buzz-flash");
   const seat = view.seats[frame.data.seat];
   box.className = `buzz-flash ${teamClass(view, frame.data.team)}`;
-  box.replaceChildren(el("span", { class: "flash-name", text: seat?.name ?? "Someone" }),
-    el("span", { class: "flash-team", text: `${teamName(view, frame.data.team)} buzzed` }));
+  const name = seat?.name ?? "Someone";
+  // --chars sizes a long name down so that it takes two lines at most (CSS .flash-name).
+  box.replaceChildren(el("span", { class: "flash-name", style: `--chars:${Math.max(1, name.length)}`, text: name }),
+    el("span", { class: "flash-team" }, el("span", { class: "flash-who", text: teamName(view, frame.data.team) }), " buzzed"));
   box.hidden = false;
   clearTimeout(flashTimer);
   flashTimer = setTimeout(() => { box.hidden = true; }, 1600);

@@ -53,8 +53,9 @@ export function renderQuestion(box, view, { showUnread = false } = {}) {
   const addMarkers = (at) => {
     if (q.power_index === at && q.power_index !== null) box.append(el("span", { class: "power-mark", title: "power mark", text: "(*)" }), " ");
     for (const b of markersAt.get(at) || []) {
+      const who = seatName(view, b.seat);  // a long name is cut short with an ellipsis: the mark after it stays
       box.append(el("span", { class: `buzz-marker ${teamClass(view, b.team)} ${b.verdict || "open"}`, title: `buzz at word ${b.word}` },
-        el("span", { class: "buzz-name", text: `${seatName(view, b.seat)} ${VERDICT_MARK[b.verdict] || "⚡"}` })), " ");
+        el("span", { class: "buzz-name" }, el("span", { class: "buzz-who", title: who, text: who }), ` ${VERDICT_MARK[b.verdict] || "⚡"}`)), " ");
     }
   };
   for (let i = 0; i < count; i++) {
@@ -77,7 +78,7 @@ export function renderScores(box, view, { mine = null } = {}) {
   box.replaceChildren(...view.teams.map((t) => el("div", {
     class: `score ${teamClass(view, t.id)}${t.id === mine ? " mine" : ""}${view.winner === t.id ? " winner" : ""}`,
     "data-team": t.id,
-  }, el("span", { class: "team-name", text: t.name }), el("span", { class: "points", text: String(view.scores[t.id] ?? 0) }))));
+  }, el("span", { class: "team-name", title: t.name, text: t.name }), el("span", { class: "points", text: String(view.scores[t.id] ?? 0) }))));
 }
 
 const MODE_TEXT = { buzz: "buzz in", team: "team discussion" };
@@ -260,14 +261,17 @@ export function phaseSummary(view) {
   return { rows, other, hasOther: Object.values(other).some((v) => v !== 0) };
 }
 
-function winsText(name) { return /s$/i.test(name) ? `${name} win!` : `${name} wins!`; }
+function winsSuffix(name) { return /s$/i.test(name) ? " win!" : " wins!"; }
+
+/** A team's name in the closing moment: on the big screen a long one is cut short with an ellipsis. */
+const finalName = (name) => el("span", { class: "final-name", title: name, text: name });
 
 /** The closing moment: winner, final score, the per-phase summary and where to look back at it all. */
 export function renderFinal(box, view, { links = [] } = {}) {
   box.hidden = view.status !== "finished";
   if (box.hidden) { box.replaceChildren(); return; }
   const summary = phaseSummary(view);
-  const head = el("tr", {}, el("th", { text: "" }), view.teams.map((t) => el("th", { class: teamClass(view, t.id), text: t.name })));
+  const head = el("tr", {}, el("th", { text: "" }), view.teams.map((t) => el("th", { class: teamClass(view, t.id) }, finalName(t.name))));
   const line = (label, cell) => el("tr", {}, el("th", { scope: "row", text: label }), view.teams.map((t) => el("td", { text: cell(t.id) })));
   const single = summary.rows.length === 1;
   const body = summary.rows.map((r) => line(single ? "Questions won" : `Phase ${r.phase}`, (id) => {
@@ -277,8 +281,8 @@ export function renderFinal(box, view, { links = [] } = {}) {
   if (summary.hasOther) body.push(line("Penalties & adjustments", (id) => `${summary.other[id] > 0 ? "+" : ""}${summary.other[id]}`));
   body.push(line("Final", (id) => String(view.scores[id] ?? 0)));
   box.replaceChildren(
-    el("p", { class: "final-winner", text: view.winner ? winsText(teamName(view, view.winner)) : "A tie!" }),
-    el("p", { class: "final-score", text: view.teams.map((t) => `${t.name} ${view.scores[t.id] ?? 0}`).join(" — ") }),
+    el("p", { class: "final-winner" }, view.winner ? [finalName(teamName(view, view.winner)), winsSuffix(teamName(view, view.winner))] : "A tie!"),
+    el("p", { class: "final-score" }, view.teams.flatMap((t, i) => [i ? " — " : "", finalName(t.name), ` ${view.scores[t.id] ?? 0}`])),
     el("table", { class: "final-table" }, el("thead", {}, head), el("tbody", {}, body)),
     links.length ? el("p", { class: "final-links" }, links.flatMap(([href, text]) => [el("a", { href, text }), " "])) : null,
   );
