@@ -247,6 +247,19 @@ def test_search_results_show_the_first_result_first_large_and_never_scroll(hall_
     assert seen["heading"] == (f"Search results · first {len(shown)} of {len(SNIPPETS)}" if left_out else "Search results")
 
 
+
+def test_a_phone_watching_the_screen_shows_the_first_search_result_too(hall_server, open_page):
+    """A screen held in the hand (taller than wide: one column) keeps the results at its own size."""
+    screen = open_screen(open_page, hall_server, "phase3", 390, 844)
+    panel = screen.locator("#snippets")
+    seen = panel.evaluate(SNIPPETS_SEEN)
+    assert seen["scrollHeight"] <= seen["clientHeight"] and seen["scrollTop"] == 0, seen
+    assert seen["shown"] and seen["shown"][0]["bottom"] <= seen["panelBottom"] + 0.5, seen
+    assert_in_view(panel.locator(".snippet").first.locator("strong"), "the first result's title")
+    assert_in_view(panel.locator("h3"), "the panel's heading")
+    assert_no_scrolling(screen)
+
+
 # -- each bot's top five guesses with their scores, under the audience rule (issue 20) ----------------
 
 def alt_rows(card) -> list[tuple[str, str]]:
