@@ -11,7 +11,7 @@ from bots.budgets import TIER_LIMITS, TierExceeded, check_tier
 from bots.models import Bot
 
 from .engine.formats import PRESETS, RulesError, make_rules
-from .models import Match, Packet, Seat, Team
+from .models import NAME_MAX_LENGTH, Match, Packet, Seat, Team, name_length
 from .store import SeatSpec, TeamSpec
 
 SIMULATED = "simulated"
@@ -21,6 +21,13 @@ MAX_PHASES = 3
 
 def normalise_code(raw: str) -> str:
     return "".join(raw.split()).upper()
+
+
+def name_field(label: str, **kwargs) -> forms.CharField:
+    """A player's or a team's name, at most NAME_MAX_LENGTH characters (the box says so and stops there)."""
+    kwargs.setdefault("help_text", f"Up to {NAME_MAX_LENGTH} characters.")
+    attrs = {"maxlength": NAME_MAX_LENGTH, **kwargs.pop("attrs", {})}
+    return forms.CharField(label=label, validators=[name_length], widget=forms.TextInput(attrs=attrs), **kwargs)
 
 
 class NewMatchForm(forms.Form):
@@ -39,8 +46,8 @@ class NewMatchForm(forms.Form):
     points_1 = forms.IntegerField(label="Phase 1 points", min_value=-100, max_value=100, required=False)
     points_2 = forms.IntegerField(label="Phase 2 points", min_value=-100, max_value=100, required=False)
     points_3 = forms.IntegerField(label="Phase 3 points", min_value=-100, max_value=100, required=False)
-    team_1 = forms.CharField(label="Team 1 (humans)", max_length=80, initial="Humans")
-    team_2 = forms.CharField(label="Team 2 (computer)", max_length=80, initial="Computer")
+    team_1 = name_field("Team 1 (humans)", initial="Humans")
+    team_2 = name_field("Team 2 (computer)", initial="Computer")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -126,8 +133,8 @@ def human_teams(match: Match):
 class JoinForm(forms.Form):
     """A player's name and one of the human teams."""
 
-    name = forms.CharField(max_length=60, label="Your name",
-                           widget=forms.TextInput(attrs={"autocomplete": "nickname", "autofocus": True}))
+    name = name_field("Your name", attrs={"autocomplete": "nickname", "autofocus": True, "aria-describedby": "name-help"},
+                      help_text=f"Up to {NAME_MAX_LENGTH} characters; your team and the big screen see it.")
     team = forms.ModelChoiceField(
         queryset=Team.objects.none(), empty_label=None, widget=forms.RadioSelect,
         error_messages={"invalid_choice": "That team is the computer's (or not in this match); pick one of the "

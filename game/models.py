@@ -5,9 +5,28 @@ The live state of a match is never stored; it is the fold of the match's events 
 import secrets
 import string
 
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxLengthValidator
 from django.db import models
 
 JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I look-alikes
+
+
+# The longest name a player or a team may take: what a phone, the console, the big screen and the box
+# score have room for. The join page says it, the forms and the models (clean) check it. The columns
+# stay as long as they were (60 and 80), so names stored before the limit still load; every screen
+# wraps or ellipsises any text.
+NAME_MAX_LENGTH = 32
+name_length = MaxLengthValidator(
+    NAME_MAX_LENGTH, message="A name is at most %(limit_value)d characters (this one has %(show_value)d); shorten it.")
+
+
+def check_name(name: str):
+    """Raise a ValidationError on the name field when a name is longer than NAME_MAX_LENGTH."""
+    try:
+        name_length(name)
+    except ValidationError as error:
+        raise ValidationError({"name": error}) from None
 
 
 def new_join_code() -> str:
@@ -103,6 +122,9 @@ class Team(models.Model):
     def __str__(self):
         return self.name
 
+    def clean(self):
+        check_name(self.name)
+
     @property
     def key(self) -> str:
         return f"t{self.position}"
@@ -132,6 +154,10 @@ class Seat(models.Model):
 
     def __str__(self):
         return f"{self.name} ({self.team})"
+
+    def clean(self):
+        if self.kind == Seat.Kind.HUMAN:  # a bot's seat is named after the bot (bots.models.Bot.name)
+            check_name(self.name)
 
     @property
     def key(self) -> str:

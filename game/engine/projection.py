@@ -17,6 +17,7 @@ the team has submitted (the big screen shows who has). Every audience gets every
 from __future__ import annotations
 
 from .questions import clean_answer
+from .rules import MAX_GUESSES
 from .state import MatchState
 
 AUDIENCES = ("moderator", "spectator", "player", "bot")
@@ -180,8 +181,8 @@ def _visible(per_team: dict, audience: str, team: str | None) -> dict:
 def bot_cards(state: MatchState, audience: str) -> dict:
     """seat -> what that bot's card shows now, for every bot seat (docs/wire-protocol.md, "Bot cards").
 
-    One scale for every bot: confidence and each top guess in [0, 1], the buzz threshold on the same
-    scale; guess None is "no guess". state is "waiting" (nothing shown yet on this question),
+    One scale for every bot: confidence and each of its top MAX_GUESSES guesses in [0, 1], the buzz
+    threshold on the same scale; guess None is "no guess". state is "waiting" (nothing shown yet on this question),
     "guessing", "missed" (its last act came to nothing: missed says timed_out or failed) or "settled"
     (the question closed: guess is its final guess, None if it never gave one)."""
     q = state.q
@@ -196,7 +197,7 @@ def bot_cards(state: MatchState, audience: str) -> dict:
         cards[seat["id"]] = {
             "seat": seat["id"], "state": state_now, "word": g.get("word"), "guess": g.get("guess") or None,
             "confidence": g.get("confidence") if g.get("guess") else None, "threshold": g.get("threshold"),
-            "buzz": bool(g.get("buzz")), "guesses": [list(x) for x in (g.get("alternatives") or [])[:3]] if g.get("guess") else [],
+            "buzz": bool(g.get("buzz")), "guesses": [list(x) for x in (g.get("alternatives") or [])[:MAX_GUESSES]] if g.get("guess") else [],
             "missed": missed["status"] if missed else None,
         }
     return cards

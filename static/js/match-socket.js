@@ -357,6 +357,9 @@ export function pendingSuggestions(view) {
   return out;
 }
 
+/** A card's top guesses: game/engine/rules.py MAX_GUESSES (tests/game/test_browser_fold.py holds them equal). */
+export const MAX_GUESSES = 5;
+
 /**
  * Every bot seat's card (game/engine/projection.py bot_cards; docs/wire-protocol.md "Bot cards"): one
  * scale, [0, 1], for the confidence, the top guesses and the threshold; guess null is "no guess".
@@ -374,7 +377,7 @@ export function botCards(view) {
       seat: seat.id, state: q.closed ? "settled" : missed ? "missed" : g ? "guessing" : "waiting",
       word: g ? g.word ?? null : null, guess: guessed ? g.guess : null, confidence: guessed ? g.confidence : null,
       threshold: g ? g.threshold ?? null : null, buzz: !!g?.buzz,
-      guesses: guessed ? (g.alternatives || []).slice(0, 3).map((x) => [...x]) : [], missed: missed ? missed.status : null,
+      guesses: guessed ? (g.alternatives || []).slice(0, MAX_GUESSES).map((x) => [...x]) : [], missed: missed ? missed.status : null,
     };
   }
   return cards;

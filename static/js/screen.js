@@ -7,8 +7,9 @@
 // ruling, the answer at the close, each bot's card, and at the end the closing moment.
 //
 // The screen never scrolls: its parts share the height of the box it is drawn in, and the text of
-// the question, the snippets and the bot cards shrink until they fit (fitText). When even the
-// smallest size is too big, the text keeps its latest words in view.
+// the question and the bot cards shrink until they fit (fitText). When even the smallest size is too
+// big, the question keeps its latest words in view. The phase-3 search results keep a size the back of
+// a room reads and show as many results as fit, the first first (fitSnippets).
 
 import { teamName } from "./match-socket.js";
 import { el, phaseText, renderBots, renderFeed, renderFinal, renderQuestion, renderScores, renderSnippets, teamClass } from "./ui.js";
@@ -34,7 +35,7 @@ export function renderScreen(view, { links = [] } = {}) {
   if (q?.closed && !finished) {
     const r = q.result;
     box.append(el("span", { class: "label", text: "Answer" }), el("strong", { class: "answer", text: q.answer || "" }),
-      el("span", { class: "outcome", text: r ? `${teamName(view, r.team)} +${r.points}` : "nobody got it" }));
+      el("span", { class: "outcome" }, r ? [el("span", { class: "outcome-team", text: teamName(view, r.team) }), ` +${r.points}`] : "nobody got it"));
   }
   box.hidden = !box.childElementCount;
   fitScreen(view);
@@ -73,7 +74,6 @@ function markSides(box, view) {
 // -- fitting the screen ------------------------------------------------------------------------
 
 const FIT = [  // [element id, largest and smallest font size in em of the screen's own]
-  ["snippets", 1.05, 0.5],
   ["bots", 1, 0.45],
   ["question", 2.3, 0.6],
 ];
@@ -101,7 +101,33 @@ export function fitText(box, max, min) {
   return lo;
 }
 
+const SNIPPET_LINES = [4, 3, 2, 1];  // a passage's lines at most, tried in turn until the first result fits
+
+/**
+ * The search results as a room reads them: at their own size (CSS: at least 20 px on a hall's
+ * screen), as many as wholly fit the panel from the first on, each passage clamped to a few lines;
+ * the heading says when some are left out. The panel is never scrolled, so the first result always
+ * shows from its top. Only when the first alone does not fit are the passages clamped shorter.
+ */
+export function fitSnippets(box) {
+  const items = [...box.querySelectorAll(".snippet")];
+  box.scrollTop = 0;
+  let shown = items.length;
+  for (const lines of SNIPPET_LINES) {
+    box.style.setProperty("--snippet-lines", lines);
+    items.forEach((item) => { item.hidden = false; });
+    shown = items.length;
+    while (shown > 1 && !fits(box)) items[--shown].hidden = true;
+    if (fits(box)) break;
+  }
+  const head = box.querySelector("h3");
+  if (head) head.textContent = shown < items.length ? `Search results · first ${shown} of ${items.length}` : "Search results";
+  return shown;
+}
+
 function fitScreen(view) {
+  const snippets = $("snippets");
+  if (snippets && !snippets.hidden) fitSnippets(snippets);
   const q = view.question;
   const key = q ? `${q.number}|${q.phase}|${q.closed}|${view.status}` : view.status;
   for (const [id, max, min] of FIT) {
@@ -141,8 +167,10 @@ export function flashBuzz(view, frame) {
   const box = $("buzz-flash");
   const seat = view.seats[frame.data.seat];
   box.className = `buzz-flash ${teamClass(view, frame.data.team)}`;
-  box.replaceChildren(el("span", { class: "flash-name", text: seat?.name ?? "Someone" }),
-    el("span", { class: "flash-team", text: `${teamName(view, frame.data.team)} buzzed` }));
+  const name = seat?.name ?? "Someone";
+  // --chars sizes a long name down so that it takes two lines at most (CSS .flash-name).
+  box.replaceChildren(el("span", { class: "flash-name", style: `--chars:${Math.max(1, name.length)}`, text: name }),
+    el("span", { class: "flash-team" }, el("span", { class: "flash-who", text: teamName(view, frame.data.team) }), " buzzed"));
   box.hidden = false;
   clearTimeout(flashTimer);
   flashTimer = setTimeout(() => { box.hidden = true; }, 1600);

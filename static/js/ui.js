@@ -53,8 +53,9 @@ export function renderQuestion(box, view, { showUnread = false } = {}) {
   const addMarkers = (at) => {
     if (q.power_index === at && q.power_index !== null) box.append(el("span", { class: "power-mark", title: "power mark", text: "(*)" }), " ");
     for (const b of markersAt.get(at) || []) {
+      const who = seatName(view, b.seat);  // a long name is cut short with an ellipsis: the mark after it stays
       box.append(el("span", { class: `buzz-marker ${teamClass(view, b.team)} ${b.verdict || "open"}`, title: `buzz at word ${b.word}` },
-        el("span", { class: "buzz-name", text: `${seatName(view, b.seat)} ${VERDICT_MARK[b.verdict] || "⚡"}` })), " ");
+        el("span", { class: "buzz-name" }, el("span", { class: "buzz-who", title: who, text: who }), ` ${VERDICT_MARK[b.verdict] || "⚡"}`)), " ");
     }
   };
   for (let i = 0; i < count; i++) {
@@ -77,7 +78,7 @@ export function renderScores(box, view, { mine = null } = {}) {
   box.replaceChildren(...view.teams.map((t) => el("div", {
     class: `score ${teamClass(view, t.id)}${t.id === mine ? " mine" : ""}${view.winner === t.id ? " winner" : ""}`,
     "data-team": t.id,
-  }, el("span", { class: "team-name", text: t.name }), el("span", { class: "points", text: String(view.scores[t.id] ?? 0) }))));
+  }, el("span", { class: "team-name", title: t.name, text: t.name }), el("span", { class: "points", text: String(view.scores[t.id] ?? 0) }))));
 }
 
 const MODE_TEXT = { buzz: "buzz in", team: "team discussion" };
@@ -161,15 +162,18 @@ const unit = (x) => (typeof x === "number" && Number.isFinite(x) ? Math.min(1, M
 
 /**
  * What a bot's card says, from its card c (question.bot_cards[seat]; none before the question):
- * its own confidence in its top guess with its threshold on the same bar, "no guess yet" rather than
- * a blank, settled once the question closes, a miss said as one.
+ * its own confidence in its top guess with its threshold on the same bar, its other top guesses with
+ * their scores ([[text, score], ...]), "no guess yet" rather than a blank, settled once the question
+ * closes, a miss said as one.
  */
 export function botCardState(view, seat) {
   const q = view.question;
   const c = q?.bot_cards?.[seat.id] || null;
   const settled = view.status === "finished" || !!q?.closed || c?.state === "settled";
   const guess = typeof c?.guess === "string" && c.guess.trim() ? c.guess.trim() : null;
-  const others = guess ? (c.guesses || []).map(([text]) => String(text ?? "").trim()).filter((text) => text && text !== guess).slice(0, 2) : [];
+  // Its other top guesses (the card has at most MAX_GUESSES in all), each with its score on the card's scale.
+  const others = guess ? (c.guesses || []).map(([text, score]) => [String(text ?? "").trim(), unit(score) ?? 0])
+    .filter(([text]) => text && text !== guess) : [];
   const state = { guess, confidence: guess ? unit(c.confidence) : null, threshold: unit(c?.threshold), word: c?.word ?? null,
     buzz: !!c?.buzz, settled, others, note: "" };
   if (c?.missed) {
@@ -187,12 +191,15 @@ export function botCardState(view, seat) {
   return state;
 }
 
-/** One bot's card: name and tier, its top guess with a confidence bar against its threshold, its other guesses. */
+/**
+ * One bot's card: name and tier, its top guess with a confidence bar against its threshold, and its
+ * other top guesses (QANTA's exhibition showed five), each with a bar and its score on the same scale.
+ */
 export function botCard(view, seat) {
   const s = botCardState(view, seat);
   const card = el("div", { class: `bot-card ${teamClass(view, seat.team)}${s.buzz && !s.settled ? " buzzing" : ""}${s.settled ? " settled" : ""}${s.missed ? " missed" : ""}`,
     "data-seat": seat.id, "data-state": s.missed ? "missed" : s.settled ? "settled" : s.guess ? "guessed" : "waiting" },
-  el("div", { class: "bot-head" }, el("span", { class: "bot-name", text: botLabel(seat) }), seat.tier ? el("span", { class: "pill", text: seat.tier }) : null));
+  el("div", { class: "bot-head" }, el("span", { class: "bot-name", title: botLabel(seat), text: botLabel(seat) }), seat.tier ? el("span", { class: "pill", text: seat.tier }) : null));
   if (!s.guess || s.missed) {
     card.append(el("p", { class: `bot-note${s.missed ? " missed" : ""}`, text: s.note }));
     return card;
@@ -203,7 +210,12 @@ export function botCard(view, seat) {
   card.append(el("div", { class: "guess-row top" },
     el("span", { class: "guess" }, s.settled ? el("span", { class: "final-label", text: "final: " }) : null, s.guess),
     el("span", { class: "pct", text: s.confidence === null ? "" : pct(s.confidence) }), bar));
-  if (s.others.length) card.append(el("p", { class: "bot-also", text: `also: ${s.others.join(" · ")}` }));
+  if (s.others.length) {
+    card.append(el("ol", { class: "bot-alts", start: 2, "aria-label": "its next guesses" }, s.others.map(([text, score]) => el("li", {},
+      el("span", { class: "alt-guess", title: text, text }),
+      el("span", { class: "bar", role: "img", "aria-label": `score ${pct(score)}` }, el("span", { class: "fill", style: `width:${pct(score)}` })),
+      el("span", { class: "pct", text: pct(score) })))));
+  }
   const foot = [s.word !== null ? `at word ${s.word}` : "", s.threshold !== null ? `buzzes at ${pct(s.threshold)}` : "",
     s.buzz ? "buzzed" : "", s.right ? "right" : ""].filter(Boolean).join(" · ");
   if (foot) card.append(el("p", { class: "bot-foot muted", text: foot }));
@@ -249,14 +261,17 @@ export function phaseSummary(view) {
   return { rows, other, hasOther: Object.values(other).some((v) => v !== 0) };
 }
 
-function winsText(name) { return /s$/i.test(name) ? `${name} win!` : `${name} wins!`; }
+function winsSuffix(name) { return /s$/i.test(name) ? " win!" : " wins!"; }
+
+/** A team's name in the closing moment: on the big screen a long one is cut short with an ellipsis. */
+const finalName = (name) => el("span", { class: "final-name", title: name, text: name });
 
 /** The closing moment: winner, final score, the per-phase summary and where to look back at it all. */
 export function renderFinal(box, view, { links = [] } = {}) {
   box.hidden = view.status !== "finished";
   if (box.hidden) { box.replaceChildren(); return; }
   const summary = phaseSummary(view);
-  const head = el("tr", {}, el("th", { text: "" }), view.teams.map((t) => el("th", { class: teamClass(view, t.id), text: t.name })));
+  const head = el("tr", {}, el("th", { text: "" }), view.teams.map((t) => el("th", { class: teamClass(view, t.id) }, finalName(t.name))));
   const line = (label, cell) => el("tr", {}, el("th", { scope: "row", text: label }), view.teams.map((t) => el("td", { text: cell(t.id) })));
   const single = summary.rows.length === 1;
   const body = summary.rows.map((r) => line(single ? "Questions won" : `Phase ${r.phase}`, (id) => {
@@ -266,8 +281,8 @@ export function renderFinal(box, view, { links = [] } = {}) {
   if (summary.hasOther) body.push(line("Penalties & adjustments", (id) => `${summary.other[id] > 0 ? "+" : ""}${summary.other[id]}`));
   body.push(line("Final", (id) => String(view.scores[id] ?? 0)));
   box.replaceChildren(
-    el("p", { class: "final-winner", text: view.winner ? winsText(teamName(view, view.winner)) : "A tie!" }),
-    el("p", { class: "final-score", text: view.teams.map((t) => `${t.name} ${view.scores[t.id] ?? 0}`).join(" — ") }),
+    el("p", { class: "final-winner" }, view.winner ? [finalName(teamName(view, view.winner)), winsSuffix(teamName(view, view.winner))] : "A tie!"),
+    el("p", { class: "final-score" }, view.teams.flatMap((t, i) => [i ? " — " : "", finalName(t.name), ` ${view.scores[t.id] ?? 0}`])),
     el("table", { class: "final-table" }, el("thead", {}, head), el("tbody", {}, body)),
     links.length ? el("p", { class: "final-links" }, links.flatMap(([href, text]) => [el("a", { href, text }), " "])) : null,
   );

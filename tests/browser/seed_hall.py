@@ -40,6 +40,7 @@ LONG_TOSSUP = (
 )
 LONG_ANSWER = '<u>Hamlet</u> [accept The Tragedy of Hamlet, Prince of Denmark; do not accept or prompt on "Denmark"]'
 STAGES = ("phase1", "phase3", "closed")
+TIERS = ("500mib", "6gib", "unlimited")
 SIMULATED = {"kind": "simulated", "simulated": True, "accuracy": 0.6}
 SNIPPETS = [
     ("Hamlet", "The Tragedy of <mark>Hamlet</mark>, <mark>Prince</mark> of <mark>Denmark</mark>, often shortened to "
@@ -72,34 +73,40 @@ def seed() -> dict:
     live = create_match_record(title="Hall night", packet=packet, format_name="efficientqa",
                                overrides={**slow, "questions": 1}, teams=[TeamSpec("Humans"), TeamSpec("Machines")])
     codes["live"] = live.code
-    bots = [SeatSpec(f"{tier} bot (simulated)", kind="bot", tier=tier, config=dict(SIMULATED))
-            for tier in ("500mib", "6gib", "unlimited")]
+    bots = [SeatSpec(f"{tier} bot (simulated)", kind="bot", tier=tier, config=dict(SIMULATED)) for tier in TIERS]
+    teams = [TeamSpec("Humans", [SeatSpec("Ada", captain=True)]), TeamSpec("Computer", bots)]
     for stage in STAGES:
-        # Created and started in the past, so that phase 3 (two phases' time limits later) begins about
-        # now; left paused, so no clock runs out and no bot is asked anything while the tests look at
-        # it. (Created now, every event would be stamped now, and the phases' deadlines, counted from
-        # the past start, would all run out at the pause.)
-        started = now_ms() - 760_000
-        match = create_match_record(title="Humans vs. computer in the hall", packet=packet, format_name="efficientqa",
-                                    overrides={**slow, "questions": 1},
-                                    teams=[TeamSpec("Humans", [SeatSpec("Ada", captain=True)]), TeamSpec("Computer", bots)],
-                                    now=started - 1000)
-        runner = MatchRunner(match)
-        play_to(runner, stage, started)
-        runner.handle({"type": "pause", "actor": {"role": "moderator"}, "data": {}}, runner.state.t)
-        codes[f"screen_{stage}"] = match.code
+        codes[f"screen_{stage}"] = staged_match(packet, stage, teams, overrides={**slow, "questions": 1}).code
     return {"user": USER, "password": PASSWORD, "matches": codes}
+
+
+def staged_match(packet, stage: str, teams: list[TeamSpec], overrides: dict, title="Humans vs. computer in the hall"):
+    """A match of teams (the first human with its captain, the second the computer with a bot per
+    tier) played up to `stage` (play_to) and left paused."""
+    # Created and started in the past, so that phase 3 (two phases' time limits later) begins about
+    # now; left paused, so no clock runs out and no bot is asked anything while the tests look at
+    # it. (Created now, every event would be stamped now, and the phases' deadlines, counted from
+    # the past start, would all run out at the pause.)
+    started = now_ms() - 760_000
+    match = create_match_record(title=title, packet=packet, format_name="efficientqa", overrides=overrides,
+                                teams=teams, now=started - 1000)
+    runner = MatchRunner(match)
+    play_to(runner, stage, started)
+    if runner.state.status == "live":
+        runner.handle({"type": "pause", "actor": {"role": "moderator"}, "data": {}}, runner.state.t)
+    return match
 
 
 def play_to(runner: MatchRunner, stage: str, now: int):
     """Play question 1 with real commands up to `stage`: "phase1" (every word read, the small bot's
     guess), "phase3" (both team phases reached, snippets and all three bots' guesses shown), "closed"
-    (the humans' team answer accepted in phase 3)."""
+    (the humans' team answer accepted in phase 3), "finished" (and the match over)."""
     moderator, system = {"role": "moderator"}, {"role": "system"}
-    seats = {s["name"]: s for s in runner.state.seats.values()}
+    seats = runner.state.seats.values()
+    bots = {s["tier"]: s for s in seats if s["kind"] == "bot"}
 
     def bot(tier, guess, confidence, alternatives, threshold):
-        seat = seats[f"{tier} bot (simulated)"]
+        seat = bots[tier]
         runner.handle({"type": "bot_guess", "actor": {"role": "bot", "seat": seat["id"], "team": seat["team"]},
                        "data": {"guess": guess, "confidence": confidence, "buzz": False, "threshold": threshold,
                                 "alternatives": alternatives}}, now)
@@ -115,7 +122,8 @@ def play_to(runner: MatchRunner, stage: str, now: int):
         runner.handle({"type": "reveal", "actor": moderator, "data": {"word": word}}, now)
         if word == 60:
             bot("500mib", "Macbeth", 0.31, [["Macbeth", 0.31], ["King Lear", 0.22], ["Othello", 0.1]], 0.6)
-    bot("500mib", "Hamlet", 0.55, [["Hamlet", 0.55], ["Macbeth", 0.2], ["The Tempest", 0.05]], 0.6)
+    bot("500mib", "Hamlet", 0.55, [["Hamlet", 0.55], ["Macbeth", 0.2], ["The Tempest", 0.05], ["Othello", 0.04],
+                                   ["King Lear", 0.03]], 0.6)
     if stage == "phase1":
         return
     now = expire()
@@ -124,12 +132,16 @@ def play_to(runner: MatchRunner, stage: str, now: int):
     snippets = [{"title": title, "text": marked.replace("<mark>", "").replace("</mark>", ""), "marked": marked}
                 for title, marked in SNIPPETS]
     runner.handle({"type": "snippets", "actor": system, "data": {"snippets": snippets}}, now)
-    bot("unlimited", "Hamlet", 0.93, [["Hamlet", 0.93], ["Hamlet (1948 film)", 0.04]], 0.8)
+    bot("unlimited", "Hamlet", 0.93, [["Hamlet", 0.93], ["Hamlet (1948 film)", 0.04], ["Hamnet", 0.02],
+                                      ["Rosencrantz and Guildenstern Are Dead", 0.01], ["The Spanish Tragedy", 0.01]], 0.8)
     if stage == "phase3":
         return
-    ada = {"role": "player", "seat": seats["Ada"]["id"], "team": seats["Ada"]["team"]}
-    runner.handle({"type": "submit", "actor": ada, "data": {"text": "Hamlet"}}, now + 5000)
+    captain = next(s for s in seats if s["kind"] == "human" and s["captain"])
+    player = {"role": "player", "seat": captain["id"], "team": captain["team"]}
+    runner.handle({"type": "submit", "actor": player, "data": {"text": "Hamlet"}}, now + 5000)
     runner.handle({"type": "rule", "actor": moderator, "data": {"verdict": "accept", "after": 0}}, now + 8000)
+    if stage == "finished":
+        runner.handle({"type": "next", "actor": moderator, "data": {}}, now + 10_000)
 
 
 if __name__ == "__main__":

@@ -76,7 +76,10 @@ def test_a_long_tossup_with_three_bots_and_snippets_fits_the_screen(hall_server,
     assert_in_view(words.last, "the last word")
     for i in range(3):
         assert_in_view(screen.locator("#bots .bot-card").nth(i), f"bot card {i + 1}")
-        assert_in_view(screen.locator("#snippets .snippet").nth(i).locator("strong"), f"snippet {i + 1}'s title")
+    shown = screen.locator("#snippets .snippet:visible")  # as many as fit, the first first (test_search_results_…)
+    assert shown.count() >= 1
+    for i in range(shown.count()):
+        assert_in_view(shown.nth(i), f"search result {i + 1}")
     for score in screen.locator("#scores .score").all():
         assert_in_view(score.locator(".points"), "a score")
     assert_in_view(screen.locator("#timer"), "the discussion clock")
@@ -203,3 +206,88 @@ def test_a_phone_joins_through_the_qr_code_on_the_screen_and_plays(hall_server, 
     press_next(moderator)  # one question: the match ends
     expect(screen.locator("#final .final-winner")).to_have_text("Machines win!")
     expect(ada.locator("body")).to_have_attribute("data-wake-lock", "off")  # and the phones may sleep again
+
+
+# -- the phase-3 search results read from the back of the room (issue 20) ---------------------------
+
+SNIPPET_FONT_PX = 20  # the smallest text the back of a room reads on a hall's screen
+
+SNIPPETS_SEEN = """(panel) => {
+  const px = (el) => parseFloat(getComputedStyle(el).fontSize);
+  const box = panel.getBoundingClientRect();
+  const shown = [...panel.querySelectorAll(".snippet")].filter((s) => s.getClientRects().length);
+  return {scrollHeight: panel.scrollHeight, clientHeight: panel.clientHeight, scrollTop: panel.scrollTop,
+          panelTop: box.top, panelBottom: box.bottom, heading: panel.querySelector("h3").textContent,
+          headingPx: px(panel.querySelector("h3")),
+          shown: shown.map((s) => ({title: s.querySelector("strong").textContent, top: s.getBoundingClientRect().top,
+                                    bottom: s.getBoundingClientRect().bottom, titlePx: px(s.querySelector("strong")),
+                                    textPx: px(s.querySelector("p"))}))};
+}"""
+
+
+@pytest.mark.parametrize("width, height", SIZES)
+def test_search_results_show_the_first_result_first_large_and_never_scroll(hall_server, open_page, width, height):
+    from tests.browser.seed_hall import SNIPPETS
+
+    screen = open_screen(open_page, hall_server, "phase3", width, height)
+    panel = screen.locator("#snippets")
+    expect(panel).to_be_visible()
+    seen = panel.evaluate(SNIPPETS_SEEN)
+    assert seen["scrollHeight"] <= seen["clientHeight"] and seen["scrollTop"] == 0, f"the panel scrolls: {seen}"
+    assert_no_scrolling(screen)
+    shown = seen["shown"]
+    assert shown and shown[0]["title"] == SNIPPETS[0][0], f"the first result is not the first shown: {seen}"
+    assert [s["title"] for s in shown] == [title for title, _ in SNIPPETS[:len(shown)]], "results in their order"
+    for s in shown:  # each result shown is wholly in the panel: none is cut at its top or its bottom
+        assert seen["panelTop"] - 0.5 <= s["top"] and s["bottom"] <= seen["panelBottom"] + 0.5, seen
+        assert min(s["titlePx"], s["textPx"]) >= SNIPPET_FONT_PX, f"a result's text is smaller than {SNIPPET_FONT_PX} px: {s}"
+    assert seen["headingPx"] >= SNIPPET_FONT_PX, seen
+    assert_in_view(panel.locator(".snippet").first, "the first search result")
+    left_out = len(SNIPPETS) - len(shown)
+    assert seen["heading"] == (f"Search results · first {len(shown)} of {len(SNIPPETS)}" if left_out else "Search results")
+
+
+
+def test_a_phone_watching_the_screen_shows_the_first_search_result_too(hall_server, open_page):
+    """A screen held in the hand (taller than wide: one column) keeps the results at its own size."""
+    screen = open_screen(open_page, hall_server, "phase3", 390, 844)
+    panel = screen.locator("#snippets")
+    seen = panel.evaluate(SNIPPETS_SEEN)
+    assert seen["scrollHeight"] <= seen["clientHeight"] and seen["scrollTop"] == 0, seen
+    assert seen["shown"] and seen["shown"][0]["bottom"] <= seen["panelBottom"] + 0.5, seen
+    assert_in_view(panel.locator(".snippet").first.locator("strong"), "the first result's title")
+    assert_in_view(panel.locator("h3"), "the panel's heading")
+    assert_no_scrolling(screen)
+
+
+# -- each bot's top five guesses with their scores, under the audience rule (issue 20) ----------------
+
+def alt_rows(card) -> list[tuple[str, str]]:
+    return [(row.locator(".alt-guess").inner_text(), row.locator(".pct").inner_text()) for row in card.locator(".bot-alts li").all()]
+
+
+def test_each_bot_card_shows_its_top_five_guesses_with_scores_once_the_hall_may_see_them(hall_server, open_page):
+    unlimited_five = [("Hamlet (1948 film)", "4%"), ("Hamnet", "2%"), ("Rosencrantz and Guildenstern Are Dead", "1%"),
+                      ("The Spanish Tragedy", "1%")]
+    # Phase 3, the humans discussing: the console sees the unlimited bot's five guesses; the hall none yet.
+    console = open_page(1920, 1080)
+    log_in(console, hall_server, f"/m/{hall_server['matches']['screen_phase3']}/moderate")
+    card = console.locator(".bot-card", has=console.locator(".pill", has_text="unlimited"))
+    expect(card.locator(".guess")).to_have_text("Hamlet")
+    expect(card.locator(".guess-row .pct")).to_have_text("93%")
+    assert alt_rows(card) == unlimited_five
+    expect(card.locator(".bot-alts .bar")).to_have_count(4)
+    screen = open_screen(open_page, hall_server, "phase3", 1920, 1080)
+    held = screen.locator(".bot-card", has=screen.locator(".pill", has_text="unlimited"))
+    expect(held).to_contain_text("no guess yet")
+    assert "Hamnet" not in screen.content()
+    small = screen.locator(".bot-card", has=screen.locator(".pill", has_text="500mib"))  # shown: phase 1 is over
+    assert alt_rows(small) == [("Macbeth", "20%"), ("The Tempest", "5%"), ("Othello", "4%"), ("King Lear", "3%")]
+    # The question closed: the hall sees every bot's top guesses, five at most, each with its bar and score.
+    screen = open_screen(open_page, hall_server, "closed", 1920, 1080)
+    card = screen.locator(".bot-card", has=screen.locator(".pill", has_text="unlimited"))
+    expect(card.locator(".guess")).to_contain_text("final: Hamlet")
+    assert alt_rows(card) == unlimited_five
+    for i in range(4):
+        assert_in_view(card.locator(".bot-alts li").nth(i), f"the unlimited bot's guess {i + 2}")
+    assert_no_scrolling(screen)

@@ -1,6 +1,7 @@
 """What a bot's card says on the big screen (static/js/ui.js botCardState, run under Node): one scale
-for every bot (its confidence in its top guess in [0, 1], its buzz threshold on the same bar), "no
-guess yet" rather than a blank, a settled card once the question closes, and a miss said as one."""
+for every bot (its confidence in its top guess in [0, 1], its buzz threshold on the same bar, its
+other top guesses with their scores), "no guess yet" rather than a blank, a settled card once the
+question closes, and a miss said as one."""
 import json
 import shutil
 import subprocess
@@ -44,9 +45,16 @@ def test_before_its_first_guess_a_bot_says_no_guess_yet_or_when_it_plays():
 def test_the_bar_shows_its_own_confidence_against_its_threshold_on_one_scale():
     [card] = cards([view({"small": guess()}), "small"])
     assert (card["guess"], card["confidence"], card["threshold"], card["settled"]) == ("Hamlet", 0.55, 0.6, False)
-    assert card["others"] == ["Macbeth"]
+    assert card["others"] == [["Macbeth", 0.2]]
     [wild] = cards([view({"small": guess(confidence=1.7, threshold=-3)}), "small"])
     assert (wild["confidence"], wild["threshold"]) == (1, 0)
+
+
+def test_a_card_shows_the_top_five_guesses_each_with_its_score_on_the_one_scale():
+    five = [["Hamlet", 0.55], ["Macbeth", 0.2], ["The Tempest", 0.05], ["Othello", 1.4], [" King Lear ", None]]
+    [card] = cards([view({"small": guess(guesses=five)}), "small"])
+    assert (card["guess"], card["confidence"]) == ("Hamlet", 0.55)
+    assert card["others"] == [["Macbeth", 0.2], ["The Tempest", 0.05], ["Othello", 1], ["King Lear", 0]]
 
 
 def test_a_blank_or_null_guess_reads_no_guess_not_a_blank_at_zero_percent():

@@ -137,3 +137,29 @@ def test_the_browser_fold_follows_seats_given_up(tmp_path):
     kinds = [e["type"] for e in m.events]
     assert kinds.count("seat_left") == 2 and "submission" in kinds
     check_log(m.events, tmp_path, starts_every=3)
+
+
+def test_every_bot_card_shows_its_top_five_guesses_in_the_browser_as_on_the_server(tmp_path):
+    """A bot's card carries its top MAX_GUESSES guesses with their scores, on the server and in the
+    browser's fold alike: five from a guess the engine took now, and five of the ten a log written
+    before the engine cut a report to five holds."""
+    from game.engine.api import project
+    from game.engine.rules import MAX_GUESSES
+    from tests.engine.support import Match
+
+    assert MAX_GUESSES == 5
+    m = Match("quizbowl", {"questions": 1, "hall_bot_guesses": "live"})
+    m.start(0)
+    m.reveal_until(3)
+    ten = [[f"guess {i}", round(1 - i / 10, 2)] for i in range(10)]
+    m.send("bot_guess", "bot", {"guess": "guess 0", "confidence": 0.9, "buzz": False, "alternatives": ten, "threshold": 0.5})
+    now = m.events[-1]
+    old = dict(now, data=dict(now["data"], alternatives=ten), t=now["t"] + 1)  # as stored before the cut
+    events = m.events + [old]
+    for event in (now, old):
+        state = fold(events[: events.index(event) + 1])
+        for audience, team in AUDIENCES:
+            card = snapshot(state, audience, team)["question"]["bot_cards"]["bot"]
+            assert [g for g, _ in card["guesses"]] == [f"guess {i}" for i in range(MAX_GUESSES)], audience
+    assert project(old, "spectator")["data"]["alternatives"] == ten  # the frame as stored; the card cuts it
+    check_log(events, tmp_path, starts_every=2)

@@ -8,13 +8,16 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils.html import escape
 
-from game.models import Match, MatchEvent, MatchLease, Packet, Question, Seat
+from django.core.exceptions import ValidationError
+
+from game.models import NAME_MAX_LENGTH, Match, MatchEvent, MatchLease, Packet, Question, Seat, Team
 from game.seat_tokens import make_seat_token
 from game.store import TeamSpec, create_match_record
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the conductor reads on a thread of its own
 
 HOSTILE = '<script>alert("pwned")</script><img src=x onerror=alert(1)>'
+HOSTILE_NAME = '<script>x</script><img src=x>'  # a name is at most NAME_MAX_LENGTH characters
 
 
 @pytest.fixture(autouse=True)
@@ -264,16 +267,64 @@ def test_a_blank_name_is_refused(client, match):
     assert response.status_code == 400 and not Seat.objects.exists()
 
 
+# -- how long a name may be: said on the join page, checked by the forms and the models (issue 20) ----
+
+def test_the_join_page_says_how_long_a_name_may_be_and_its_box_stops_there(client, match):
+    page = client.get(f"/m/{match.code}/join").content.decode()
+    assert f"Up to {NAME_MAX_LENGTH} characters" in page
+    assert re.search(rf'<input[^>]*name="name"[^>]*maxlength="{NAME_MAX_LENGTH}"', page)
+    assert 'aria-describedby="name-help"' in page and 'id="name-help"' in page
+
+
+def test_a_name_one_character_too_long_is_refused_with_the_limit_and_the_longest_is_taken(client, match):
+    response = join(client, match, "W" * (NAME_MAX_LENGTH + 1), 0)
+    assert response.status_code == 400 and not Seat.objects.exists()
+    assert (f"A name is at most {NAME_MAX_LENGTH} characters (this one has {NAME_MAX_LENGTH + 1}); shorten it."
+            in response.content.decode())
+    assert join(client, match, "W" * NAME_MAX_LENGTH, 0)["Location"] == f"/m/{match.code}/play"
+    assert [seat["name"] for seat in logged_joins(match)] == ["W" * NAME_MAX_LENGTH]
+
+
+def test_a_team_name_one_character_too_long_is_refused_on_the_host_page(client, staff, packet):
+    page = client.get("/host/").content.decode()
+    assert page.count(f'maxlength="{NAME_MAX_LENGTH}"') == 2 and f"Up to {NAME_MAX_LENGTH} characters" in page
+    response = client.post("/host/", new_match_post(packet, team_1="T" * (NAME_MAX_LENGTH + 1)))
+    assert response.status_code == 200 and not Match.objects.exists()
+    assert f"A name is at most {NAME_MAX_LENGTH} characters" in response.content.decode()
+    client.post("/host/", new_match_post(packet, team_1="T" * NAME_MAX_LENGTH))
+    assert Match.objects.get().teams.get(position=0).name == "T" * NAME_MAX_LENGTH
+
+
+def test_the_models_check_the_same_limit_for_teams_and_people_not_for_a_bots_seat(match):
+    team = match.teams.get(position=0)
+    with pytest.raises(ValidationError, match="at most"):
+        Team(match=match, position=5, name="T" * (NAME_MAX_LENGTH + 1)).full_clean()
+    with pytest.raises(ValidationError, match="at most"):
+        Seat(team=team, name="W" * (NAME_MAX_LENGTH + 1)).full_clean()
+    Seat(team=team, name="W" * NAME_MAX_LENGTH).full_clean()
+    Seat(team=team, name="a-registered-bot-with-a-long-name-of-its-own-up-to-60", kind="bot", bot_tier="6gib").full_clean()
+
+
+def test_names_stored_before_the_limit_still_open_every_page(client, staff, packet):
+    """A match made when names could be 80 (teams) and 60 (players) characters long still works."""
+    old = create_match_record(title="Old match", packet=packet, format_name="efficientqa",
+                              teams=[TeamSpec("H" * 80), TeamSpec("M" * 80)])
+    Seat.objects.create(team=old.teams.get(position=0), name="P" * 60)
+    for path in (f"/host/m/{old.code}/", f"/m/{old.code}/join", f"/m/{old.code}/watch", f"/m/{old.code}/moderate"):
+        assert client.get(path).status_code == 200, path
+    assert join(client, old, "Newcomer", 0)["Location"] == f"/m/{old.code}/play"
+
+
 # -- escaping -----------------------------------------------------------------------------------
 
 def test_a_players_typed_name_is_escaped_on_every_page_that_shows_it(client, staff, match):
     player = Client()
-    join(player, match, HOSTILE, 0)
+    join(player, match, HOSTILE_NAME, 0)
     pages = [player.get(f"/m/{match.code}/play"), client.get(f"/host/m/{match.code}/")]
     for page in pages:
         text = page.content.decode()
-        assert HOSTILE not in text and "<img src=x" not in text
-        assert str(escape(HOSTILE)) in text
+        assert HOSTILE_NAME not in text and "<img src=x" not in text
+        assert str(escape(HOSTILE_NAME)) in text
 
 
 def test_a_match_title_typed_by_the_host_is_escaped_on_the_public_pages(client, packet):
