@@ -99,7 +99,8 @@ def staged_match(packet, stage: str, teams: list[TeamSpec], overrides: dict, tit
 
 def play_to(runner: MatchRunner, stage: str, now: int):
     """Play question 1 with real commands up to `stage`: "phase1" (every word read, the small bot's
-    guess), "phase3" (both team phases reached, snippets and all three bots' guesses shown), "closed"
+    guess), "phase3" (both team phases reached, snippets shown, all three bots' guesses made: the console shows
+    them, the hall not until the question closes), "closed"
     (the humans' team answer accepted in phase 3), "finished" (and the match over)."""
     moderator, system = {"role": "moderator"}, {"role": "system"}
     seats = runner.state.seats.values()
