@@ -140,7 +140,13 @@ def _answer(s: MatchState, d, t):
 
 def _submission(s: MatchState, d, t):
     s.q.submissions[d["team"]] = {"seat": d["seat"], "text": d["text"]}
+    _stop_clock(s.q, d)
     _record_answer(s, d)
+
+
+def _stop_clock(q: QuestionState, d):
+    if d.get("clock_stopped"):  # every side has answered: no deadline runs on
+        q.deadline = None
 
 
 def _record_answer(s: MatchState, d):
@@ -157,6 +163,7 @@ def _passed(s: MatchState, d, t):
     q = s.q
     q.passed.append(d["team"])
     q.floor = d.get("floor")
+    _stop_clock(q, d)
 
 
 def _chat(s: MatchState, d, t):

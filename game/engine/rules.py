@@ -578,7 +578,7 @@ def _cmd_submit(out, actor, data, now, received):
         raise Rejected("Your team is out of this phase.", "locked_out")
     if team in q.submissions:
         raise Rejected("Your team has already submitted; wait for the ruling.", "already_answered")
-    out.emit("submission", now, seat=seat["id"], team=team, text=_text(data))
+    out.emit("submission", now, seat=seat["id"], team=team, text=_text(data), **_clock_stops(s, team))
 
 
 def _cmd_pass(out, actor, data, now, received):
@@ -597,9 +597,18 @@ def _cmd_pass(out, actor, data, now, received):
     if team in q.locked or team in q.passed or team in q.submissions:
         raise Rejected("Your team has already answered or is out of this phase.", "locked_out")
     floor = _next_floor(s, locked=q.locked, passed=set(q.passed) | {team}, current=q.floor)
-    out.emit("pass", now, team=team, seat=seat["id"], floor=floor)
+    out.emit("pass", now, team=team, seat=seat["id"], floor=floor, **_clock_stops(s, team))
     if floor is None:
         _end_phase(out, now)
+
+
+def _clock_stops(s: MatchState, team: str) -> dict:
+    """{"clock_stopped": True} when `team` is the last side of a team phase still to answer: every
+    other team has submitted, passed or is out, so the discussion clock stops rather than run down to
+    a "time is up" that is not true (a prompt starts it again for the side prompted)."""
+    q = s.q
+    waiting = [t for t in s.team_ids if t != team and t not in q.locked and t not in q.passed and t not in q.submissions]
+    return {} if waiting else {"clock_stopped": True}
 
 
 def _cmd_chat(out, actor, data, now, received):

@@ -176,6 +176,7 @@ const FOLD = {
   },
   submission(view, d, frame) {
     view.question.submissions[d.team] = { seat: d.seat, text: d.text ?? null }; // null: another team's, unread
+    if (d.clock_stopped) view.question.deadline = null;  // every side has answered: the clock stops
     recordAnswer(view, d, frame);
     note(view, frame, "answer", d.text ?? null, { team: d.team, who: seatName(view, d.seat) });
   },
@@ -183,6 +184,7 @@ const FOLD = {
     const q = view.question;
     q.passed = [...q.passed, d.team];
     q.floor = d.floor ?? null;
+    if (d.clock_stopped) q.deadline = null;
     note(view, frame, "pass", `${teamName(view, d.team)} passed`, { team: d.team });
   },
   chat(view, d) {
@@ -238,7 +240,9 @@ const FOLD = {
       q.floor = d.floor ?? null;
     }
     if (d.kind === "dead") note(view, frame, "info", "Time is up: nobody else buzzed in time");
-    if (d.kind === "discussion") note(view, frame, "info", "Discussion time is up");
+    // Said only when it is true: a side was still to answer when the discussion clock ran out.
+    const silent = (d.passed || []).map((team) => teamName(view, team));
+    if (d.kind === "discussion" && silent.length) note(view, frame, "info", `Discussion time is up: ${silent.join(" and ")} did not answer`);
   },
   question_closed(view, d, frame) {
     const q = view.question;
