@@ -8,6 +8,7 @@ received (buzzes and rulings), so a public box score holds nothing the hall did 
 """
 from __future__ import annotations
 
+from .engine.projection import private_reason
 from .engine.state import MatchState
 
 
@@ -25,7 +26,7 @@ def box_score(state: MatchState, frames: list[dict] | None = None) -> dict:
             "qid": entry["qid"],
             "tiebreaker": entry["tiebreaker"],
             "thrown_out": entry["thrown_out"],
-            "reason": entry.get("reason", ""),
+            "reason": private_reason(entry).get("reason", ""),  # the moderator's note stays theirs unless made public
             # the phase it ended in: an override to correct ends it where that answer was given
             "phase": entry["result"]["phase"] if entry["result"] else entry["phase"],
             "answer": state.questions[entry["index"]].answer,
@@ -42,6 +43,7 @@ def box_score(state: MatchState, frames: list[dict] | None = None) -> dict:
                     "overridden": bool(r.get("overridden")),
                     "withdrawn": bool(r.get("withdrawn")),
                     "by": r["by"],
+                    "reason": private_reason(r).get("reason"),
                     "phase": r["phase"],
                     "points": r["points"],
                     "word": words_at.get(r["id"]),

@@ -196,7 +196,7 @@ def _question_frame(q: dict, kind: str, d: dict, frame: dict, seats: dict) -> No
         q.update(end_seq=seq, words=len(words), answer=d.get("answer"), result=d.get("result"),
                  dead=d.get("result") is None)
     elif kind == "question_thrown_out":
-        q.update(end_seq=q["end_seq"] or seq, thrown_out=True, reason=d.get("reason", ""), result=None)
+        q.update(end_seq=q["end_seq"] or seq, thrown_out=True, reason=d.get("reason") or "", result=None)
 
 
 def _guess(q: dict, seat: str, g: dict, seq: int) -> None:

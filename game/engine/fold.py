@@ -181,6 +181,9 @@ def _ruling(s: MatchState, d, t):
     s.rulings[rid] = {k: d[k] for k in ("id", "number", "phase", "mode", "team", "seat", "text", "verdict",
                                          "points", "accept_points", "reject_points", "by")}
     s.rulings[rid]["heard"] = d.get("heard")
+    s.rulings[rid]["reason"] = d.get("reason")  # the moderator's note; the hall sees it only if public
+    if d.get("public"):
+        s.rulings[rid]["public"] = True
     if d.get("held"):  # the computer's answer, not shown to the hall until the humans are done
         s.rulings[rid]["held"] = True
     s.next_ruling_id = rid + 1
@@ -246,10 +249,10 @@ def _question_closed(s: MatchState, d, t):
     s.history.append(_history_entry(s, q, thrown_out=False))
 
 
-def _history_entry(s: MatchState, q: QuestionState, thrown_out: bool, reason: str = "") -> dict:
+def _history_entry(s: MatchState, q: QuestionState, thrown_out: bool, reason: str = "", public: bool = False) -> dict:
     return {
         "number": q.number, "index": q.index, "qid": s.questions[q.index].qid, "tiebreaker": q.tiebreaker,
-        "thrown_out": thrown_out, "reason": reason, "phase": q.phase + 1, "result": q.result,
+        "thrown_out": thrown_out, "reason": reason, "reason_public": public, "phase": q.phase + 1, "result": q.result,
         "rulings": list(q.ruling_ids), "score_changes": dict(q.score_changes), "buzzes": list(q.buzz_log),
     }
 
@@ -260,7 +263,7 @@ def _question_thrown_out(s: MatchState, d, t):
     if q.closed:
         s.history.pop()
     q.result = None
-    s.history.append(_history_entry(s, q, thrown_out=True, reason=d.get("reason", "")))
+    s.history.append(_history_entry(s, q, thrown_out=True, reason=d.get("reason") or "", public=bool(d.get("public"))))
     s.q = None
 
 

@@ -21,6 +21,9 @@ AUDIENCES = ("moderator", "spectator", "player", "bot")
 HALL = ("spectator", "player")  # the people in the room: the big screen and the phones
 
 _MODERATOR_ONLY = {"judge_suggested", "buzz_refused"}
+# Events that may carry the moderator's free-text reason: it is the moderator's note, shown to the
+# others only when the moderator marked it public (the event says "public": true).
+_REASONED = {"ruling", "override", "score_adjusted", "question_thrown_out", "paused"}
 _TEAM_ONLY = {"chat"}  # the team itself and the moderator
 _PUBLIC_ROSTER_KEYS = ("rules", "teams", "seats")
 
@@ -42,6 +45,8 @@ def project(event: dict, audience: str, team: str | None = None) -> dict:
         return _frame(event, kind, data)
     if kind in _MODERATOR_ONLY:
         return _hidden(event)
+    if kind in _REASONED:
+        data = private_reason(data)
     if kind in _TEAM_ONLY:
         return _frame(event, kind, data) if audience == "player" and data.get("team") == team else _hidden(event)
     if kind == "submission":
@@ -66,6 +71,14 @@ def project(event: dict, audience: str, team: str | None = None) -> dict:
     return _frame(event, kind, data)
 
 
+def private_reason(record: dict) -> dict:
+    """A record (an event's data, a ruling) as anyone but the moderator sees it: a reason not marked
+    public is withheld (None; a thrown-out question's history says "")."""
+    if not record.get("reason") or record.get("public") or record.get("reason_public"):
+        return record
+    return dict(record, reason="" if "reason_public" in record else None)
+
+
 def snapshot(state: MatchState | None, audience: str, team: str | None = None) -> dict:
     """The whole picture for a client that is too far behind to replay events one by one."""
     if audience not in AUDIENCES:
@@ -86,15 +99,20 @@ def snapshot(state: MatchState | None, audience: str, team: str | None = None) -
         "number": state.number,
         "winner": state.winner,
         "history": [_history_view(h, state, staff) for h in state.history],
-        "rulings": [r if staff or not r.get("held") else dict(r, text=None, heard=None) for r in state.rulings.values()],
+        "rulings": [r if staff else _hall_ruling(r) for r in state.rulings.values()],
         "question": _question_view(state, audience, team),
         "questions": [q.to_dict() for q in state.questions] if staff else None,
     }
 
 
+def _hall_ruling(record: dict) -> dict:
+    record = private_reason(record)
+    return dict(record, text=None, heard=None) if record.get("held") else record
+
+
 def _history_view(entry: dict, state: MatchState, staff: bool) -> dict:
     q = state.questions[entry["index"]]
-    view = dict(entry, answer=q.answer if staff else q.clean_answer, text=q.text)
+    view = dict(entry if staff else private_reason(entry), answer=q.answer if staff else q.clean_answer, text=q.text)
     if entry["thrown_out"] and not staff:  # it may never have been read to the end: its text and answer stay unsaid
         view.update(answer=None, text=None)
     if not staff:  # the audience saw the buzzes that won; the losing ones are the moderator's record

@@ -263,7 +263,8 @@ def _points(s: MatchState, phase_index: int, mode: str, word: int | None, words_
     return accept, reject
 
 
-def _rule(out: _Emitter, team: str, verdict: str, now: int, by: str, heard: str | None = None):
+def _rule(out: _Emitter, team: str, verdict: str, now: int, by: str, heard: str | None = None,
+          note: dict | None = None):
     s = out.state
     q = s.q
     words_len = len(s.question.words)
@@ -303,7 +304,7 @@ def _rule(out: _Emitter, team: str, verdict: str, now: int, by: str, heard: str 
     out.emit("ruling", now, id=s.next_ruling_id, number=q.number, phase=q.phase + 1, mode=q.mode,
              team=team, seat=seat, text=text, heard=heard, verdict=verdict, points=points,
              accept_points=accept_pts, reject_points=reject_pts,
-             score_changes={team: points} if points else {}, by=by, word=word, **extra)
+             score_changes={team: points} if points else {}, by=by, word=word, **extra, **(note or {}))
     s = out.state
     q = s.q
     if verdict == "accept":
@@ -374,6 +375,18 @@ def _text(data: dict, key: str = "text", limit: int = MAX_TEXT) -> str:
     if len(text) > limit:
         raise Rejected(f"That is too long; keep it under {limit} characters.", "too_long")
     return text
+
+
+def _reason(data: dict, default: str | None = None) -> dict:
+    """A moderator's free-text reason as an event carries it: {"reason": text} (`default` when none is
+    given; nothing at all with no default), plus "public": true only when the moderator chose to show
+    it to the room. Without that it is the moderator's own note: projection.py keeps it from every
+    other audience."""
+    text = data.get("reason")
+    text = " ".join(text.split())[:MAX_TEXT] if isinstance(text, str) else ""
+    if not text:
+        return {} if default is None else {"reason": default}
+    return {"reason": text, **({"public": True} if data.get("public") is True else {})}
 
 
 def _bot_may_play(s: MatchState, seat: dict):
@@ -642,7 +655,7 @@ def _cmd_rule(out, actor, data, now, received):
     _target(data, "after", q.ruling_ids[-1] if q.ruling_ids else 0,
             "Another ruling came first; look at the console and rule again if it is still needed.")
     _target(data, "on", on, "The floor changed before your ruling arrived; rule again on the answer shown now.")
-    _rule(out, team, verdict, now, by="moderator", heard=heard)
+    _rule(out, team, verdict, now, by="moderator", heard=heard, note=_reason(data))
 
 
 def _cmd_undo(out, actor, data, now, received):
@@ -689,7 +702,8 @@ def _cmd_override(out, actor, data, now, received):
     delta = {t: after["score_changes"].get(t, 0) - before["score_changes"].get(t, 0) for t in teams}
     points = next(x["points"] for x in after["rulings"] if x["id"] == rid)
     out.emit("override", now, ruling=rid, number=r["number"], verdict=verdict, points=points,
-             score_changes={t: p for t, p in delta.items() if p}, result=after["result"], rulings=after["rulings"])
+             score_changes={t: p for t, p in delta.items() if p}, result=after["result"], rulings=after["rulings"],
+             **_reason(data))
 
 
 def _question_rulings(s: MatchState, rid: int) -> list[int]:
@@ -730,8 +744,7 @@ def _cmd_adjust(out, actor, data, now, received):
         raise Rejected("An adjustment is a whole number of points, not zero, at most 1000 either way.", "bad_points")
     if not isinstance(reason, str) or not reason.strip():
         raise Rejected("Say why the score is adjusted; the reason goes into the match record.", "no_reason")
-    out.emit("score_adjusted", now, team=team, points=points, reason=reason.strip()[:MAX_TEXT],
-             score_changes={team: points})
+    out.emit("score_adjusted", now, team=team, points=points, score_changes={team: points}, **_reason(data))
 
 
 def _cmd_throw_out(out, actor, data, now, received):
@@ -742,11 +755,9 @@ def _cmd_throw_out(out, actor, data, now, received):
         raise Rejected("That question is already done.", "bad_question")
     if _next_unused(s) is None:
         raise Rejected("No reserve question is left to replace it; adjust the score instead.", "no_reserve")
-    reason = data.get("reason") if isinstance(data.get("reason"), str) else ""
     reverse = {team: -pts for team, pts in q.score_changes.items() if pts}
     number, tiebreaker = q.number, q.tiebreaker
-    out.emit("question_thrown_out", now, number=number, index=q.index, reason=reason.strip()[:MAX_TEXT],
-             score_changes=reverse)
+    out.emit("question_thrown_out", now, number=number, index=q.index, score_changes=reverse, **_reason(data, ""))
     _start_question(out, now, number=number, tiebreaker=tiebreaker, replaces=q.index)
 
 
@@ -756,7 +767,7 @@ def _cmd_pause(out, actor, data, now, received):
         raise Rejected("Only a live match can be paused.", "not_live")
     if s.paused:
         raise Rejected("The match is already paused.", "paused")
-    out.emit("paused", now, reason=str(data.get("reason", ""))[:MAX_TEXT])
+    out.emit("paused", now, **_reason(data, ""))
 
 
 def _cmd_resume(out, actor, data, now, received):

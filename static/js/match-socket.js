@@ -41,7 +41,7 @@ export function emptyView(audience) {
 
 // The fields of a ruling record, as the server's state keeps them (game/engine/fold.py _ruling).
 const RULING_KEYS = ["id", "number", "phase", "mode", "team", "seat", "text", "verdict", "points", "accept_points",
-  "reject_points", "by", "heard"];
+  "reject_points", "by", "heard", "reason"];
 const GUESS_KEYS = ["word", "guess", "confidence", "buzz", "alternatives", "threshold"];
 
 function pick(data, keys) {
@@ -195,6 +195,7 @@ const FOLD = {
     const q = view.question;
     view.rulings[d.id] = pick(d, RULING_KEYS);
     if (d.held) view.rulings[d.id].held = true;
+    if (d.public) view.rulings[d.id].public = true;  // the moderator showed its reason to the room
     q.can_undo = true;
     q.last_ruling = d.id;
     q.ruling_ids.push(d.id);
@@ -230,7 +231,7 @@ const FOLD = {
     if (waiting >= 0) view.feed.splice(waiting, 1);
     const who = d.seat ? seatName(view, d.seat) : teamName(view, d.team);
     note(view, frame, "ruling", d.text || d.heard || (d.held ? "(answer shown once the humans are done)" : "(no answer)"),
-      { team: d.team, who, verdict: d.verdict, points: d.points, by: d.by, id: d.id });
+      { team: d.team, who, verdict: d.verdict, points: d.points, by: d.by, id: d.id, reason: d.reason ?? null });
   },
   timeout(view, d, frame) {
     const q = view.question;
@@ -286,10 +287,11 @@ const FOLD = {
       addScores(q.score_changes, d.score_changes);
       q.result = d.result ?? null;
     }
-    note(view, frame, "info", `Ruling on question ${d.number} changed to ${d.verdict}`);
+    note(view, frame, "info", `Ruling on question ${d.number} changed to ${d.verdict}${d.reason ? `: ${d.reason}` : ""}`);
   },
   score_adjusted(view, d, frame) {
-    note(view, frame, "info", `${teamName(view, d.team)} ${d.points > 0 ? "+" : ""}${d.points}: ${d.reason}`);
+    // The reason reaches this screen only if the moderator showed it to the room (or this is the moderator).
+    note(view, frame, "info", `${teamName(view, d.team)} ${d.points > 0 ? "+" : ""}${d.points}${d.reason ? `: ${d.reason}` : ""}`);
   },
   paused(view) { view.paused = true; },
   resumed(view, d) {

@@ -36,9 +36,15 @@ function rule(verdict) {
   if (!canRule(view)) return;
   const q = view.question;
   const heard = $("heard").value.trim();
-  const data = { verdict, after: q.last_ruling || 0, on: q.mode === "buzz" ? q.possession.seat : q.floor };
+  const data = { verdict, after: q.last_ruling || 0, on: q.mode === "buzz" ? q.possession.seat : q.floor, ...reasonOf($("rule-reason"), $("rule-public")) };
   if (heard) data.heard = heard;
-  command("rule", data).then(() => { $("heard").value = ""; }).catch(() => {});
+  command("rule", data).then(() => { $("heard").value = ""; $("rule-reason").value = ""; $("rule-public").checked = false; }).catch(() => {});
+}
+
+/** {reason, public} from a reason field and its "show to the room" box: the reason stays the moderator's unless ticked. */
+function reasonOf(input, box) {
+  const reason = input.value.trim();
+  return reason ? { reason, public: !!box?.checked } : {};
 }
 
 function next() {
@@ -86,14 +92,14 @@ $("btn-pause").addEventListener("click", togglePause);
 $("btn-end").addEventListener("click", () => {
   if (confirm("End the match now? The scores as they stand become final.")) command("end").catch(() => {});
 });
-// The heard field: Enter rules "accept" would be surprising; Escape hands the keys back instead.
-$("heard").addEventListener("keydown", (e) => { if (e.key === "Escape") e.target.blur(); });
+// The heard and reason fields: Enter rules "accept" would be surprising; Escape hands the keys back instead.
+for (const id of ["heard", "rule-reason"]) $(id).addEventListener("keydown", (e) => { if (e.key === "Escape") e.target.blur(); });
 
 $("adjust-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const form = e.target;
   const points = Number.parseInt(form.points.value, 10);
-  command("adjust", { team: form.team.value, points, reason: form.reason.value.trim(), scores_seq: client.view.scores_seq })
+  command("adjust", { team: form.team.value, points, ...reasonOf(form.reason, form.public), scores_seq: client.view.scores_seq })
     .then(() => form.reset()).catch(() => {});
 });
 $("throw-form").addEventListener("submit", (e) => {
@@ -101,7 +107,7 @@ $("throw-form").addEventListener("submit", (e) => {
   const form = e.target;
   const q = client.view.question;
   if (!q) return;
-  command("throw_out", { reason: form.reason.value.trim(), question: q.index }).then(() => form.reset()).catch(() => {});
+  command("throw_out", { ...reasonOf(form.reason, form.public), question: q.index }).then(() => form.reset()).catch(() => {});
 });
 
 // -- drawing ----------------------------------------------------------------------------------
@@ -240,6 +246,8 @@ function rulingRow(view, r, overridable) {
   return el("li", { class: `ruling-row ${r.verdict}` },
     el("span", { class: "who", text: `${who}: ` }), el("q", { text: r.text || "(no answer)" }), " ",
     el("span", { class: `verdict ${r.verdict}`, text: `${r.verdict}${r.points ? ` ${r.points > 0 ? "+" : ""}${r.points}` : ""}${r.overridden ? " (overridden)" : ""}${r.withdrawn ? " (withdrawn: an earlier answer was right)" : ""}` }),
+    r.reason ? el("span", { class: "ruling-reason muted small" }, ` — ${r.reason} `,
+      el("span", { class: `pill${r.public ? "" : " private"}`, text: r.public ? "shown to the room" : "private" })) : null,
     overridable && r.verdict !== "prompt"
       ? el("button", { class: "small", type: "button", onclick: () => command("override", { ruling: r.id, verdict: other }).catch(() => {}), text: `→ ${other}` })
       : null);

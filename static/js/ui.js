@@ -132,7 +132,8 @@ export function renderFeed(box, view, { limit = 8, omit = [] } = {}) {
     if (f.kind === "ruling") {
       return el("li", { class: `feed-item ruling ${f.verdict} ${teamClass(view, f.team)}` },
         el("span", { class: "who", text: f.who }), " ", el("q", { class: "said", text: f.text }), " ",
-        el("span", { class: `verdict ${f.verdict}`, text: FEED_VERDICT[f.verdict] + (f.points ? ` ${f.points > 0 ? "+" : ""}${f.points}` : "") }));
+        el("span", { class: `verdict ${f.verdict}`, text: FEED_VERDICT[f.verdict] + (f.points ? ` ${f.points > 0 ? "+" : ""}${f.points}` : "") }),
+        f.reason ? el("span", { class: "feed-reason", text: ` — ${f.reason}` }) : null);
     }
     if (f.kind === "answer") {  // text null: the team answered, and this screen is not told what yet
       return el("li", { class: `feed-item answer ${teamClass(view, f.team)}` },

@@ -75,7 +75,7 @@ def played_quizbowl(hall_bot_guesses: str = "after_humans", judged: bool = False
     m.send("next", MOD, at=m.now + 2000)
     # Q3: thrown out after a few words; the replacement is answered by Ben.
     m.reveal_until(2)
-    m.send("throw_out", MOD, {"reason": "misread"}, at=m.now + 100)
+    m.send("throw_out", MOD, {"reason": "misread", "public": True}, at=m.now + 100)  # said to the room
     m.reveal_until(5)
     m.attempt("h1", "tesla coil", "accept", lag=50)
     m.send("next", MOD, at=m.now + 2000)
