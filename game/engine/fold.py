@@ -311,6 +311,7 @@ def _override(s: MatchState, d, t):
         if each["id"] in s.rulings:
             s.rulings[each["id"]] = dict(s.rulings[each["id"]], points=each["points"], withdrawn=each["withdrawn"])
     _add_scores(s, d["score_changes"])
+    _note_correction(s, d, t, "override", team=record["team"])
     for entry in s.history:
         if entry["number"] == record["number"] and not entry["thrown_out"] and d["ruling"] in entry["rulings"]:
             changes = dict(entry["score_changes"])
@@ -337,7 +338,22 @@ def _recount_winner(s: MatchState):
 
 def _score_adjusted(s: MatchState, d, t):
     _add_scores(s, d["score_changes"])
+    _note_correction(s, d, t, "adjust", team=d["team"])
     _recount_winner(s)
+
+
+CORRECTION_FIELDS = ("number", "ruling", "verdict", "points")
+
+
+def _note_correction(s: MatchState, d, t, kind: str, team: str):
+    """A change of score after the final whistle, kept in order: what changed, by how much, and why."""
+    if not d.get("correction"):
+        return
+    entry = {"seq": s.seq + 1, "t": t, "kind": kind, "team": team, **{k: d.get(k) for k in CORRECTION_FIELDS},
+             "score_changes": dict(d["score_changes"]), "reason": d.get("reason")}
+    if d.get("public"):
+        entry["public"] = True
+    s.corrections.append(entry)
 
 
 def _paused(s: MatchState, d, t):

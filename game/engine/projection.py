@@ -96,6 +96,7 @@ def snapshot(state: MatchState | None, audience: str, team: str | None = None) -
         "seats": list(state.seats.values()),
         "scores": dict(state.scores),
         "scores_seq": state.scores_seq,
+        "corrections": [c if staff else private_reason(c) for c in state.corrections],
         "number": state.number,
         "winner": state.winner,
         "history": [_history_view(h, state, staff) for h in state.history],

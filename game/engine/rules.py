@@ -701,9 +701,10 @@ def _cmd_override(out, actor, data, now, received):
     teams = dict.fromkeys([*before["score_changes"], *after["score_changes"]])
     delta = {t: after["score_changes"].get(t, 0) - before["score_changes"].get(t, 0) for t in teams}
     points = next(x["points"] for x in after["rulings"] if x["id"] == rid)
+    marked = _correction(s, data)
     out.emit("override", now, ruling=rid, number=r["number"], verdict=verdict, points=points,
              score_changes={t: p for t, p in delta.items() if p}, result=after["result"], rulings=after["rulings"],
-             **_reason(data))
+             **_reason(data), **marked)
 
 
 def _question_rulings(s: MatchState, rid: int) -> list[int]:
@@ -744,7 +745,21 @@ def _cmd_adjust(out, actor, data, now, received):
         raise Rejected("An adjustment is a whole number of points, not zero, at most 1000 either way.", "bad_points")
     if not isinstance(reason, str) or not reason.strip():
         raise Rejected("Say why the score is adjusted; the reason goes into the match record.", "no_reason")
-    out.emit("score_adjusted", now, team=team, points=points, score_changes={team: points}, **_reason(data))
+    marked = _correction(s, data)
+    out.emit("score_adjusted", now, team=team, points=points, score_changes={team: points}, **_reason(data), **marked)
+
+
+def _correction(s: MatchState, data: dict) -> dict:
+    """A change of score once the match is final is a correction: the moderator must confirm it
+    (confirm: true), and the event says it is one ({"correction": true}), so the log, the box score
+    and the replay show it as a correction rather than as play."""
+    if s.status != "finished":
+        return {}
+    if data.get("confirm") is not True:
+        raise Rejected("The match is final, so this would change its result after the final whistle; confirm it "
+                       "as a correction (it is marked as one in the log, the box score and the replay).",
+                       "confirm_correction")
+    return {"correction": True}
 
 
 def _cmd_throw_out(out, actor, data, now, received):

@@ -34,7 +34,7 @@ function addScores(into, changes) {
 export function emptyView(audience) {
   return {
     audience, seq: 0, t: 0, status: "none", paused: false, rules: null, teams: [], seats: {}, scores: {},
-    scores_seq: 0, number: 0, winner: null, history: [], rulings: {}, question: null, questions: null,
+    scores_seq: 0, number: 0, winner: null, history: [], rulings: {}, question: null, questions: null, corrections: [],
     buzzes: [], lost: [], feed: [], notices: [], suggestions: [],
   };
 }
@@ -75,7 +75,7 @@ export function applySnapshot(view, snap) {
     seq: snap.seq || 0, t: snap.t || 0, status: snap.status, paused: !!snap.paused, rules: snap.rules || null,
     teams: snap.teams || [], scores: { ...(snap.scores || {}) }, scores_seq: snap.scores_seq || 0,
     number: snap.number || 0, winner: snap.winner || null,
-    history: snap.history || [], questions: snap.questions || null,
+    history: snap.history || [], questions: snap.questions || null, corrections: snap.corrections || [],
   });
   for (const seat of snap.seats || []) fresh.seats[seat.id] = seat;
   for (const r of snap.rulings || []) fresh.rulings[r.id] = r;
@@ -271,6 +271,7 @@ const FOLD = {
   },
   override(view, d, frame) {
     const r = view.rulings[d.ruling];
+    noteCorrection(view, d, frame, "override", r?.team ?? null);
     if (r) Object.assign(r, { verdict: d.verdict, points: d.points, overridden: true });
     // The question was scored again: rulings after its first correct answer are withdrawn.
     for (const each of d.rulings || []) {
@@ -287,11 +288,12 @@ const FOLD = {
       addScores(q.score_changes, d.score_changes);
       q.result = d.result ?? null;
     }
-    note(view, frame, "info", `Ruling on question ${d.number} changed to ${d.verdict}${d.reason ? `: ${d.reason}` : ""}`);
+    note(view, frame, "info", `${d.correction ? "Correction after the final: r" : "R"}uling on question ${d.number} changed to ${d.verdict}${d.reason ? `: ${d.reason}` : ""}`);
   },
   score_adjusted(view, d, frame) {
+    noteCorrection(view, d, frame, "adjust", d.team);
     // The reason reaches this screen only if the moderator showed it to the room (or this is the moderator).
-    note(view, frame, "info", `${teamName(view, d.team)} ${d.points > 0 ? "+" : ""}${d.points}${d.reason ? `: ${d.reason}` : ""}`);
+    note(view, frame, "info", `${d.correction ? "Correction after the final: " : ""}${teamName(view, d.team)} ${d.points > 0 ? "+" : ""}${d.points}${d.reason ? `: ${d.reason}` : ""}`);
   },
   paused(view) { view.paused = true; },
   resumed(view, d) {
@@ -340,6 +342,15 @@ const FOLD = {
   snippets_shown(view, d) { if (view.question) view.question.snippets = d.snippets || []; },
   hidden() {},
 };
+
+/** A change of score after the final whistle, kept in order (game/engine/fold.py _note_correction). */
+function noteCorrection(view, d, frame, kind, team) {
+  if (!d.correction) return;
+  const entry = { seq: frame.seq, t: frame.t, kind, team, number: d.number ?? null, ruling: d.ruling ?? null,
+    verdict: d.verdict ?? null, points: d.points ?? null, score_changes: { ...d.score_changes }, reason: d.reason ?? null };
+  if (d.public) entry.public = true;
+  view.corrections = [...view.corrections, entry];
+}
 
 function recordAnswer(view, d, frame) {
   // The moderator's record of every typed answer, to which the judge's suggestion is attached ("for").

@@ -3,7 +3,7 @@
 // H pause/resume. Keys never fire while the moderator is typing in a field.
 
 import { seatName, teamName } from "./match-socket.js";
-import { el, openScreen, phaseText, renderBots, renderFinal, renderQuestion, renderScores, renderSnippets, showEnded, teamClass } from "./ui.js";
+import { calledScores, correctionText, el, openScreen, phaseText, renderBots, renderFinal, renderQuestion, renderScores, renderSnippets, showEnded, teamClass } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const { config, client, command } = openScreen({ audience: "moderator", render, onEnd: () => {
@@ -99,8 +99,15 @@ $("adjust-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const form = e.target;
   const points = Number.parseInt(form.points.value, 10);
-  command("adjust", { team: form.team.value, points, ...reasonOf(form.reason, form.public), scores_seq: client.view.scores_seq })
-    .then(() => form.reset()).catch(() => {});
+  const data = { team: form.team.value, points, ...reasonOf(form.reason, form.public), scores_seq: client.view.scores_seq };
+  const done = () => form.reset();
+  if (client.view.status === "finished") {  // a correction after the final: asked first, then marked as one
+    const sign = points > 0 ? "+" : "";
+    askCorrection({ kind: "adjust", data, done,
+      what: `${teamName(client.view, data.team)} ${sign}${Number.isFinite(points) ? points : "?"} points${data.reason ? ` (${data.reason})` : ""}` });
+    return;
+  }
+  command("adjust", data).then(done).catch(() => {});
 });
 $("throw-form").addEventListener("submit", (e) => {
   e.preventDefault();
@@ -109,6 +116,57 @@ $("throw-form").addEventListener("submit", (e) => {
   if (!q) return;
   command("throw_out", { ...reasonOf(form.reason, form.public), question: q.index }).then(() => form.reset()).catch(() => {});
 });
+
+// -- corrections after the final: one step more ---------------------------------------------------
+// Once the match is final an override or a score adjustment changes its result: the console asks
+// first, then sends it with confirm: true, and the engine marks the event as a correction.
+
+let correcting = null;  // {kind: "override" | "adjust", data, what, done?} waiting for the confirmation
+
+function askCorrection(pending) {
+  correcting = pending;
+  render(client.view);
+  $("correction-confirm")?.querySelector("button.danger")?.focus();
+}
+
+function confirmCorrection() {
+  const pending = correcting;
+  correcting = null;
+  render(client.view);
+  if (!pending) return;
+  const extra = pending.kind === "override" ? reasonOf($("correction-reason"), $("correction-public")) : {};
+  command(pending.kind, { ...pending.data, ...extra, confirm: true }).then(() => pending.done?.()).catch(() => {});
+}
+
+function renderCorrection(view) {
+  const box = $("correction-confirm");
+  if (view.status !== "finished") correcting = null;
+  box.hidden = !correcting;
+  if (!correcting) { box.replaceChildren(); return; }
+  const reasonFields = correcting.kind === "override" ? [
+    el("label", { class: "field" }, el("span", { class: "label", text: "Reason (optional)" }),
+      el("input", { id: "correction-reason", type: "text", maxlength: "200", autocomplete: "off" })),
+    el("label", { class: "check" }, el("input", { id: "correction-public", type: "checkbox" }), " Show the reason to the room")] : [];
+  box.replaceChildren(
+    el("h2", { text: "Correction after the final" }),
+    el("p", { class: "correction-what" }, el("strong", { text: correcting.what })),
+    el("p", { class: "small", text: "The match is final. This changes its result and is marked as a correction after the final in the log, the box score and the replay." }),
+    ...reasonFields,
+    el("p", { class: "confirm-actions" },
+      el("button", { type: "button", class: "danger", text: "Confirm correction", onclick: confirmCorrection }),
+      el("button", { type: "button", text: "Cancel", onclick: () => { correcting = null; render(client.view); } })));
+}
+
+function renderCorrections(view) {
+  const list = view.corrections || [];
+  $("corrections-panel").hidden = !list.length;
+  if (!list.length) return;
+  const called = calledScores(view);
+  $("corrections").replaceChildren(
+    el("p", { class: "small muted", text: `As called at the final whistle: ${view.teams.map((t) => `${t.name} ${called[t.id] ?? 0}`).join(" — ")}` }),
+    el("ol", { class: "corrections" }, list.map((c) => el("li", {}, correctionText(view, c),
+      c.reason ? el("span", { class: "muted" }, ` — ${c.reason} `, el("span", { class: `pill${c.public ? "" : " private"}`, text: c.public ? "shown to the room" : "private" })) : null))));
+}
 
 // -- drawing ----------------------------------------------------------------------------------
 
@@ -127,6 +185,8 @@ function render(view) {
   renderChat(view);
   renderNotices(view);
   renderHistory(view);
+  renderCorrection(view);
+  renderCorrections(view);
   renderControls(view);
   renderTeams(view);
   renderFinal($("final"), view, { links: [[`/m/${config.code}/replay?staff=1`, "Replay (staff view)"],
@@ -249,8 +309,14 @@ function rulingRow(view, r, overridable) {
     r.reason ? el("span", { class: "ruling-reason muted small" }, ` — ${r.reason} `,
       el("span", { class: `pill${r.public ? "" : " private"}`, text: r.public ? "shown to the room" : "private" })) : null,
     overridable && r.verdict !== "prompt"
-      ? el("button", { class: "small", type: "button", onclick: () => command("override", { ruling: r.id, verdict: other }).catch(() => {}), text: `→ ${other}` })
+      ? el("button", { class: "small", type: "button", onclick: () => override(view, r, who, other), text: `→ ${other}` })
       : null);
+}
+
+function override(view, r, who, verdict) {
+  if (view.status !== "finished") { command("override", { ruling: r.id, verdict }).catch(() => {}); return; }
+  askCorrection({ kind: "override", data: { ruling: r.id, verdict },
+    what: `Question ${r.number}: ${who}'s ${r.text ? `“${r.text}”` : "answer"} becomes ${verdict}` });
 }
 
 // The people in the match, by team. Removing one asks first; it gives the seat up for good (its device
@@ -298,6 +364,7 @@ function renderControls(view) {
   $("btn-pause").firstChild.textContent = view.paused ? "Resume " : "Pause ";
   $("btn-end").disabled = view.status !== "live" || (view.question && !view.question.closed);
   $("throw-form").querySelector("button").disabled = !view.question || view.status !== "live";
+  $("adjust-form").querySelector("button").textContent = view.status === "finished" ? "Correct the final score…" : "Adjust";
 }
 
 function renderTeams(view) {

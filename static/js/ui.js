@@ -250,6 +250,20 @@ export function phaseSummary(view) {
   return { rows, other, hasOther: Object.values(other).some((v) => v !== 0) };
 }
 
+/** The scores as called at the final whistle: the scores now, less every correction made since. */
+export function calledScores(view) {
+  const called = { ...view.scores };
+  for (const c of view.corrections || []) for (const [team, pts] of Object.entries(c.score_changes || {})) called[team] = (called[team] ?? 0) - pts;
+  return called;
+}
+
+/** One correction after the final, in words: what changed and what it did to the score. */
+export function correctionText(view, c) {
+  const moved = Object.entries(c.score_changes || {}).map(([team, pts]) => `${teamName(view, team)} ${pts > 0 ? "+" : ""}${pts}`).join(", ");
+  const what = c.kind === "override" ? `Question ${c.number}: ruling changed to ${c.verdict}` : `${teamName(view, c.team)} adjusted`;
+  return `${what}${moved ? ` (${moved})` : ""}`;
+}
+
 function winsText(name) { return /s$/i.test(name) ? `${name} win!` : `${name} wins!`; }
 
 /** The closing moment: winner, final score, the per-phase summary and where to look back at it all. */
@@ -265,10 +279,15 @@ export function renderFinal(box, view, { links = [] } = {}) {
     return `${x.won} won · ${x.points > 0 ? "+" : ""}${x.points}`;
   }));
   if (summary.hasOther) body.push(line("Penalties & adjustments", (id) => `${summary.other[id] > 0 ? "+" : ""}${summary.other[id]}`));
-  body.push(line("Final", (id) => String(view.scores[id] ?? 0)));
+  const corrected = (view.corrections || []).length > 0;
+  body.push(line(corrected ? "Final, corrected" : "Final", (id) => String(view.scores[id] ?? 0)));
+  const called = corrected ? calledScores(view) : null;
   box.replaceChildren(
     el("p", { class: "final-winner", text: view.winner ? winsText(teamName(view, view.winner)) : "A tie!" }),
     el("p", { class: "final-score", text: view.teams.map((t) => `${t.name} ${view.scores[t.id] ?? 0}`).join(" — ") }),
+    corrected ? el("p", { class: "final-corrected" }, el("span", { class: "pill warn", text: "corrected after the final" }),
+      ` As called at the final whistle: ${view.teams.map((t) => `${t.name} ${called[t.id] ?? 0}`).join(" — ")}. `,
+      view.corrections.map((c) => correctionText(view, c)).join("; "), ".") : null,
     el("table", { class: "final-table" }, el("thead", {}, head), el("tbody", {}, body)),
     links.length ? el("p", { class: "final-links" }, links.flatMap(([href, text]) => [el("a", { href, text }), " "])) : null,
   );

@@ -9,19 +9,13 @@ import pytest
 
 from game.engine.api import project, snapshot
 
-from .support import MOD, Match
+from .support import MOD, Match, answered_quizbowl
 
 SECRET = "Vorpalix misheard the clue"  # a word nothing else in a match contains
 HALL = [("spectator", None), ("player", "t0"), ("player", "t1"), ("bot", "t1")]
 
 
-def quizbowl() -> Match:
-    m = Match("quizbowl", {"questions": 2, "tiebreakers": 0})
-    m.start(0)
-    m.reveal_until(4)
-    m.buzz("h0", at=m.now + 50)
-    m.answer("h0", "the moon")
-    return m
+quizbowl = answered_quizbowl
 
 
 def seen_by_hall(m: Match) -> str:

@@ -49,6 +49,7 @@ def test_known_fields_are_kept_and_unknown_ones_dropped():
     ('{"type": "rule", "id": "%s", "data": {"verdict": "accept", "after": 0}}' % CID, "bad_shape"),
     ('{"type": "rule", "id": "%s", "data": {"verdict": "accept", "on": "s1"}}' % CID, "bad_shape"),
     ('{"type": "adjust", "id": "%s", "data": {"public": "yes", "scores_seq": 1}}' % CID, "bad_shape"),
+    ('{"type": "override", "id": "%s", "data": {"ruling": 1, "confirm": 1}}' % CID, "bad_shape"),
 ])
 def test_malformed_frames_are_refused_with_a_code(text, code):
     with pytest.raises(FrameError) as refused:
