@@ -193,6 +193,10 @@ def _visible(per_team: dict, audience: str, team: str | None) -> dict:
 def bot_cards(state: MatchState, audience: str) -> dict:
     """seat -> what that bot's card shows now, for every bot seat (docs/wire-protocol.md, "Bot cards").
 
+    A bot's buzz is on its card (buzzed_at, the word of its buzz marker, which every screen shows, and
+    buzz_verdict), even while its guess is held from the hall, and so is its team-phase answer
+    (answered): the card never says "no guess yet" of a bot the feed shows buzzing or answering.
+
     One scale for every bot: confidence and each top guess in [0, 1], the buzz threshold on the same
     scale; guess None is "no guess". state is "waiting" (nothing shown yet on this question),
     "guessing", "missed" (its last act came to nothing: missed says timed_out or failed) or "settled"
@@ -206,10 +210,13 @@ def bot_cards(state: MatchState, audience: str) -> dict:
         g = guesses.get(seat["id"]) or {}
         missed = q.bot_missed.get(seat["id"])
         state_now = "settled" if q.closed else "missed" if missed else "guessing" if g else "waiting"
+        buzzed = next((b for b in reversed(q.buzzes) if b["seat"] == seat["id"]), None)  # a marker every screen shows
         cards[seat["id"]] = {
             "seat": seat["id"], "state": state_now, "word": g.get("word"), "guess": g.get("guess") or None,
             "confidence": g.get("confidence") if g.get("guess") else None, "threshold": g.get("threshold"),
             "buzz": bool(g.get("buzz")), "guesses": [list(x) for x in (g.get("alternatives") or [])[:3]] if g.get("guess") else [],
             "missed": missed["status"] if missed else None,
+            "buzzed_at": buzzed["word"] if buzzed else None, "buzz_verdict": buzzed["verdict"] if buzzed else None,
+            "answered": any(sub["seat"] == seat["id"] for sub in q.submissions.values()),  # its team's answer, this phase
         }
     return cards

@@ -804,10 +804,19 @@ def _cmd_bot_guess(out, actor, data, now, received):
     guess = " ".join(str(data.get("guess") or "").split())[:MAX_TEXT] or None  # a blank guess is no guess
     conf = _unit(_number(data.get("confidence"))) if guess else 0.0
     threshold = _number(data.get("threshold"))
-    out.emit("bot_guess", now, seat=seat["id"], team=seat["team"], word=q.revealed, guess=guess, confidence=conf,
+    out.emit("bot_guess", now, seat=seat["id"], team=seat["team"], word=_words_read(data, q), guess=guess, confidence=conf,
              buzz=bool(data.get("buzz")) and guess is not None, alternatives=one_scale(guess, conf, pairs),
              threshold=None if threshold is None else _unit(threshold),
              **({"held": True} if s.guesses_held() else {}))
+
+
+def _words_read(data: dict, q) -> int:
+    """Where a bot's guess belongs: the words it had read when it made it (the conductor sends the
+    query's word_index; the act may come back words later), or the words read now if it says nothing
+    usable. A position is a count of words revealed, as a buzz's is."""
+    word = data.get("word")
+    ok = isinstance(word, int) and not isinstance(word, bool) and 0 <= word <= q.revealed
+    return word if ok else q.revealed
 
 
 def one_scale(guess: str | None, confidence: float, pairs) -> list[list]:

@@ -387,11 +387,14 @@ export function botCards(view) {
     const g = q.bot_guesses?.[seat.id] || null;
     const missed = q.bot_missed?.[seat.id] || null;
     const guessed = !!(g && g.guess);
+    const buzzed = [...(q.buzzes || [])].reverse().find((b) => b.seat === seat.id) || null;  // shown on every screen
     cards[seat.id] = {
       seat: seat.id, state: q.closed ? "settled" : missed ? "missed" : g ? "guessing" : "waiting",
       word: g ? g.word ?? null : null, guess: guessed ? g.guess : null, confidence: guessed ? g.confidence : null,
       threshold: g ? g.threshold ?? null : null, buzz: !!g?.buzz,
       guesses: guessed ? (g.alternatives || []).slice(0, 3).map((x) => [...x]) : [], missed: missed ? missed.status : null,
+      buzzed_at: buzzed ? buzzed.word : null, buzz_verdict: buzzed ? buzzed.verdict : null,
+      answered: Object.values(q.submissions || {}).some((sub) => sub.seat === seat.id),
     };
   }
   return cards;

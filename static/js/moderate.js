@@ -218,7 +218,7 @@ function renderFloor(view) {
       box.append(el("p", { class: "muted", text: out.length ? `Locked out: ${out.join(", ")}. Waiting for a buzz…` : "Waiting for a buzz…" }));
     } else {
       box.append(el("div", { class: `possession ${teamClass(view, p.team)}` },
-        el("p", { class: "who" }, el("strong", { text: seatName(view, p.seat) }), ` (${teamName(view, p.team)}) buzzed at word ${p.word} of ${q.words.length}`,
+        el("p", { class: "who" }, el("strong", { text: seatName(view, p.seat) }), ` (${teamName(view, p.team)}) buzzed at word ${p.word} of ${q.words.length}${p.seen != null && p.seen !== p.word ? ` (saw ${p.seen})` : ""}`,
           p.prompted ? el("span", { class: "pill warn", text: "prompted" }) : null),
         p.answer != null ? el("p", { class: "typed", text: p.answer }) : el("p", { class: "typed pending", text: "waiting for the answer… (rule a spoken answer any time)" })));
     }

@@ -160,6 +160,8 @@ export function renderBots(box, view) {
 const pct = (x) => `${Math.round(x * 100)}%`;
 const unit = (x) => (typeof x === "number" && Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : null);
 
+const BUZZ_VERDICT = { accept: ", ruled right", reject: ", ruled wrong" };
+
 /**
  * What a bot's card says, from its card c (question.bot_cards[seat]; none before the question):
  * its own confidence in its top guess with its threshold on the same bar, "no guess yet" rather than
@@ -172,12 +174,19 @@ export function botCardState(view, seat) {
   const guess = typeof c?.guess === "string" && c.guess.trim() ? c.guess.trim() : null;
   const others = guess ? (c.guesses || []).map(([text]) => String(text ?? "").trim()).filter((text) => text && text !== guess).slice(0, 2) : [];
   const state = { guess, confidence: guess ? unit(c.confidence) : null, threshold: unit(c?.threshold), word: c?.word ?? null,
-    buzz: !!c?.buzz, settled, others, note: "" };
+    buzz: !!c?.buzz, settled, others, note: "", buzzedAt: c?.buzzed_at ?? null, buzzVerdict: c?.buzz_verdict ?? null };
+  // Its buzz, at the word the console and the question's marker show: said even while its guess is held.
+  const buzzed = state.buzzedAt === null ? "" : `buzzed at word ${state.buzzedAt}${BUZZ_VERDICT[state.buzzVerdict] || ""}`;
+  state.buzzed = buzzed;
   if (c?.missed) {
     state.note = c.missed === "timed_out" ? "no answer (timed out)" : "failed: no answer";
     state.missed = true;
   } else if (!q) {
     state.note = "waiting for the question";
+  } else if (!guess && buzzed) {
+    state.note = buzzed;
+  } else if (!guess && c?.answered && !settled) {
+    state.note = "has answered (shown once the humans are done)";
   } else if (!guess) {
     const own = (view.rules?.phases || []).findIndex((ph) => ph.bot_tier === seat.tier);
     if (settled || (own >= 0 && own + 1 < q.phase)) state.note = "no guess on this question";
@@ -192,7 +201,7 @@ export function botCardState(view, seat) {
 export function botCard(view, seat) {
   const s = botCardState(view, seat);
   const card = el("div", { class: `bot-card ${teamClass(view, seat.team)}${s.buzz && !s.settled ? " buzzing" : ""}${s.settled ? " settled" : ""}${s.missed ? " missed" : ""}`,
-    "data-seat": seat.id, "data-state": s.missed ? "missed" : s.settled ? "settled" : s.guess ? "guessed" : "waiting" },
+    "data-seat": seat.id, "data-state": s.missed ? "missed" : s.settled ? "settled" : s.guess ? "guessed" : s.buzzed ? "buzzed" : "waiting" },
   el("div", { class: "bot-head" }, el("span", { class: "bot-name", text: botLabel(seat) }), seat.tier ? el("span", { class: "pill", text: seat.tier }) : null));
   if (!s.guess || s.missed) {
     card.append(el("p", { class: `bot-note${s.missed ? " missed" : ""}`, text: s.note }));
@@ -205,8 +214,9 @@ export function botCard(view, seat) {
     el("span", { class: "guess" }, s.settled ? el("span", { class: "final-label", text: "final: " }) : null, s.guess),
     el("span", { class: "pct", text: s.confidence === null ? "" : pct(s.confidence) }), bar));
   if (s.others.length) card.append(el("p", { class: "bot-also", text: `also: ${s.others.join(" · ")}` }));
-  const foot = [s.word !== null ? `at word ${s.word}` : "", s.threshold !== null ? `buzzes at ${pct(s.threshold)}` : "",
-    s.buzz ? "buzzed" : "", s.right ? "right" : ""].filter(Boolean).join(" · ");
+  // Word positions count the words revealed (1-based), as the console's "buzzed at word N" does.
+  const foot = [s.word !== null ? `guessed at word ${s.word}` : "", s.threshold !== null ? `buzzes at ${pct(s.threshold)}` : "",
+    s.buzzed || (s.buzz ? "buzzing" : ""), s.right ? "right" : ""].filter(Boolean).join(" · ");
   if (foot) card.append(el("p", { class: "bot-foot muted", text: foot }));
   return card;
 }
