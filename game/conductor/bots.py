@@ -160,7 +160,9 @@ class BotDriver:
         timer = self.host.put_later(limit + TRANSPORT_GRACE_MS, timeout)
         # The words it is shown: its guess is placed there, and its buzz says it saw them, however
         # many more words are read before the act comes back.
-        self.out[seat_id] = {"id": query_id, "context": context, "timer": timer, "word": payload["query"]["word_index"]}
+        self.out[seat_id] = {"id": query_id, "context": context, "timer": timer, "word": payload["query"]["word_index"],
+                             "asked_at": self.host.conductor.clock()}
+        self.host.room.bot_asked(seat_id)
         task = asyncio.get_running_loop().create_task(self._send(payload, seat.get("tier"), seat_id, query_id))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -206,6 +208,8 @@ class BotDriver:
         if message.get("error") or act is None:
             reason = str(message.get("error") or "The bot sent no usable answer.")
             return await self._missed(seat_id, query_id, reason, missed_status(reason))
+        now = self.host.conductor.clock()
+        self.host.room.bot_answered(seat_id, now - query["asked_at"], now)
         seat = self.state.seats[seat_id]
         actor = {"role": "bot", "seat": seat_id, "team": seat["team"]}
         await self.host.execute({"type": "bot_guess", "actor": actor,
@@ -233,6 +237,7 @@ class BotDriver:
 
     async def _missed(self, seat_id: str, query_id: str, reason: str, status: str) -> None:
         self.reported.add(query_id)
+        self.host.room.bot_missed(seat_id, status, reason, self.host.conductor.clock())
         if self.state.status == "live":
             await self.host.execute({"type": "bot_missed", "actor": {"role": "system"},
                                      "data": {"seat": seat_id, "reason": reason, "status": status}})

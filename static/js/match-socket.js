@@ -36,6 +36,7 @@ export function emptyView(audience) {
     audience, seq: 0, t: 0, status: "none", paused: false, rules: null, teams: [], seats: {}, scores: {},
     scores_seq: 0, number: 0, winner: null, history: [], rulings: {}, question: null, questions: null, corrections: [],
     buzzes: [], lost: [], feed: [], notices: [], suggestions: [],
+    roster: null,  // the moderator's: who is connected, how the bots do (a "roster" frame, not an event)
   };
 }
 
@@ -88,6 +89,7 @@ export function applySnapshot(view, snap) {
   }
   fresh.feed = view.feed;  // what happened stays on screen across a resync
   fresh.notices = view.notices;
+  fresh.roster = view.roster;
   Object.assign(view, fresh);
   return settle(view);
 }
@@ -550,6 +552,10 @@ export class MatchClient {
       case "snapshot":
         this.resyncing = false;
         applySnapshot(this.view, frame.data || {});
+        this.onChange(this.view, frame);
+        return;
+      case "roster":  // the moderator's roster: outside the event sequence, so no seq to check
+        this.view.roster = frame.data || null;
         this.onChange(this.view, frame);
         return;
       case "ack": return this.settle(frame.ref, true, frame.data);

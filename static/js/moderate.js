@@ -3,7 +3,7 @@
 // H pause/resume. Keys never fire while the moderator is typing in a field.
 
 import { seatName, teamName } from "./match-socket.js";
-import { calledScores, correctionText, el, openScreen, phaseText, renderBots, renderFinal, renderQuestion, renderScores, renderSnippets, showEnded, teamClass } from "./ui.js";
+import { botLabel, calledScores, correctionText, el, openScreen, phaseText, renderBots, renderFinal, renderQuestion, renderScores, renderSnippets, showEnded, teamClass } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const { config, client, command } = openScreen({ audience: "moderator", render, onEnd: () => {
@@ -179,7 +179,7 @@ function render(view) {
   renderFloor(view);
   renderSnippets($("snippets"), view);
   renderScores($("scores"), view);
-  renderPlayers(view);
+  renderRoom(view);
   renderBots($("bots"), view);
   $("bots-panel").hidden = $("bots").hidden;
   renderChat(view);
@@ -319,22 +319,66 @@ function override(view, r, who, verdict) {
     what: `Question ${r.number}: ${who}'s ${r.text ? `“${r.text}”` : "answer"} becomes ${verdict}` });
 }
 
-// The people in the match, by team. Removing one asks first; it gives the seat up for good (its device
-// is disconnected, its name is free) and cannot be undone, only answered by the player joining again.
+// The room, by team: every seat, a person's with whether a device is connected (and since when), a
+// bot's with its tier, its measured size and how its acts go. It comes from the roster frame (not the
+// event log): the conductor sends it to moderators only, live. Removing a person asks first; it gives
+// the seat up for good (its device is disconnected, its name is free), answered only by joining again.
 let removing = null;  // the seat whose removal is being confirmed
 
-function renderPlayers(view) {
-  const people = Object.values(view.seats).filter((s) => s.kind === "human");
-  $("players-panel").hidden = !people.length;
+function renderRoom(view) {
+  const seats = Object.values(view.seats);
+  $("players-panel").hidden = !seats.length;
   const live = view.status !== "finished";
-  $("players").replaceChildren(...view.teams.filter((t) => people.some((s) => s.team === t.id)).map((team) => el("div", {},
+  const roster = new Map((view.roster?.seats || []).map((r) => [r.seat, r]));
+  const watchers = view.roster?.watchers;
+  $("players").replaceChildren(...view.teams.filter((t) => seats.some((s) => s.team === t.id)).map((team) => el("div", {},
     el("h3", { class: teamClass(view, team.id), text: team.name }),
-    el("ul", { class: "players" }, people.filter((s) => s.team === team.id).map((s) => playerRow(s, live))))));
+    el("ul", { class: "players" }, seats.filter((s) => s.team === team.id).map((s) =>
+      s.kind === "bot" ? botRow(s, roster.get(s.id)?.bot) : playerRow(s, live, view.roster ? roster.get(s.id) : undefined))))),
+  typeof watchers === "number" ? el("p", { class: "muted small room-foot", text: `${watchers} screen${watchers === 1 ? "" : "s"} watching` }) : null);
 }
 
-function playerRow(seat, live) {
+const clock = (ms) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+
+/** A person's connection: online, offline since when, or not known yet (no roster yet). */
+function presence(seat, entry) {
+  if (seat.left) return null;
+  if (!entry) return el("span", { class: "presence unknown", title: "connection not known yet", text: "…" });
+  const state = entry.connected ? "online" : "offline";
+  const since = entry.since ? ` since ${clock(entry.since)}` : "";
+  return el("span", { class: `presence ${state}`, "data-presence": state, title: `${state}${since}` },
+    el("span", { class: "dot", "aria-hidden": "true" }), entry.connected ? "online" : `offline${since}`);
+}
+
+const HEALTH = { unknown: "not asked yet", waiting: "thinking…", ok: "healthy", late: "late", failing: "failing" };
+
+function size(bytes) {
+  if (typeof bytes !== "number") return null;
+  const units = [["GiB", 2 ** 30], ["MiB", 2 ** 20], ["KiB", 2 ** 10]];
+  const [unit, scale] = units.find(([, n]) => bytes >= n) || ["bytes", 1];
+  return `${(bytes / scale).toFixed(scale === 1 ? 0 : 1).replace(/\.0$/, "")} ${unit}`;
+}
+
+/** A bot: its tier, how its acts go (health, the last answer's time, counts) and its measured size. */
+function botRow(seat, bot) {
+  const health = bot?.health || "unknown";
+  const counts = bot ? [bot.asked ? `${bot.answered} of ${bot.asked} answered` : null, bot.timed_out ? `${bot.timed_out} timed out` : null,
+    bot.failed ? `${bot.failed} failed` : null, typeof bot.last_ms === "number" ? `last in ${bot.last_ms} ms` : null] : [];
+  const measured = size(bot?.measured_bytes);
+  const sized = measured ? `${measured}${bot.limit_bytes ? ` of ${size(bot.limit_bytes)}` : " (no limit)"}` : null;
+  return el("li", { class: `bot-row health-${health}`, "data-seat": seat.id, "data-health": health },
+    el("span", { class: "player-name", text: botLabel(seat) }),
+    seat.tier ? el("span", { class: "pill", text: seat.tier }) : null,
+    el("span", { class: `pill health ${health}`, text: HEALTH[health] || health }),
+    el("span", { class: "bot-facts muted small", text: [...counts, sized, bot?.kind].filter(Boolean).join(" · ") || "no acts yet" }),
+    bot?.reason && health !== "ok" ? el("span", { class: "bot-reason small", text: bot.reason }) : null,
+    bot?.problem ? el("span", { class: "bot-reason small", text: bot.problem }) : null);
+}
+
+function playerRow(seat, live, entry) {
   const gone = seat.left ? (seat.left === "player" ? "left" : "removed") : null;
   const row = el("li", { class: gone ? "gone" : "", "data-seat": seat.id },
+    presence(seat, entry),
     el("span", { class: "player-name", text: seat.name }),
     seat.captain ? el("span", { class: "pill", text: "captain" }) : null,
     gone ? el("span", { class: "muted small", text: gone }) : null,
