@@ -131,10 +131,10 @@ function askCorrection(pending) {
 
 function confirmCorrection() {
   const pending = correcting;
-  correcting = null;
-  render(client.view);
   if (!pending) return;
   const extra = pending.kind === "override" ? reasonOf($("correction-reason"), $("correction-public")) : {};
+  correcting = null;
+  render(client.view);
   command(pending.kind, { ...pending.data, ...extra, confirm: true }).then(() => pending.done?.()).catch(() => {});
 }
 
