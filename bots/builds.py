@@ -15,7 +15,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from bots.budgets import check_size, content_digest, inspect_artefacts
+from bots.budgets import TIER_LIMITS, check_size, content_digest, inspect_artefacts
 from bots.errors import BotError
 from bots.models import Bot, BotBuild
 
@@ -67,6 +67,21 @@ def build_for_spec(spec: dict) -> BotBuild | None:
     if bot is None:
         raise BotError(f"There is no bot called {spec['bot']!r}; build or register it first.")
     return bot.current_build
+
+
+def seat_facts(spec: dict, tier: str | None) -> dict:
+    """What the moderator's roster says of a seat's bot: its name and kind, the size measured at its
+    build (None where nothing was measured: an inline spec, a remote bot) and its tier's limit (None:
+    unlimited). Read from the database, never measured here; a spec that names no build is said so."""
+    try:
+        build = build_for_spec(spec)
+    except BotError as error:
+        return {"name": (spec or {}).get("bot"), "kind": None, "measured_bytes": None,
+                "limit_bytes": TIER_LIMITS.get(tier or ""), "problem": str(error)}
+    spec = spec if isinstance(spec, dict) else {}
+    measurable = build is not None and build.kind not in Bot.REMOTE_KINDS
+    return {"name": build.bot.name if build else spec.get("bot"), "kind": build.kind if build else spec.get("kind"),
+            "measured_bytes": build.measured_bytes if measurable else None, "limit_bytes": TIER_LIMITS.get(tier or "")}
 
 
 def verify(build: BotBuild) -> BotBuild:

@@ -1,13 +1,15 @@
 """The box score of a match: per question the phase it ended in, who answered what at which word, the
 rulings and the points, then the final score; and the statistics people ask for afterwards: per player
 and per bot (buzzes, correct, wrong, negs, prompts, mean buzz position), the EfficientQA margin per
-question and phase, and the quizbowl power/ten/neg line.
+question and phase, and the quizbowl power/ten/neg line. A change of score after the final whistle is
+listed as a correction, beside the score as it was called at the whistle.
 
 Derived from the folded event log, never stored. Statistics read only frames the spectator screen
 received (buzzes and rulings), so a public box score holds nothing the hall did not see.
 """
 from __future__ import annotations
 
+from .engine.projection import private_reason
 from .engine.state import MatchState
 
 
@@ -16,6 +18,7 @@ def box_score(state: MatchState, frames: list[dict] | None = None) -> dict:
     and the statistics."""
     seats = state.seats
     words_at = _ruling_words(frames or [])
+    corrected = {c["ruling"] for c in state.corrections if c["kind"] == "override"}
     rows = []
     for entry in state.history:
         rulings = [state.rulings[rid] for rid in entry["rulings"] if rid in state.rulings]
@@ -25,7 +28,7 @@ def box_score(state: MatchState, frames: list[dict] | None = None) -> dict:
             "qid": entry["qid"],
             "tiebreaker": entry["tiebreaker"],
             "thrown_out": entry["thrown_out"],
-            "reason": entry.get("reason", ""),
+            "reason": private_reason(entry).get("reason", ""),  # the moderator's note stays theirs unless made public
             # the phase it ended in: an override to correct ends it where that answer was given
             "phase": entry["result"]["phase"] if entry["result"] else entry["phase"],
             "answer": state.questions[entry["index"]].answer,
@@ -40,8 +43,10 @@ def box_score(state: MatchState, frames: list[dict] | None = None) -> dict:
                     "text": r["text"],
                     "verdict": r["verdict"],
                     "overridden": bool(r.get("overridden")),
+                    "corrected": r["id"] in corrected,  # overridden after the final whistle
                     "withdrawn": bool(r.get("withdrawn")),
                     "by": r["by"],
+                    "reason": private_reason(r).get("reason"),
                     "phase": r["phase"],
                     "points": r["points"],
                     "word": words_at.get(r["id"]),
@@ -59,12 +64,41 @@ def box_score(state: MatchState, frames: list[dict] | None = None) -> dict:
         "scores": {state.team_name(t): p for t, p in state.scores.items()},
         "winner": state.team_name(state.winner) if state.winner else None,
         "adjustments": _adjustments(state, rows),
+        "corrections": corrections(state),
+        "called_scores": _called_scores(state),
     }
     if frames is not None:
         box["players"] = player_stats(state, frames, rows)
         box["margins"] = margins(box)
         box["quizbowl"] = powers_tens_negs(state, rows) if state.rules.get("question_kind") == "tossup" else None
     return box
+
+
+def corrections(state: MatchState) -> list[dict]:
+    """The changes of score after the final whistle, in order, as the hall may read them (a reason
+    the moderator kept private stays out): what changed, the points it moved, the reason."""
+    out = []
+    for c in state.corrections:
+        if c["kind"] == "override":
+            ruling = state.rulings.get(c["ruling"], {})
+            who = state.seats.get(ruling.get("seat"), {}).get("name") or state.team_name(c["team"])
+            what = f"Q{c['number']}: {who}'s answer overridden to {c['verdict']}"
+        else:
+            what = f"{state.team_name(c['team'])} adjusted by {c['points']:+d}"
+        out.append({"seq": c["seq"], "kind": c["kind"], "what": what, "reason": private_reason(c).get("reason"),
+                    "changes": {state.team_name(t): p for t, p in c["score_changes"].items() if p}})
+    return out
+
+
+def _called_scores(state: MatchState) -> dict | None:
+    """The scores as called at the final whistle, before any correction (None when nothing was corrected)."""
+    if not state.corrections:
+        return None
+    called = dict(state.scores)
+    for c in state.corrections:
+        for team, points in c["score_changes"].items():
+            called[team] = called.get(team, 0) - points
+    return {state.team_name(t): p for t, p in called.items()}
 
 
 def _ruling_words(frames: list[dict]) -> dict:
@@ -204,8 +238,15 @@ def format_box_score(box: dict) -> str:
             lines.append("    points: " + ", ".join(f"{t} {p:+d}" for t, p in row["points"].items()))
     if box.get("adjustments"):
         lines.append("Adjustments: " + ", ".join(f"{t} {p:+d}" for t, p in box["adjustments"].items()))
+    if box.get("corrections"):
+        lines += ["", "Corrections after the final:"]
+        for c in box["corrections"]:
+            moved = ", ".join(f"{t} {p:+d}" for t, p in c["changes"].items())
+            lines.append(f"    {c['what']}" + (f" ({moved})" if moved else "") + (f": {c['reason']}" if c["reason"] else ""))
+        lines.append("As called at the final whistle: " + " — ".join(f"{t} {p}" for t, p in box["called_scores"].items()))
     lines.append("")
-    lines.append("Final score: " + " — ".join(f"{t} {p}" for t, p in box["scores"].items()))
+    lines.append(("Final score, corrected: " if box.get("corrections") else "Final score: ")
+                 + " — ".join(f"{t} {p}" for t, p in box["scores"].items()))
     lines.append(f"Winner: {box['winner']}" if box["winner"] else "Result: a tie")
     if box.get("players"):
         lines += ["", "Players: buzzes, correct, wrong (negs), prompts, points, mean buzz position"]

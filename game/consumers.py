@@ -302,6 +302,10 @@ class ModeratorSocket(MatchSocket):
     def actor(self):
         return {"role": "moderator"}
 
+    async def hello(self, last_seq: int):
+        await super().hello(last_seq)
+        await hub().ask_roster(self, self.code)  # who is connected: not in the log, so asked for (moderator only)
+
     def budget_key(self):
         return "moderator"
 

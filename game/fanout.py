@@ -29,6 +29,11 @@ way as its frames: the sockets need no channel (or channel-layer reader) of thei
 The hub also keeps one live socket per seat (game/seat_holders.py): it hears the seat claims of
 the other processes and the seats given up through the same group.
 
+The hub also tells the conductor which seats it holds a socket for and how many screens watch
+(game/presence.py), and writes the moderator's roster, which the conductor sends to the group as
+"hub.roster", to its moderator sockets only; it keeps the last one, so a moderator socket that
+connects gets it at once.
+
 The hub also renews its group memberships (they survive a Redis restart; members of a dead
 process age out) and sends every local socket a heartbeat with its match's last seq. After Redis
 was out of reach or restarted, it joins its groups again and sends the heartbeat at once, so each
@@ -51,8 +56,9 @@ from django.db.models import Max
 from exhibition.server_internals import can_write_through, unsent_bytes, writes_pending
 
 from .budgets import Budgets
-from .conductor.groups import SEAT_LEFT, match_group
+from .conductor.groups import CONDUCTOR_CHANNEL, MODERATOR, ROSTER, SEAT_LEFT, SPECTATOR, match_group
 from .models import MatchEvent
+from .presence import PresenceReports
 from .seat_holders import CLAIM, SeatHolders
 
 log = logging.getLogger(__name__)
@@ -199,6 +205,8 @@ class Hub:
         self.frames_in = 0  # frames received from the layer for an audience with a local socket
         self.writes = 0  # frames written to sockets
         self.seats = SeatHolders()
+        self.presence = PresenceReports()
+        self.rosters: dict[str, str] = {}  # match -> the last roster frame (text) for its moderator sockets
 
     async def _start(self):
         async with self._starting:
@@ -246,11 +254,13 @@ class Hub:
         if room is None:
             return
         room.discard(socket)
+        self.report_soon(code)
         if not room:
             del self.rooms[(code, key)]
             if not any(c == code for c, _ in self.rooms):
                 self.match_ids.pop(code, None)
                 self.joined.pop(code, None)
+                self.rosters.pop(code, None)
                 self.leaving[code] = asyncio.get_running_loop().create_task(self._discard(code))
 
     async def _discard(self, code: str):
@@ -324,14 +334,61 @@ class Hub:
                         self.answer(message)
                     elif message.get("type") == CLAIM:
                         await self._tell(self.seats.heard(message["match"], message["seat"], tuple(message["claim"])))
+                        await self.report(message["match"])
                     elif message.get("type") == SEAT_LEFT:
                         self.seats.given_up(message["match"], message["seat"], message["by"])
+                        await self.report(message["match"])
+                    elif message.get("type") == ROSTER:
+                        self.roster(message["match"], message["frame"])
                 except Exception:
                     log.exception("The fan-out could not pass on a %r message", message.get("type"))
 
     async def claim_seat(self, socket, code: str, seat: str) -> None:
         """`socket` plays `seat` from now on, here and in every other process (it is in the match's group)."""
         await self._tell(self.seats.claim(socket, code, seat))
+        await self.report(code)
+
+    # -- the moderator's roster -------------------------------------------------------------------
+
+    async def report(self, code: str, force: bool = False, seats_only: bool = False) -> None:
+        """Tell the conductor the seats of `code` held here and the screens watching here, if that
+        changed (or `force`). With `seats_only` a change of the watcher count alone waits for the next
+        probe. Lost while Redis is away: the next heartbeat's report says it again."""
+        if self.channel is None:
+            return
+        seats = {seat for (c, seat) in self.seats.holders if c == code}
+        watchers = len(self.rooms.get((code, SPECTATOR), ()))
+        if seats_only:
+            last = self.presence.sent.get(code)
+            watchers = last[1] if last is not None else watchers
+        message = self.presence.report(code, self.channel, seats, watchers, force)
+        if message is None:
+            return
+        if not any(c == code for c, _ in self.rooms):
+            self.presence.forget(code)  # the last socket here left: this report says so, then nothing more
+        try:
+            await self.layer.send(CONDUCTOR_CHANNEL, message)
+        except Exception:
+            log.info("Could not tell the conductor who is connected to %s; the next heartbeat does", code, exc_info=True)
+
+    def report_soon(self, code: str) -> None:
+        """report(), from code that cannot wait (a socket leaving): its seats at once, watchers later."""
+        asyncio.get_running_loop().create_task(self.report(code, seats_only=True))
+
+    def roster(self, code: str, text: str) -> None:
+        """The conductor's roster frame for `code`: kept, and written to this process's moderator sockets."""
+        self.rosters[code] = text
+        for socket in list(self.rooms.get((code, MODERATOR), ())):
+            socket.send_now(text)
+
+    async def ask_roster(self, socket, code: str) -> None:
+        """A moderator socket has caught up: the roster kept here now, and a fresh one from the conductor."""
+        if code in self.rosters:
+            socket.send_now(self.rosters[code])
+        try:
+            await self.layer.send(CONDUCTOR_CHANNEL, {"type": "roster.ask", "match": code})
+        except Exception:
+            log.info("Could not ask the conductor for the roster of %s", code, exc_info=True)
 
     async def _tell(self, message: dict | None) -> None:
         """Send a seat claim to the match's group. Lost while Redis is away: the two sockets then play
@@ -370,6 +427,8 @@ class Hub:
                         # long outage (Redis out of reach) the rate starts again from now
                         next_beat = next_beat + beat if next_beat + beat > loop_now else loop_now + beat
                     await self._heartbeat()  # after a restart: every socket catches up now
+                for code in list(self.match_ids):  # every probe what changed (watchers), every beat all
+                    await self.report(code, force=due or restarted)
             except asyncio.CancelledError:
                 raise
             except Exception:

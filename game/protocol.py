@@ -29,12 +29,12 @@ SESSION = {"hello": {"last_seq": int}, "resync": {}, "ping": {}}
 MODERATOR = {
     "start": {}, "next": {}, "end": {}, "resume": {},
     "reveal": {"word": int},
-    "rule": {"verdict": str, "heard": str, "after": int, "on": str},
+    "rule": {"verdict": str, "heard": str, "after": int, "on": str, "reason": str, "public": bool},
     "undo": {"ruling": int},
-    "override": {"ruling": int, "verdict": str},
-    "adjust": {"team": str, "points": int, "reason": str, "scores_seq": int},
-    "throw_out": {"reason": str, "question": int},
-    "pause": {"reason": str},
+    "override": {"ruling": int, "verdict": str, "reason": str, "public": bool, "confirm": bool},
+    "adjust": {"team": str, "points": int, "reason": str, "public": bool, "scores_seq": int, "confirm": bool},
+    "throw_out": {"reason": str, "public": bool, "question": int},
+    "pause": {"reason": str, "public": bool},
     "kick": {"seat": str},
 }
 # "question" (its index) and "phase" name what a player's command was meant for: late ones are refused.
@@ -132,8 +132,8 @@ def _clean(kind: str, data: dict, ref: str | None) -> dict:
         if name not in data or data[name] is None:
             continue
         value = data[name]
-        if isinstance(value, bool) or not isinstance(value, expected):
-            what = "a whole number" if expected is int else "text"
+        if isinstance(value, bool) != (expected is bool) or not isinstance(value, expected):
+            what = {int: "a whole number", bool: "true or false"}.get(expected, "text")
             raise FrameError("bad_shape", f"{name} must be {what}.", ref)
         if expected is int and abs(value) > MAX_INT:
             raise FrameError("bad_shape", f"{name} is out of range.", ref)

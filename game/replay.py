@@ -110,7 +110,21 @@ class Replay:
             if event["type"] == "undo":
                 resync[event["seq"]] = copy.deepcopy(snapshot(state, audience, team))
         return {"audience": audience, "last_seq": self.last_seq, "frames": frames, "resync": resync,
-                "questions": timeline(frames), "max_gap_ms": MAX_GAP_MS}
+                "questions": timeline(frames), "corrections": corrections(frames), "max_gap_ms": MAX_GAP_MS}
+
+
+def corrections(frames: list[dict]) -> list[dict]:
+    """The changes of score after the final whistle, as these frames tell them (a reason only where this
+    audience saw it): when (seq), what (an override of question `number`'s ruling, or an adjustment of
+    `team`), and the points each team gained or lost."""
+    out = []
+    for frame in frames:
+        d = frame.get("data") or {}
+        if frame["type"] in ("override", "score_adjusted") and d.get("correction"):
+            out.append({"seq": frame["seq"], "t": frame["t"], "kind": "override" if frame["type"] == "override" else "adjust",
+                        "number": d.get("number"), "verdict": d.get("verdict"), "team": d.get("team"),
+                        "points": d.get("points"), "score_changes": d.get("score_changes") or {}, "reason": d.get("reason")})
+    return out
 
 
 def timeline(frames: list[dict]) -> list[dict]:
@@ -196,7 +210,7 @@ def _question_frame(q: dict, kind: str, d: dict, frame: dict, seats: dict) -> No
         q.update(end_seq=seq, words=len(words), answer=d.get("answer"), result=d.get("result"),
                  dead=d.get("result") is None)
     elif kind == "question_thrown_out":
-        q.update(end_seq=q["end_seq"] or seq, thrown_out=True, reason=d.get("reason", ""), result=None)
+        q.update(end_seq=q["end_seq"] or seq, thrown_out=True, reason=d.get("reason") or "", result=None)
 
 
 def _guess(q: dict, seat: str, g: dict, seq: int) -> None:

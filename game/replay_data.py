@@ -28,7 +28,7 @@ from django.utils.cache import get_conditional_response, patch_vary_headers
 from .models import Match, MatchEvent
 from .replay import Replay, load_log
 
-PACK_VERSION = 2  # part of the cache key: raise it when the packed form or the bundle changes
+PACK_VERSION = 3  # part of the cache key: raise it when the packed form or the bundle changes
 CACHE_SECONDS = 7 * 24 * 3600
 ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 

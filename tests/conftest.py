@@ -226,6 +226,8 @@ class GroupListener:
         for _ in range(limit):
             while not self._waiting:
                 message = await asyncio.wait_for(self.layer.receive(self.channel), 20)
+                if message["type"] == "hub.roster":  # the moderator's roster: not an event frame
+                    continue
                 assert message["type"] == "hub.frames"
                 self._waiting.extend(json.loads(text) for _, text in message["audiences"][self.key])
             frame = self._waiting.pop(0)

@@ -158,7 +158,11 @@ class BotDriver:
         timeout = {"type": "bot.timeout", "seat": seat_id, "query_id": query_id, "status": "timed_out",
                    "reason": f"The bot gave no answer within {limit} ms; play goes on without it."}
         timer = self.host.put_later(limit + TRANSPORT_GRACE_MS, timeout)
-        self.out[seat_id] = {"id": query_id, "context": context, "timer": timer}
+        # The words it is shown: its guess is placed there, and its buzz says it saw them, however
+        # many more words are read before the act comes back.
+        self.out[seat_id] = {"id": query_id, "context": context, "timer": timer, "word": payload["query"]["word_index"],
+                             "asked_at": self.host.conductor.clock()}
+        self.host.room.bot_asked(seat_id)
         task = asyncio.get_running_loop().create_task(self._send(payload, seat.get("tier"), seat_id, query_id))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -204,10 +208,12 @@ class BotDriver:
         if message.get("error") or act is None:
             reason = str(message.get("error") or "The bot sent no usable answer.")
             return await self._missed(seat_id, query_id, reason, missed_status(reason))
+        now = self.host.conductor.clock()
+        self.host.room.bot_answered(seat_id, now - query["asked_at"], now)
         seat = self.state.seats[seat_id]
         actor = {"role": "bot", "seat": seat_id, "team": seat["team"]}
         await self.host.execute({"type": "bot_guess", "actor": actor,
-                                 "data": dict(act, threshold=_threshold(message.get("threshold")))})
+                                 "data": dict(act, threshold=_threshold(message.get("threshold")), word=query["word"])})
         if self.state.q is None or self._context() != query["context"]:
             return
         if self.state.q.mode == "team":
@@ -216,7 +222,8 @@ class BotDriver:
         elif act["buzz"] and act["guess"]:
             self.buzzing.add(seat_id)
             self.host.put_later(int(self.state.rules.get("bot_reaction_ms", 0)), {
-                "type": "bot.buzz", "seat": seat_id, "guess": act["guess"], "context": query["context"]})
+                "type": "bot.buzz", "seat": seat_id, "guess": act["guess"], "context": query["context"],
+                "seen": query["word"]})
 
     async def _buzz(self, message: dict) -> None:
         seat_id = message["seat"]
@@ -224,12 +231,13 @@ class BotDriver:
         if self._context() != message["context"] or not self._may_act(seat_id):
             return
         actor = {"role": "bot", "seat": seat_id, "team": self.state.seats[seat_id]["team"]}
-        seen = self.state.q.revealed
+        seen = message.get("seen", self.state.q.revealed)  # the words it decided on, like a person's screen
         if await self.host.execute({"type": "buzz", "actor": actor, "data": {"seen": seen}}) is not None:
             await self.host.execute({"type": "answer", "actor": actor, "data": {"text": message["guess"]}})
 
     async def _missed(self, seat_id: str, query_id: str, reason: str, status: str) -> None:
         self.reported.add(query_id)
+        self.host.room.bot_missed(seat_id, status, reason, self.host.conductor.clock())
         if self.state.status == "live":
             await self.host.execute({"type": "bot_missed", "actor": {"role": "system"},
                                      "data": {"seat": seat_id, "reason": reason, "status": status}})

@@ -34,7 +34,7 @@ from .host import MatchHost, actor_key
 
 log = logging.getLogger(__name__)
 
-MATCH_MESSAGES = {"command", "bot.act", "wake"}
+MATCH_MESSAGES = {"command", "bot.act", "wake", "presence", "roster.ask"}
 RECOVER_RETRY_S = 0.5
 RECEIVE_BACKOFF_S = (0.1, 5.0)  # first and longest wait before receiving again after a failure
 MAX_FORWARDS = 2  # a message is forwarded at most this often before it is answered "try again"

@@ -21,6 +21,7 @@ from game.engine.api import project
 
 CONDUCTOR_CHANNEL = "conductor"  # shared by every conductor, so any web process can reach one
 SEAT_LEFT = "hub.seat_left"
+ROSTER = "hub.roster"  # the moderator's roster: web processes write it to moderator sockets only
 MODERATOR, SPECTATOR = "moderator", "spectator"
 
 
@@ -71,6 +72,12 @@ def frames_by_audience(events: list[dict], team_ids: list[str]) -> dict[str, lis
 def frames_message(code: str, team_ids: list[str], events: list[dict]) -> dict:
     """The one channel-layer message that carries the events to every audience of match `code`."""
     return {"type": "hub.frames", "match": code, "audiences": frames_by_audience(events, team_ids)}
+
+
+def roster_message(code: str, roster: dict, now: int) -> tuple[str, dict]:
+    """(group, message) carrying the moderator's roster frame, which has no seq: it is not an event."""
+    frame = {"type": "roster", "data": dict(roster, server_time=now)}
+    return match_group(code), {"type": ROSTER, "match": code, "frame": encode(frame)}
 
 
 def seat_left_messages(code: str, events: list[dict]) -> list[dict]:

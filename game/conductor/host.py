@@ -25,8 +25,9 @@ from game.store import Receipt, refusal_reply
 
 from . import loading
 from .bots import BotDriver
-from .groups import broadcast
+from .groups import broadcast, roster_message
 from .leases import LeaseLost
+from .room import REPORT_TTL_MS, Room
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +64,7 @@ class MatchHost:
         self.code = code
         self.runner = runner
         self.bots = BotDriver(self, bot_seats)
+        self.room = Room()  # who is connected and how the bots do: the moderator's roster, never in the log
         self.receipts: collections.OrderedDict = collections.OrderedDict(receipts or {})
         self.unsent: list[dict] = []  # stored events the channel layer could not take yet, in seq order
         self.stalled_at: int | None = None  # when a write to the database failed; the clock stands still
@@ -115,6 +117,8 @@ class MatchHost:
                 await self._handle(message)
                 if self.stalled_at is None and not self.stopped:
                     await self.bots.refresh()
+                if not self.stopped:
+                    await self.send_roster()
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -161,6 +165,13 @@ class MatchHost:
                 self.layer_lost_at = None
         elif kind in BotDriver.MESSAGES:
             await self.bots.handle(message)
+        elif kind == "presence":
+            self.room.heard(message, self.conductor.clock())
+            self.put_later(REPORT_TTL_MS + 1000, {"type": "roster.check"})  # to forget a process that goes quiet
+        elif kind == "roster.check":
+            self.room.prune(self.conductor.clock())
+        elif kind == "roster.ask":
+            self.room.last_sent = None  # a moderator just connected: send it whether it changed or not
         else:
             log.warning("Match %s: ignored a %r message", self.code, kind)
 
@@ -253,6 +264,21 @@ class MatchHost:
             self.unsent = pending + self.unsent
             self.put_later(FLUSH_RETRY_MS, {"type": "flush"})
             await self.conductor.layer_failed(exc, since=started)
+
+    async def send_roster(self) -> None:
+        """The moderator's roster (game/conductor/room.py), to the match's web processes when it changed:
+        they write it to their moderator sockets only. Lost while Redis is away: sent again after."""
+        if not self.conductor.layer_ok:
+            return  # nobody hears it now; it goes with the first change once the layer is back
+        facts = {seat: info.get("facts") for seat, info in self.bots.seats.items()}
+        roster = self.room.changed(self.state, facts)
+        if roster is None:
+            return
+        try:
+            await self.conductor.sender.group_send(*roster_message(self.code, roster, self.conductor.clock()))
+        except Exception:
+            self.room.last_sent = None
+            log.info("Match %s: could not send the roster; it goes with the next change", self.code, exc_info=True)
 
     # -- faults -----------------------------------------------------------------------------------
 

@@ -31,17 +31,20 @@ def find_receipt(runner: MatchRunner, actor: str, command_id: str) -> dict | Non
 
 def bot_seats(runner: MatchRunner) -> dict:
     """seat key -> {"config": Seat.bot_config, "private": the private fields it may be given,
-    "trusted": whether that includes the answer} for the match's bot seats.
+    "trusted": whether that includes the answer, "facts": its name, kind, measured size and tier limit
+    for the moderator's roster} for the match's bot seats.
 
     What a bot may be told is decided by what it is (bots.trust), never by a flag in its config.
     """
-    from bots.trust import private_fields  # the bots app owns what kind a seat's bot is
+    from bots.builds import seat_facts  # the bots app owns what kind a seat's bot is and its size
+    from bots.trust import private_fields
 
     seats = Seat.objects.filter(team__match=runner.match, kind=Seat.Kind.BOT)
     out = {}
     for seat in seats:
         fields = private_fields(seat.bot_config or {})
-        out[seat.key] = {"config": dict(seat.bot_config or {}), "private": fields, "trusted": "answer" in fields}
+        out[seat.key] = {"config": dict(seat.bot_config or {}), "private": fields, "trusted": "answer" in fields,
+                         "facts": seat_facts(seat.bot_config or {}, seat.bot_tier)}
     return out
 
 

@@ -140,7 +140,13 @@ def _answer(s: MatchState, d, t):
 
 def _submission(s: MatchState, d, t):
     s.q.submissions[d["team"]] = {"seat": d["seat"], "text": d["text"], **({"held": True} if d.get("held") else {})}
+    _stop_clock(s.q, d)
     _record_answer(s, d)
+
+
+def _stop_clock(q: QuestionState, d):
+    if d.get("clock_stopped"):  # every side has answered: no deadline runs on
+        q.deadline = None
 
 
 def _record_answer(s: MatchState, d):
@@ -157,6 +163,7 @@ def _passed(s: MatchState, d, t):
     q = s.q
     q.passed.append(d["team"])
     q.floor = d.get("floor")
+    _stop_clock(q, d)
 
 
 def _chat(s: MatchState, d, t):
@@ -174,6 +181,9 @@ def _ruling(s: MatchState, d, t):
     s.rulings[rid] = {k: d[k] for k in ("id", "number", "phase", "mode", "team", "seat", "text", "verdict",
                                          "points", "accept_points", "reject_points", "by")}
     s.rulings[rid]["heard"] = d.get("heard")
+    s.rulings[rid]["reason"] = d.get("reason")  # the moderator's note; the hall sees it only if public
+    if d.get("public"):
+        s.rulings[rid]["public"] = True
     if d.get("held"):  # the computer's answer, not shown to the hall until the humans are done
         s.rulings[rid]["held"] = True
     s.next_ruling_id = rid + 1
@@ -239,10 +249,10 @@ def _question_closed(s: MatchState, d, t):
     s.history.append(_history_entry(s, q, thrown_out=False))
 
 
-def _history_entry(s: MatchState, q: QuestionState, thrown_out: bool, reason: str = "") -> dict:
+def _history_entry(s: MatchState, q: QuestionState, thrown_out: bool, reason: str = "", public: bool = False) -> dict:
     return {
         "number": q.number, "index": q.index, "qid": s.questions[q.index].qid, "tiebreaker": q.tiebreaker,
-        "thrown_out": thrown_out, "reason": reason, "phase": q.phase + 1, "result": q.result,
+        "thrown_out": thrown_out, "reason": reason, "reason_public": public, "phase": q.phase + 1, "result": q.result,
         "rulings": list(q.ruling_ids), "score_changes": dict(q.score_changes), "buzzes": list(q.buzz_log),
     }
 
@@ -253,7 +263,7 @@ def _question_thrown_out(s: MatchState, d, t):
     if q.closed:
         s.history.pop()
     q.result = None
-    s.history.append(_history_entry(s, q, thrown_out=True, reason=d.get("reason", "")))
+    s.history.append(_history_entry(s, q, thrown_out=True, reason=d.get("reason") or "", public=bool(d.get("public"))))
     s.q = None
 
 
@@ -302,6 +312,7 @@ def _override(s: MatchState, d, t):
         if each["id"] in s.rulings:
             s.rulings[each["id"]] = dict(s.rulings[each["id"]], points=each["points"], withdrawn=each["withdrawn"])
     _add_scores(s, d["score_changes"])
+    _note_correction(s, d, t, "override", team=record["team"])
     for entry in s.history:
         if entry["number"] == record["number"] and not entry["thrown_out"] and d["ruling"] in entry["rulings"]:
             changes = dict(entry["score_changes"])
@@ -328,7 +339,22 @@ def _recount_winner(s: MatchState):
 
 def _score_adjusted(s: MatchState, d, t):
     _add_scores(s, d["score_changes"])
+    _note_correction(s, d, t, "adjust", team=d["team"])
     _recount_winner(s)
+
+
+CORRECTION_FIELDS = ("number", "ruling", "verdict", "points")
+
+
+def _note_correction(s: MatchState, d, t, kind: str, team: str):
+    """A change of score after the final whistle, kept in order: what changed, by how much, and why."""
+    if not d.get("correction"):
+        return
+    entry = {"seq": s.seq + 1, "t": t, "kind": kind, "team": team, **{k: d.get(k) for k in CORRECTION_FIELDS},
+             "score_changes": dict(d["score_changes"]), "reason": d.get("reason")}
+    if d.get("public"):
+        entry["public"] = True
+    s.corrections.append(entry)
 
 
 def _paused(s: MatchState, d, t):

@@ -24,6 +24,9 @@ AUDIENCES = ("moderator", "spectator", "player", "bot")
 HALL = ("spectator", "player")  # the people in the room: the big screen and the phones
 
 _MODERATOR_ONLY = {"judge_suggested", "buzz_refused"}
+# Events that may carry the moderator's free-text reason: it is the moderator's note, shown to the
+# others only when the moderator marked it public (the event says "public": true).
+_REASONED = {"ruling", "override", "score_adjusted", "question_thrown_out", "paused"}
 _TEAM_ONLY = {"chat"}  # the team itself and the moderator
 # What the hall learns of match_created. Not the questions, nor the question order: with its seed and
 # the packet (QANTA's are public) anyone could work out the questions to come.
@@ -47,6 +50,8 @@ def project(event: dict, audience: str, team: str | None = None) -> dict:
         return _frame(event, kind, data)
     if kind in _MODERATOR_ONLY:
         return _hidden(event)
+    if kind in _REASONED:
+        data = private_reason(data)
     if kind in _TEAM_ONLY:
         return _frame(event, kind, data) if audience == "player" and data.get("team") == team else _hidden(event)
     if kind == "submission":  # a held one is the computer's answer: not even its own team's phones see it yet
@@ -71,6 +76,14 @@ def project(event: dict, audience: str, team: str | None = None) -> dict:
     return _frame(event, kind, data)
 
 
+def private_reason(record: dict) -> dict:
+    """A record (an event's data, a ruling) as anyone but the moderator sees it: a reason not marked
+    public is withheld (None; a thrown-out question's history says "")."""
+    if not record.get("reason") or record.get("public") or record.get("reason_public"):
+        return record
+    return dict(record, reason="" if "reason_public" in record else None)
+
+
 def snapshot(state: MatchState | None, audience: str, team: str | None = None) -> dict:
     """The whole picture for a client that is too far behind to replay events one by one."""
     if audience not in AUDIENCES:
@@ -88,18 +101,24 @@ def snapshot(state: MatchState | None, audience: str, team: str | None = None) -
         "seats": list(state.seats.values()),
         "scores": dict(state.scores),
         "scores_seq": state.scores_seq,
+        "corrections": [c if staff else private_reason(c) for c in state.corrections],
         "number": state.number,
         "winner": state.winner,
         "history": [_history_view(h, state, staff) for h in state.history],
-        "rulings": [r if staff or not r.get("held") else dict(r, text=None, heard=None) for r in state.rulings.values()],
+        "rulings": [r if staff else _hall_ruling(r) for r in state.rulings.values()],
         "question": _question_view(state, audience, team),
         "questions": [q.to_dict() for q in state.questions] if staff else None,
     }
 
 
+def _hall_ruling(record: dict) -> dict:
+    record = private_reason(record)
+    return dict(record, text=None, heard=None) if record.get("held") else record
+
+
 def _history_view(entry: dict, state: MatchState, staff: bool) -> dict:
     q = state.questions[entry["index"]]
-    view = dict(entry, answer=q.answer if staff else q.clean_answer, text=q.text)
+    view = dict(entry if staff else private_reason(entry), answer=q.answer if staff else q.clean_answer, text=q.text)
     if entry["thrown_out"] and not staff:  # it may never have been read to the end: its text and answer stay unsaid
         view.update(answer=None, text=None)
     if not staff:  # the audience saw the buzzes that won; the losing ones are the moderator's record
@@ -181,6 +200,10 @@ def _visible(per_team: dict, audience: str, team: str | None) -> dict:
 def bot_cards(state: MatchState, audience: str) -> dict:
     """seat -> what that bot's card shows now, for every bot seat (docs/wire-protocol.md, "Bot cards").
 
+    A bot's buzz is on its card (buzzed_at, the word of its buzz marker, which every screen shows, and
+    buzz_verdict), even while its guess is held from the hall, and so is its team-phase answer
+    (answered): the card never says "no guess yet" of a bot the feed shows buzzing or answering.
+
     One scale for every bot: confidence and each of its top MAX_GUESSES guesses in [0, 1], the buzz
     threshold on the same scale; guess None is "no guess". state is "waiting" (nothing shown yet on this question),
     "guessing", "missed" (its last act came to nothing: missed says timed_out or failed) or "settled"
@@ -194,10 +217,13 @@ def bot_cards(state: MatchState, audience: str) -> dict:
         g = guesses.get(seat["id"]) or {}
         missed = q.bot_missed.get(seat["id"])
         state_now = "settled" if q.closed else "missed" if missed else "guessing" if g else "waiting"
+        buzzed = next((b for b in reversed(q.buzzes) if b["seat"] == seat["id"]), None)  # a marker every screen shows
         cards[seat["id"]] = {
             "seat": seat["id"], "state": state_now, "word": g.get("word"), "guess": g.get("guess") or None,
             "confidence": g.get("confidence") if g.get("guess") else None, "threshold": g.get("threshold"),
             "buzz": bool(g.get("buzz")), "guesses": [list(x) for x in (g.get("alternatives") or [])[:MAX_GUESSES]] if g.get("guess") else [],
             "missed": missed["status"] if missed else None,
+            "buzzed_at": buzzed["word"] if buzzed else None, "buzz_verdict": buzzed["verdict"] if buzzed else None,
+            "answered": any(sub["seat"] == seat["id"] for sub in q.submissions.values()),  # its team's answer, this phase
         }
     return cards

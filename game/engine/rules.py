@@ -267,7 +267,8 @@ def _points(s: MatchState, phase_index: int, mode: str, word: int | None, words_
     return accept, reject
 
 
-def _rule(out: _Emitter, team: str, verdict: str, now: int, by: str, heard: str | None = None):
+def _rule(out: _Emitter, team: str, verdict: str, now: int, by: str, heard: str | None = None,
+          note: dict | None = None):
     s = out.state
     q = s.q
     words_len = len(s.question.words)
@@ -307,7 +308,7 @@ def _rule(out: _Emitter, team: str, verdict: str, now: int, by: str, heard: str 
     out.emit("ruling", now, id=s.next_ruling_id, number=q.number, phase=q.phase + 1, mode=q.mode,
              team=team, seat=seat, text=text, heard=heard, verdict=verdict, points=points,
              accept_points=accept_pts, reject_points=reject_pts,
-             score_changes={team: points} if points else {}, by=by, word=word, **extra)
+             score_changes={team: points} if points else {}, by=by, word=word, **extra, **(note or {}))
     s = out.state
     q = s.q
     if verdict == "accept":
@@ -378,6 +379,18 @@ def _text(data: dict, key: str = "text", limit: int = MAX_TEXT) -> str:
     if len(text) > limit:
         raise Rejected(f"That is too long; keep it under {limit} characters.", "too_long")
     return text
+
+
+def _reason(data: dict, default: str | None = None) -> dict:
+    """A moderator's free-text reason as an event carries it: {"reason": text} (`default` when none is
+    given; nothing at all with no default), plus "public": true only when the moderator chose to show
+    it to the room. Without that it is the moderator's own note: projection.py keeps it from every
+    other audience."""
+    text = data.get("reason")
+    text = " ".join(text.split())[:MAX_TEXT] if isinstance(text, str) else ""
+    if not text:
+        return {} if default is None else {"reason": default}
+    return {"reason": text, **({"public": True} if data.get("public") is True else {})}
 
 
 def _bot_may_play(s: MatchState, seat: dict):
@@ -583,7 +596,7 @@ def _cmd_submit(out, actor, data, now, received):
     if team in q.submissions:
         raise Rejected("Your team has already submitted; wait for the ruling.", "already_answered")
     held = {"held": True} if s.team_kind(team) == "computer" and s.guesses_held() else {}
-    out.emit("submission", now, seat=seat["id"], team=team, text=_text(data), **held)
+    out.emit("submission", now, seat=seat["id"], team=team, text=_text(data), **held, **_clock_stops(s, team))
 
 
 def _cmd_pass(out, actor, data, now, received):
@@ -602,9 +615,18 @@ def _cmd_pass(out, actor, data, now, received):
     if team in q.locked or team in q.passed or team in q.submissions:
         raise Rejected("Your team has already answered or is out of this phase.", "locked_out")
     floor = _next_floor(s, locked=q.locked, passed=set(q.passed) | {team}, current=q.floor)
-    out.emit("pass", now, team=team, seat=seat["id"], floor=floor)
+    out.emit("pass", now, team=team, seat=seat["id"], floor=floor, **_clock_stops(s, team))
     if floor is None:
         _end_phase(out, now)
+
+
+def _clock_stops(s: MatchState, team: str) -> dict:
+    """{"clock_stopped": True} when `team` is the last side of a team phase still to answer: every
+    other team has submitted, passed or is out, so the discussion clock stops rather than run down to
+    a "time is up" that is not true (a prompt starts it again for the side prompted)."""
+    q = s.q
+    waiting = [t for t in s.team_ids if t != team and t not in q.locked and t not in q.passed and t not in q.submissions]
+    return {} if waiting else {"clock_stopped": True}
 
 
 def _cmd_chat(out, actor, data, now, received):
@@ -638,7 +660,7 @@ def _cmd_rule(out, actor, data, now, received):
     _target(data, "after", q.ruling_ids[-1] if q.ruling_ids else 0,
             "Another ruling came first; look at the console and rule again if it is still needed.")
     _target(data, "on", on, "The floor changed before your ruling arrived; rule again on the answer shown now.")
-    _rule(out, team, verdict, now, by="moderator", heard=heard)
+    _rule(out, team, verdict, now, by="moderator", heard=heard, note=_reason(data))
 
 
 def _cmd_undo(out, actor, data, now, received):
@@ -684,8 +706,10 @@ def _cmd_override(out, actor, data, now, received):
     teams = dict.fromkeys([*before["score_changes"], *after["score_changes"]])
     delta = {t: after["score_changes"].get(t, 0) - before["score_changes"].get(t, 0) for t in teams}
     points = next(x["points"] for x in after["rulings"] if x["id"] == rid)
+    marked = _correction(s, data)
     out.emit("override", now, ruling=rid, number=r["number"], verdict=verdict, points=points,
-             score_changes={t: p for t, p in delta.items() if p}, result=after["result"], rulings=after["rulings"])
+             score_changes={t: p for t, p in delta.items() if p}, result=after["result"], rulings=after["rulings"],
+             **_reason(data), **marked)
 
 
 def _question_rulings(s: MatchState, rid: int) -> list[int]:
@@ -726,8 +750,21 @@ def _cmd_adjust(out, actor, data, now, received):
         raise Rejected("An adjustment is a whole number of points, not zero, at most 1000 either way.", "bad_points")
     if not isinstance(reason, str) or not reason.strip():
         raise Rejected("Say why the score is adjusted; the reason goes into the match record.", "no_reason")
-    out.emit("score_adjusted", now, team=team, points=points, reason=reason.strip()[:MAX_TEXT],
-             score_changes={team: points})
+    marked = _correction(s, data)
+    out.emit("score_adjusted", now, team=team, points=points, score_changes={team: points}, **_reason(data), **marked)
+
+
+def _correction(s: MatchState, data: dict) -> dict:
+    """A change of score once the match is final is a correction: the moderator must confirm it
+    (confirm: true), and the event says it is one ({"correction": true}), so the log, the box score
+    and the replay show it as a correction rather than as play."""
+    if s.status != "finished":
+        return {}
+    if data.get("confirm") is not True:
+        raise Rejected("The match is final, so this would change its result after the final whistle; confirm it "
+                       "as a correction (it is marked as one in the log, the box score and the replay).",
+                       "confirm_correction")
+    return {"correction": True}
 
 
 def _cmd_throw_out(out, actor, data, now, received):
@@ -738,11 +775,9 @@ def _cmd_throw_out(out, actor, data, now, received):
         raise Rejected("That question is already done.", "bad_question")
     if _next_unused(s) is None:
         raise Rejected("No reserve question is left to replace it; adjust the score instead.", "no_reserve")
-    reason = data.get("reason") if isinstance(data.get("reason"), str) else ""
     reverse = {team: -pts for team, pts in q.score_changes.items() if pts}
     number, tiebreaker = q.number, q.tiebreaker
-    out.emit("question_thrown_out", now, number=number, index=q.index, reason=reason.strip()[:MAX_TEXT],
-             score_changes=reverse)
+    out.emit("question_thrown_out", now, number=number, index=q.index, score_changes=reverse, **_reason(data, ""))
     _start_question(out, now, number=number, tiebreaker=tiebreaker, replaces=q.index)
 
 
@@ -752,7 +787,7 @@ def _cmd_pause(out, actor, data, now, received):
         raise Rejected("Only a live match can be paused.", "not_live")
     if s.paused:
         raise Rejected("The match is already paused.", "paused")
-    out.emit("paused", now, reason=str(data.get("reason", ""))[:MAX_TEXT])
+    out.emit("paused", now, **_reason(data, ""))
 
 
 def _cmd_resume(out, actor, data, now, received):
@@ -774,10 +809,19 @@ def _cmd_bot_guess(out, actor, data, now, received):
     guess = " ".join(str(data.get("guess") or "").split())[:MAX_TEXT] or None  # a blank guess is no guess
     conf = _unit(_number(data.get("confidence"))) if guess else 0.0
     threshold = _number(data.get("threshold"))
-    out.emit("bot_guess", now, seat=seat["id"], team=seat["team"], word=q.revealed, guess=guess, confidence=conf,
+    out.emit("bot_guess", now, seat=seat["id"], team=seat["team"], word=_words_read(data, q), guess=guess, confidence=conf,
              buzz=bool(data.get("buzz")) and guess is not None, alternatives=one_scale(guess, conf, pairs),
              threshold=None if threshold is None else _unit(threshold),
              **({"held": True} if s.guesses_held() else {}))
+
+
+def _words_read(data: dict, q) -> int:
+    """Where a bot's guess belongs: the words it had read when it made it (the conductor sends the
+    query's word_index; the act may come back words later), or the words read now if it says nothing
+    usable. A position is a count of words revealed, as a buzz's is."""
+    word = data.get("word")
+    ok = isinstance(word, int) and not isinstance(word, bool) and 0 <= word <= q.revealed
+    return word if ok else q.revealed
 
 
 def one_scale(guess: str | None, confidence: float, pairs) -> list[list]:

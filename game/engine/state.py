@@ -94,6 +94,7 @@ class MatchState:
     next_ruling_id: int = 1
     winner: str | None = None
     scores_seq: int = 0  # seq of the last event that moved a score (an adjustment names it)
+    corrections: list[dict] = field(default_factory=list)  # score changes after the final whistle, in order
 
     def clone(self) -> "MatchState":
         """A copy that shares nothing mutable with this state (decide folds into one per command).

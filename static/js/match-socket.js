@@ -34,14 +34,15 @@ function addScores(into, changes) {
 export function emptyView(audience) {
   return {
     audience, seq: 0, t: 0, status: "none", paused: false, rules: null, teams: [], seats: {}, scores: {},
-    scores_seq: 0, number: 0, winner: null, history: [], rulings: {}, question: null, questions: null,
+    scores_seq: 0, number: 0, winner: null, history: [], rulings: {}, question: null, questions: null, corrections: [],
     buzzes: [], lost: [], feed: [], notices: [], suggestions: [],
+    roster: null,  // the moderator's: who is connected, how the bots do (a "roster" frame, not an event)
   };
 }
 
 // The fields of a ruling record, as the server's state keeps them (game/engine/fold.py _ruling).
 const RULING_KEYS = ["id", "number", "phase", "mode", "team", "seat", "text", "verdict", "points", "accept_points",
-  "reject_points", "by", "heard"];
+  "reject_points", "by", "heard", "reason"];
 const GUESS_KEYS = ["word", "guess", "confidence", "buzz", "alternatives", "threshold"];
 
 function pick(data, keys) {
@@ -75,7 +76,7 @@ export function applySnapshot(view, snap) {
     seq: snap.seq || 0, t: snap.t || 0, status: snap.status, paused: !!snap.paused, rules: snap.rules || null,
     teams: snap.teams || [], scores: { ...(snap.scores || {}) }, scores_seq: snap.scores_seq || 0,
     number: snap.number || 0, winner: snap.winner || null,
-    history: snap.history || [], questions: snap.questions || null,
+    history: snap.history || [], questions: snap.questions || null, corrections: snap.corrections || [],
   });
   for (const seat of snap.seats || []) fresh.seats[seat.id] = seat;
   for (const r of snap.rulings || []) fresh.rulings[r.id] = r;
@@ -88,6 +89,7 @@ export function applySnapshot(view, snap) {
   }
   fresh.feed = view.feed;  // what happened stays on screen across a resync
   fresh.notices = view.notices;
+  fresh.roster = view.roster;
   Object.assign(view, fresh);
   return settle(view);
 }
@@ -176,6 +178,7 @@ const FOLD = {
   },
   submission(view, d, frame) {
     view.question.submissions[d.team] = { seat: d.seat, text: d.text ?? null }; // null: another team's, unread
+    if (d.clock_stopped) view.question.deadline = null;  // every side has answered: the clock stops
     recordAnswer(view, d, frame);
     note(view, frame, "answer", d.text ?? null, { team: d.team, who: seatName(view, d.seat) });
   },
@@ -183,6 +186,7 @@ const FOLD = {
     const q = view.question;
     q.passed = [...q.passed, d.team];
     q.floor = d.floor ?? null;
+    if (d.clock_stopped) q.deadline = null;
     note(view, frame, "pass", `${teamName(view, d.team)} passed`, { team: d.team });
   },
   chat(view, d) {
@@ -193,6 +197,7 @@ const FOLD = {
     const q = view.question;
     view.rulings[d.id] = pick(d, RULING_KEYS);
     if (d.held) view.rulings[d.id].held = true;
+    if (d.public) view.rulings[d.id].public = true;  // the moderator showed its reason to the room
     q.can_undo = true;
     q.last_ruling = d.id;
     q.ruling_ids.push(d.id);
@@ -228,7 +233,7 @@ const FOLD = {
     if (waiting >= 0) view.feed.splice(waiting, 1);
     const who = d.seat ? seatName(view, d.seat) : teamName(view, d.team);
     note(view, frame, "ruling", d.text || d.heard || (d.held ? "(answer shown once the humans are done)" : "(no answer)"),
-      { team: d.team, who, verdict: d.verdict, points: d.points, by: d.by, id: d.id });
+      { team: d.team, who, verdict: d.verdict, points: d.points, by: d.by, id: d.id, reason: d.reason ?? null });
   },
   timeout(view, d, frame) {
     const q = view.question;
@@ -238,7 +243,9 @@ const FOLD = {
       q.floor = d.floor ?? null;
     }
     if (d.kind === "dead") note(view, frame, "info", "Time is up: nobody else buzzed in time");
-    if (d.kind === "discussion") note(view, frame, "info", "Discussion time is up");
+    // Said only when it is true: a side was still to answer when the discussion clock ran out.
+    const silent = (d.passed || []).map((team) => teamName(view, team));
+    if (d.kind === "discussion" && silent.length) note(view, frame, "info", `Discussion time is up: ${silent.join(" and ")} did not answer`);
   },
   question_closed(view, d, frame) {
     const q = view.question;
@@ -266,6 +273,7 @@ const FOLD = {
   },
   override(view, d, frame) {
     const r = view.rulings[d.ruling];
+    noteCorrection(view, d, frame, "override", r?.team ?? null);
     if (r) Object.assign(r, { verdict: d.verdict, points: d.points, overridden: true });
     // The question was scored again: rulings after its first correct answer are withdrawn.
     for (const each of d.rulings || []) {
@@ -282,10 +290,12 @@ const FOLD = {
       addScores(q.score_changes, d.score_changes);
       q.result = d.result ?? null;
     }
-    note(view, frame, "info", `Ruling on question ${d.number} changed to ${d.verdict}`);
+    note(view, frame, "info", `${d.correction ? "Correction after the final: r" : "R"}uling on question ${d.number} changed to ${d.verdict}${d.reason ? `: ${d.reason}` : ""}`);
   },
   score_adjusted(view, d, frame) {
-    note(view, frame, "info", `${teamName(view, d.team)} ${d.points > 0 ? "+" : ""}${d.points}: ${d.reason}`);
+    noteCorrection(view, d, frame, "adjust", d.team);
+    // The reason reaches this screen only if the moderator showed it to the room (or this is the moderator).
+    note(view, frame, "info", `${d.correction ? "Correction after the final: " : ""}${teamName(view, d.team)} ${d.points > 0 ? "+" : ""}${d.points}${d.reason ? `: ${d.reason}` : ""}`);
   },
   paused(view) { view.paused = true; },
   resumed(view, d) {
@@ -335,6 +345,15 @@ const FOLD = {
   hidden() {},
 };
 
+/** A change of score after the final whistle, kept in order (game/engine/fold.py _note_correction). */
+function noteCorrection(view, d, frame, kind, team) {
+  if (!d.correction) return;
+  const entry = { seq: frame.seq, t: frame.t, kind, team, number: d.number ?? null, ruling: d.ruling ?? null,
+    verdict: d.verdict ?? null, points: d.points ?? null, score_changes: { ...d.score_changes }, reason: d.reason ?? null };
+  if (d.public) entry.public = true;
+  view.corrections = [...view.corrections, entry];
+}
+
 function recordAnswer(view, d, frame) {
   // The moderator's record of every typed answer, to which the judge's suggestion is attached ("for").
   if (staff(view)) view.question.answers.push({ seq: frame.seq, seat: d.seat, team: d.team, text: d.text, ruling: null, verdict: null, suggestion: null });
@@ -373,11 +392,14 @@ export function botCards(view) {
     const g = q.bot_guesses?.[seat.id] || null;
     const missed = q.bot_missed?.[seat.id] || null;
     const guessed = !!(g && g.guess);
+    const buzzed = [...(q.buzzes || [])].reverse().find((b) => b.seat === seat.id) || null;  // shown on every screen
     cards[seat.id] = {
       seat: seat.id, state: q.closed ? "settled" : missed ? "missed" : g ? "guessing" : "waiting",
       word: g ? g.word ?? null : null, guess: guessed ? g.guess : null, confidence: guessed ? g.confidence : null,
       threshold: g ? g.threshold ?? null : null, buzz: !!g?.buzz,
       guesses: guessed ? (g.alternatives || []).slice(0, MAX_GUESSES).map((x) => [...x]) : [], missed: missed ? missed.status : null,
+      buzzed_at: buzzed ? buzzed.word : null, buzz_verdict: buzzed ? buzzed.verdict : null,
+      answered: Object.values(q.submissions || {}).some((sub) => sub.seat === seat.id),
     };
   }
   return cards;
@@ -533,6 +555,10 @@ export class MatchClient {
       case "snapshot":
         this.resyncing = false;
         applySnapshot(this.view, frame.data || {});
+        this.onChange(this.view, frame);
+        return;
+      case "roster":  // the moderator's roster: outside the event sequence, so no seq to check
+        this.view.roster = frame.data || null;
         this.onChange(this.view, frame);
         return;
       case "ack": return this.settle(frame.ref, true, frame.data);

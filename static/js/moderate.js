@@ -3,7 +3,7 @@
 // H pause/resume. Keys never fire while the moderator is typing in a field.
 
 import { seatName, teamName } from "./match-socket.js";
-import { el, openScreen, phaseText, renderBots, renderFinal, renderQuestion, renderScores, renderSnippets, showEnded, teamClass } from "./ui.js";
+import { botLabel, calledScores, correctionText, el, openScreen, phaseText, renderBots, renderFinal, renderQuestion, renderScores, renderSnippets, showEnded, teamClass } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const { config, client, command } = openScreen({ audience: "moderator", render, onEnd: () => {
@@ -36,9 +36,15 @@ function rule(verdict) {
   if (!canRule(view)) return;
   const q = view.question;
   const heard = $("heard").value.trim();
-  const data = { verdict, after: q.last_ruling || 0, on: q.mode === "buzz" ? q.possession.seat : q.floor };
+  const data = { verdict, after: q.last_ruling || 0, on: q.mode === "buzz" ? q.possession.seat : q.floor, ...reasonOf($("rule-reason"), $("rule-public")) };
   if (heard) data.heard = heard;
-  command("rule", data).then(() => { $("heard").value = ""; }).catch(() => {});
+  command("rule", data).then(() => { $("heard").value = ""; $("rule-reason").value = ""; $("rule-public").checked = false; }).catch(() => {});
+}
+
+/** {reason, public} from a reason field and its "show to the room" box: the reason stays the moderator's unless ticked. */
+function reasonOf(input, box) {
+  const reason = input.value.trim();
+  return reason ? { reason, public: !!box?.checked } : {};
 }
 
 function next() {
@@ -86,23 +92,81 @@ $("btn-pause").addEventListener("click", togglePause);
 $("btn-end").addEventListener("click", () => {
   if (confirm("End the match now? The scores as they stand become final.")) command("end").catch(() => {});
 });
-// The heard field: Enter rules "accept" would be surprising; Escape hands the keys back instead.
-$("heard").addEventListener("keydown", (e) => { if (e.key === "Escape") e.target.blur(); });
+// The heard and reason fields: Enter rules "accept" would be surprising; Escape hands the keys back instead.
+for (const id of ["heard", "rule-reason"]) $(id).addEventListener("keydown", (e) => { if (e.key === "Escape") e.target.blur(); });
 
 $("adjust-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const form = e.target;
   const points = Number.parseInt(form.points.value, 10);
-  command("adjust", { team: form.team.value, points, reason: form.reason.value.trim(), scores_seq: client.view.scores_seq })
-    .then(() => form.reset()).catch(() => {});
+  const data = { team: form.team.value, points, ...reasonOf(form.reason, form.public), scores_seq: client.view.scores_seq };
+  const done = () => form.reset();
+  if (client.view.status === "finished") {  // a correction after the final: asked first, then marked as one
+    const sign = points > 0 ? "+" : "";
+    askCorrection({ kind: "adjust", data, done,
+      what: `${teamName(client.view, data.team)} ${sign}${Number.isFinite(points) ? points : "?"} points${data.reason ? ` (${data.reason})` : ""}` });
+    return;
+  }
+  command("adjust", data).then(done).catch(() => {});
 });
 $("throw-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const form = e.target;
   const q = client.view.question;
   if (!q) return;
-  command("throw_out", { reason: form.reason.value.trim(), question: q.index }).then(() => form.reset()).catch(() => {});
+  command("throw_out", { ...reasonOf(form.reason, form.public), question: q.index }).then(() => form.reset()).catch(() => {});
 });
+
+// -- corrections after the final: one step more ---------------------------------------------------
+// Once the match is final an override or a score adjustment changes its result: the console asks
+// first, then sends it with confirm: true, and the engine marks the event as a correction.
+
+let correcting = null;  // {kind: "override" | "adjust", data, what, done?} waiting for the confirmation
+
+function askCorrection(pending) {
+  correcting = pending;
+  render(client.view);
+  $("correction-confirm")?.querySelector("button.danger")?.focus();
+}
+
+function confirmCorrection() {
+  const pending = correcting;
+  if (!pending) return;
+  const extra = pending.kind === "override" ? reasonOf($("correction-reason"), $("correction-public")) : {};
+  correcting = null;
+  render(client.view);
+  command(pending.kind, { ...pending.data, ...extra, confirm: true }).then(() => pending.done?.()).catch(() => {});
+}
+
+function renderCorrection(view) {
+  const box = $("correction-confirm");
+  if (view.status !== "finished") correcting = null;
+  box.hidden = !correcting;
+  if (!correcting) { box.replaceChildren(); return; }
+  const reasonFields = correcting.kind === "override" ? [
+    el("label", { class: "field" }, el("span", { class: "label", text: "Reason (optional)" }),
+      el("input", { id: "correction-reason", type: "text", maxlength: "200", autocomplete: "off" })),
+    el("label", { class: "check" }, el("input", { id: "correction-public", type: "checkbox" }), " Show the reason to the room")] : [];
+  box.replaceChildren(
+    el("h2", { text: "Correction after the final" }),
+    el("p", { class: "correction-what" }, el("strong", { text: correcting.what })),
+    el("p", { class: "small", text: "The match is final. This changes its result and is marked as a correction after the final in the log, the box score and the replay." }),
+    ...reasonFields,
+    el("p", { class: "confirm-actions" },
+      el("button", { type: "button", class: "danger", text: "Confirm correction", onclick: confirmCorrection }),
+      el("button", { type: "button", text: "Cancel", onclick: () => { correcting = null; render(client.view); } })));
+}
+
+function renderCorrections(view) {
+  const list = view.corrections || [];
+  $("corrections-panel").hidden = !list.length;
+  if (!list.length) return;
+  const called = calledScores(view);
+  $("corrections").replaceChildren(
+    el("p", { class: "small muted", text: `As called at the final whistle: ${view.teams.map((t) => `${t.name} ${called[t.id] ?? 0}`).join(" — ")}` }),
+    el("ol", { class: "corrections" }, list.map((c) => el("li", {}, correctionText(view, c),
+      c.reason ? el("span", { class: "muted" }, ` — ${c.reason} `, el("span", { class: `pill${c.public ? "" : " private"}`, text: c.public ? "shown to the room" : "private" })) : null))));
+}
 
 // -- drawing ----------------------------------------------------------------------------------
 
@@ -115,12 +179,14 @@ function render(view) {
   renderFloor(view);
   renderSnippets($("snippets"), view);
   renderScores($("scores"), view);
-  renderPlayers(view);
+  renderRoom(view);
   renderBots($("bots"), view);
   $("bots-panel").hidden = $("bots").hidden;
   renderChat(view);
   renderNotices(view);
   renderHistory(view);
+  renderCorrection(view);
+  renderCorrections(view);
   renderControls(view);
   renderTeams(view);
   renderFinal($("final"), view, { links: [[`/m/${config.code}/replay?staff=1`, "Replay (staff view)"],
@@ -152,7 +218,7 @@ function renderFloor(view) {
       box.append(el("p", { class: "muted", text: out.length ? `Locked out: ${out.join(", ")}. Waiting for a buzz…` : "Waiting for a buzz…" }));
     } else {
       box.append(el("div", { class: `possession ${teamClass(view, p.team)}` },
-        el("p", { class: "who" }, el("strong", { text: seatName(view, p.seat) }), ` (${teamName(view, p.team)}) buzzed at word ${p.word} of ${q.words.length}`,
+        el("p", { class: "who" }, el("strong", { text: seatName(view, p.seat) }), ` (${teamName(view, p.team)}) buzzed at word ${p.word} of ${q.words.length}${p.seen != null && p.seen !== p.word ? ` (saw ${p.seen})` : ""}`,
           p.prompted ? el("span", { class: "pill warn", text: "prompted" }) : null),
         p.answer != null ? el("p", { class: "typed", text: p.answer }) : el("p", { class: "typed pending", text: "waiting for the answer… (rule a spoken answer any time)" })));
     }
@@ -240,27 +306,79 @@ function rulingRow(view, r, overridable) {
   return el("li", { class: `ruling-row ${r.verdict}` },
     el("span", { class: "who", text: `${who}: ` }), el("q", { text: r.text || "(no answer)" }), " ",
     el("span", { class: `verdict ${r.verdict}`, text: `${r.verdict}${r.points ? ` ${r.points > 0 ? "+" : ""}${r.points}` : ""}${r.overridden ? " (overridden)" : ""}${r.withdrawn ? " (withdrawn: an earlier answer was right)" : ""}` }),
+    r.reason ? el("span", { class: "ruling-reason muted small" }, ` — ${r.reason} `,
+      el("span", { class: `pill${r.public ? "" : " private"}`, text: r.public ? "shown to the room" : "private" })) : null,
     overridable && r.verdict !== "prompt"
-      ? el("button", { class: "small", type: "button", onclick: () => command("override", { ruling: r.id, verdict: other }).catch(() => {}), text: `→ ${other}` })
+      ? el("button", { class: "small", type: "button", onclick: () => override(view, r, who, other), text: `→ ${other}` })
       : null);
 }
 
-// The people in the match, by team. Removing one asks first; it gives the seat up for good (its device
-// is disconnected, its name is free) and cannot be undone, only answered by the player joining again.
-let removing = null;  // the seat whose removal is being confirmed
-
-function renderPlayers(view) {
-  const people = Object.values(view.seats).filter((s) => s.kind === "human");
-  $("players-panel").hidden = !people.length;
-  const live = view.status !== "finished";
-  $("players").replaceChildren(...view.teams.filter((t) => people.some((s) => s.team === t.id)).map((team) => el("div", {},
-    el("h3", { class: teamClass(view, team.id), text: team.name }),
-    el("ul", { class: "players" }, people.filter((s) => s.team === team.id).map((s) => playerRow(s, live))))));
+function override(view, r, who, verdict) {
+  if (view.status !== "finished") { command("override", { ruling: r.id, verdict }).catch(() => {}); return; }
+  askCorrection({ kind: "override", data: { ruling: r.id, verdict },
+    what: `Question ${r.number}: ${who}'s ${r.text ? `“${r.text}”` : "answer"} becomes ${verdict}` });
 }
 
-function playerRow(seat, live) {
+// The room, by team: every seat, a person's with whether a device is connected (and since when), a
+// bot's with its tier, its measured size and how its acts go. It comes from the roster frame (not the
+// event log): the conductor sends it to moderators only, live. Removing a person asks first; it gives
+// the seat up for good (its device is disconnected, its name is free), answered only by joining again.
+let removing = null;  // the seat whose removal is being confirmed
+
+function renderRoom(view) {
+  const seats = Object.values(view.seats);
+  $("players-panel").hidden = !seats.length;
+  const live = view.status !== "finished";
+  const roster = new Map((view.roster?.seats || []).map((r) => [r.seat, r]));
+  const watchers = view.roster?.watchers;
+  $("players").replaceChildren(...view.teams.filter((t) => seats.some((s) => s.team === t.id)).map((team) => el("div", {},
+    el("h3", { class: teamClass(view, team.id), text: team.name }),
+    el("ul", { class: "players" }, seats.filter((s) => s.team === team.id).map((s) =>
+      s.kind === "bot" ? botRow(s, roster.get(s.id)?.bot) : playerRow(s, live, view.roster ? roster.get(s.id) : undefined))))),
+  typeof watchers === "number" ? el("p", { class: "muted small room-foot", text: `${watchers} screen${watchers === 1 ? "" : "s"} watching` }) : null);
+}
+
+const clock = (ms) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+
+/** A person's connection: online, offline since when, or not known yet (no roster yet). */
+function presence(seat, entry) {
+  if (seat.left) return null;
+  if (!entry) return el("span", { class: "presence unknown", title: "connection not known yet", text: "…" });
+  const state = entry.connected ? "online" : "offline";
+  const since = entry.since ? ` since ${clock(entry.since)}` : "";
+  return el("span", { class: `presence ${state}`, "data-presence": state, title: `${state}${since}` },
+    el("span", { class: "dot", "aria-hidden": "true" }), entry.connected ? "online" : `offline${since}`);
+}
+
+const HEALTH = { unknown: "not asked yet", waiting: "thinking…", ok: "healthy", late: "late", failing: "failing" };
+
+function size(bytes) {
+  if (typeof bytes !== "number") return null;
+  const units = [["GiB", 2 ** 30], ["MiB", 2 ** 20], ["KiB", 2 ** 10]];
+  const [unit, scale] = units.find(([, n]) => bytes >= n) || ["bytes", 1];
+  return `${(bytes / scale).toFixed(scale === 1 ? 0 : 1).replace(/\.0$/, "")} ${unit}`;
+}
+
+/** A bot: its tier, how its acts go (health, the last answer's time, counts) and its measured size. */
+function botRow(seat, bot) {
+  const health = bot?.health || "unknown";
+  const counts = bot ? [bot.asked ? `${bot.answered} of ${bot.asked} answered` : null, bot.timed_out ? `${bot.timed_out} timed out` : null,
+    bot.failed ? `${bot.failed} failed` : null, typeof bot.last_ms === "number" ? `last in ${bot.last_ms} ms` : null] : [];
+  const measured = size(bot?.measured_bytes);
+  const sized = measured ? `${measured}${bot.limit_bytes ? ` of ${size(bot.limit_bytes)}` : " (no limit)"}` : null;
+  return el("li", { class: `bot-row health-${health}`, "data-seat": seat.id, "data-health": health },
+    el("span", { class: "player-name", text: botLabel(seat) }),
+    seat.tier ? el("span", { class: "pill", text: seat.tier }) : null,
+    el("span", { class: `pill health ${health}`, text: HEALTH[health] || health }),
+    el("span", { class: "bot-facts muted small", text: [...counts, sized, bot?.kind].filter(Boolean).join(" · ") || "no acts yet" }),
+    bot?.reason && health !== "ok" ? el("span", { class: "bot-reason small", text: bot.reason }) : null,
+    bot?.problem ? el("span", { class: "bot-reason small", text: bot.problem }) : null);
+}
+
+function playerRow(seat, live, entry) {
   const gone = seat.left ? (seat.left === "player" ? "left" : "removed") : null;
   const row = el("li", { class: gone ? "gone" : "", "data-seat": seat.id },
+    presence(seat, entry),
     el("span", { class: "player-name", text: seat.name }),
     seat.captain ? el("span", { class: "pill", text: "captain" }) : null,
     gone ? el("span", { class: "muted small", text: gone }) : null,
@@ -290,6 +408,7 @@ function renderControls(view) {
   $("btn-pause").firstChild.textContent = view.paused ? "Resume " : "Pause ";
   $("btn-end").disabled = view.status !== "live" || (view.question && !view.question.closed);
   $("throw-form").querySelector("button").disabled = !view.question || view.status !== "live";
+  $("adjust-form").querySelector("button").textContent = view.status === "finished" ? "Correct the final score…" : "Adjust";
 }
 
 function renderTeams(view) {

@@ -8,7 +8,7 @@
 
 import { applyFrame, applySnapshot, emptyView, seatName, teamName } from "./match-socket.js";
 import { flashBuzz, keepFitted, renderScreen } from "./screen.js";
-import { botLabel, el, renderTimer, teamClass } from "./ui.js";
+import { botLabel, correctionText, el, renderTimer, teamClass } from "./ui.js";
 import { unpackFrames } from "./replay-frames.js";
 
 const uPlot = globalThis.uPlot;  // vendor/uplot/uPlot.iife.min.js, a deferred script that runs before this module
@@ -227,6 +227,21 @@ function buildLists() {
         el("strong", { text: `Q${q.number}${q.tiebreaker ? " (tiebreaker)" : ""}` }), " ",
         el("span", { text: outcome(q) }), " ",
         el("span", { class: "muted", text: q.buzzes.length ? `· ${q.buzzes.length} buzz${q.buzzes.length === 1 ? "" : "es"}` : "" })));
+  }));
+  buildCorrections(marks);
+}
+
+// A change of score after the final whistle: a marker of its own on the timeline and a line in the list
+// (its moment shows the final panel "corrected after the final").
+function buildCorrections(marks) {
+  const list = data.corrections || [];
+  $("corrections-section").hidden = !list.length;
+  $("correction-list").replaceChildren(...list.map((c) => {
+    const moment = timeOfSeq(c.seq);
+    const title = `Correction after the final: ${correctionText(view, c)}`;
+    marks.append(el("span", { class: "mark correction-mark", style: `left:${(100 * moment) / (duration || 1)}%`, title }));
+    return el("li", { "data-seq": c.seq }, el("button", { type: "button", class: "link", onclick: () => seekTo(moment) },
+      el("span", { class: "pill warn", text: "correction" }), " ", correctionText(view, c), c.reason ? el("span", { class: "muted", text: ` — ${c.reason}` }) : null));
   }));
 }
 

@@ -133,7 +133,8 @@ export function renderFeed(box, view, { limit = 8, omit = [] } = {}) {
     if (f.kind === "ruling") {
       return el("li", { class: `feed-item ruling ${f.verdict} ${teamClass(view, f.team)}` },
         el("span", { class: "who", text: f.who }), " ", el("q", { class: "said", text: f.text }), " ",
-        el("span", { class: `verdict ${f.verdict}`, text: FEED_VERDICT[f.verdict] + (f.points ? ` ${f.points > 0 ? "+" : ""}${f.points}` : "") }));
+        el("span", { class: `verdict ${f.verdict}`, text: FEED_VERDICT[f.verdict] + (f.points ? ` ${f.points > 0 ? "+" : ""}${f.points}` : "") }),
+        f.reason ? el("span", { class: "feed-reason", text: ` — ${f.reason}` }) : null);
     }
     if (f.kind === "answer") {  // text null: the team answered, and this screen is not told what yet
       return el("li", { class: `feed-item answer ${teamClass(view, f.team)}` },
@@ -160,6 +161,8 @@ export function renderBots(box, view) {
 const pct = (x) => `${Math.round(x * 100)}%`;
 const unit = (x) => (typeof x === "number" && Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : null);
 
+const BUZZ_VERDICT = { accept: ", ruled right", reject: ", ruled wrong" };
+
 /**
  * What a bot's card says, from its card c (question.bot_cards[seat]; none before the question):
  * its own confidence in its top guess with its threshold on the same bar, its other top guesses with
@@ -175,12 +178,19 @@ export function botCardState(view, seat) {
   const others = guess ? (c.guesses || []).map(([text, score]) => [String(text ?? "").trim(), unit(score) ?? 0])
     .filter(([text]) => text && text !== guess) : [];
   const state = { guess, confidence: guess ? unit(c.confidence) : null, threshold: unit(c?.threshold), word: c?.word ?? null,
-    buzz: !!c?.buzz, settled, others, note: "" };
+    buzz: !!c?.buzz, settled, others, note: "", buzzedAt: c?.buzzed_at ?? null, buzzVerdict: c?.buzz_verdict ?? null };
+  // Its buzz, at the word the console and the question's marker show: said even while its guess is held.
+  const buzzed = state.buzzedAt === null ? "" : `buzzed at word ${state.buzzedAt}${BUZZ_VERDICT[state.buzzVerdict] || ""}`;
+  state.buzzed = buzzed;
   if (c?.missed) {
     state.note = c.missed === "timed_out" ? "no answer (timed out)" : "failed: no answer";
     state.missed = true;
   } else if (!q) {
     state.note = "waiting for the question";
+  } else if (!guess && buzzed) {
+    state.note = buzzed;
+  } else if (!guess && c?.answered && !settled) {
+    state.note = "has answered (shown once the humans are done)";
   } else if (!guess) {
     const own = (view.rules?.phases || []).findIndex((ph) => ph.bot_tier === seat.tier);
     if (settled || (own >= 0 && own + 1 < q.phase)) state.note = "no guess on this question";
@@ -198,7 +208,7 @@ export function botCardState(view, seat) {
 export function botCard(view, seat) {
   const s = botCardState(view, seat);
   const card = el("div", { class: `bot-card ${teamClass(view, seat.team)}${s.buzz && !s.settled ? " buzzing" : ""}${s.settled ? " settled" : ""}${s.missed ? " missed" : ""}`,
-    "data-seat": seat.id, "data-state": s.missed ? "missed" : s.settled ? "settled" : s.guess ? "guessed" : "waiting" },
+    "data-seat": seat.id, "data-state": s.missed ? "missed" : s.settled ? "settled" : s.guess ? "guessed" : s.buzzed ? "buzzed" : "waiting" },
   el("div", { class: "bot-head" }, el("span", { class: "bot-name", title: botLabel(seat), text: botLabel(seat) }), seat.tier ? el("span", { class: "pill", text: seat.tier }) : null));
   if (!s.guess || s.missed) {
     card.append(el("p", { class: `bot-note${s.missed ? " missed" : ""}`, text: s.note }));
@@ -216,8 +226,9 @@ export function botCard(view, seat) {
       el("span", { class: "bar", role: "img", "aria-label": `score ${pct(score)}` }, el("span", { class: "fill", style: `width:${pct(score)}` })),
       el("span", { class: "pct", text: pct(score) })))));
   }
-  const foot = [s.word !== null ? `at word ${s.word}` : "", s.threshold !== null ? `buzzes at ${pct(s.threshold)}` : "",
-    s.buzz ? "buzzed" : "", s.right ? "right" : ""].filter(Boolean).join(" · ");
+  // Word positions count the words revealed (1-based), as the console's "buzzed at word N" does.
+  const foot = [s.word !== null ? `guessed at word ${s.word}` : "", s.threshold !== null ? `buzzes at ${pct(s.threshold)}` : "",
+    s.buzzed || (s.buzz ? "buzzing" : ""), s.right ? "right" : ""].filter(Boolean).join(" · ");
   if (foot) card.append(el("p", { class: "bot-foot muted", text: foot }));
   return card;
 }
@@ -266,6 +277,20 @@ function winsSuffix(name) { return /s$/i.test(name) ? " win!" : " wins!"; }
 /** A team's name in the closing moment: on the big screen a long one is cut short with an ellipsis. */
 const finalName = (name) => el("span", { class: "final-name", title: name, text: name });
 
+/** The scores as called at the final whistle: the scores now, less every correction made since. */
+export function calledScores(view) {
+  const called = { ...view.scores };
+  for (const c of view.corrections || []) for (const [team, pts] of Object.entries(c.score_changes || {})) called[team] = (called[team] ?? 0) - pts;
+  return called;
+}
+
+/** One correction after the final, in words: what changed and what it did to the score. */
+export function correctionText(view, c) {
+  const moved = Object.entries(c.score_changes || {}).map(([team, pts]) => `${teamName(view, team)} ${pts > 0 ? "+" : ""}${pts}`).join(", ");
+  const what = c.kind === "override" ? `Question ${c.number}: ruling changed to ${c.verdict}` : `${teamName(view, c.team)} adjusted`;
+  return `${what}${moved ? ` (${moved})` : ""}`;
+}
+
 /** The closing moment: winner, final score, the per-phase summary and where to look back at it all. */
 export function renderFinal(box, view, { links = [] } = {}) {
   box.hidden = view.status !== "finished";
@@ -279,10 +304,15 @@ export function renderFinal(box, view, { links = [] } = {}) {
     return `${x.won} won · ${x.points > 0 ? "+" : ""}${x.points}`;
   }));
   if (summary.hasOther) body.push(line("Penalties & adjustments", (id) => `${summary.other[id] > 0 ? "+" : ""}${summary.other[id]}`));
-  body.push(line("Final", (id) => String(view.scores[id] ?? 0)));
+  const corrected = (view.corrections || []).length > 0;
+  body.push(line(corrected ? "Final, corrected" : "Final", (id) => String(view.scores[id] ?? 0)));
+  const called = corrected ? calledScores(view) : null;
   box.replaceChildren(
     el("p", { class: "final-winner" }, view.winner ? [finalName(teamName(view, view.winner)), winsSuffix(teamName(view, view.winner))] : "A tie!"),
     el("p", { class: "final-score" }, view.teams.flatMap((t, i) => [i ? " — " : "", finalName(t.name), ` ${view.scores[t.id] ?? 0}`])),
+    corrected ? el("p", { class: "final-corrected" }, el("span", { class: "pill warn", text: "corrected after the final" }),
+      ` As called at the final whistle: ${view.teams.map((t) => `${t.name} ${called[t.id] ?? 0}`).join(" — ")}. `,
+      view.corrections.map((c) => correctionText(view, c)).join("; "), ".") : null,
     el("table", { class: "final-table" }, el("thead", {}, head), el("tbody", {}, body)),
     links.length ? el("p", { class: "final-links" }, links.flatMap(([href, text]) => [el("a", { href, text }), " "])) : null,
   );

@@ -66,7 +66,7 @@ class Moderator:
         """The moderator's frames as a web process's hub receives them: a message per command, its frames encoded."""
         while True:
             message = await self.layer.receive(channel)
-            for _, text in message["audiences"][MODERATOR]:
+            for _, text in message.get("audiences", {}).get(MODERATOR, ()):  # (a roster message has none)
                 yield json.loads(text)
 
     async def play(self, channel: str, on_frame) -> None:

@@ -32,6 +32,10 @@ QUESTIONS = [
 ]
 
 FAIR_GUESSES = {"500mib": "Lake Placid", "6gib": "Zebulon Pike"}  # each bot's only guess
+# The console's room test (issue 20): a long answer line, and the small bot's one (wrong) guess.
+LONG_ANSWER = ("The Treaty of Amity, Commerce and Navigation between His Britannic Majesty and the United States "
+               "of America, signed at London on the nineteenth of November 1794")
+ROOM_GUESS = "Lake Placid"
 
 CONSOLE_QUESTIONS = [
     ("Which planet is known as the Red Planet?", "Mars", ["Mars", "the planet Mars", "Ares"]),
@@ -83,6 +87,16 @@ def seed(bots: bool = False) -> dict:
     demo = ensure_demo_packet()
     for fmt in ("quizbowl", "efficientqa"):
         codes[f"finished_{fmt}"] = play_simulated_match(demo, fmt, seed=4, questions=4)[1].code
+    # The console's room (issue 20): the humans against one simulated bot that knows nothing (it buzzes
+    # at the first word with ROOM_GUESS); the question's answer line is long, for the answer banner.
+    room = Packet.objects.create(slug="room", title="Room test packet")
+    Question.objects.create(packet=room, position=1, kind="short", text="Which treaty settled the Jay crisis of 1794?",
+                            answer=LONG_ANSWER, accepted=[LONG_ANSWER, "Jay Treaty"], category="History")
+    Question.objects.create(packet=room, position=2, kind="short", text="What is the capital city of France?",
+                            answer="Paris", accepted=["Paris"], category="General")
+    room_teams = [TeamSpec("Humans"), TeamSpec("Computer", seats=[_never_right("500mib", ROOM_GUESS)])]
+    codes["room"] = create_match_record(title="Browser room", packet=room, format_name="efficientqa",
+                                        overrides=dict(overrides, questions=1), teams=room_teams).code
     if bots:
         sim = {"kind": "simulated", "simulated": True, "accuracy": 0.6}
         bot_teams = [TeamSpec("Humans"), TeamSpec("Computer", seats=[

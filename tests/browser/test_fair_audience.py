@@ -65,7 +65,8 @@ def test_the_bots_guess_is_on_no_screen_of_the_hall_while_the_humans_discuss(exh
     ada.press("#chat-input", "Enter")
     expect(bo.locator("#chat-log")).to_contain_text("not Venus, then")  # the phones are up to date
     assert_nowhere([screen, ada, bo], guess)
-    expect(bot_card(screen, "6gib")).to_contain_text("no guess yet")
+    # Its card says what the hall knows (the computer has answered), never "no guess yet".
+    expect(bot_card(screen, "6gib")).to_contain_text("has answered")
 
     # Ada submits; while her answer waits for its ruling the humans may still answer: still hidden.
     ada.fill("#submit-input", "Saturn")

@@ -75,14 +75,16 @@ def played_quizbowl(hall_bot_guesses: str = "after_humans", judged: bool = False
     m.send("next", MOD, at=m.now + 2000)
     # Q3: thrown out after a few words; the replacement is answered by Ben.
     m.reveal_until(2)
-    m.send("throw_out", MOD, {"reason": "misread"}, at=m.now + 100)
+    m.send("throw_out", MOD, {"reason": "misread", "public": True}, at=m.now + 100)  # said to the room
     m.reveal_until(5)
     m.attempt("h1", "tesla coil", "accept", lag=50)
     m.send("next", MOD, at=m.now + 2000)
     assert m.state.status == "finished"
     # After the whistle: Ann's neg is overridden to correct, and a protest adds points.
-    m.send("override", MOD, {"ruling": 1, "verdict": "accept"}, at=m.now + 5000)
-    m.send("adjust", MOD, {"team": "t1", "points": 5, "reason": "protest upheld"}, at=m.now + 1000)
+    m.send("override", MOD, {"ruling": 1, "verdict": "accept", "confirm": True, "reason": "heard it wrong"},
+           at=m.now + 5000)
+    m.send("adjust", MOD, {"team": "t1", "points": 5, "reason": "protest upheld", "public": True, "confirm": True},
+           at=m.now + 1000)
     return m
 
 
@@ -126,7 +128,7 @@ def played_efficientqa(hall_bot_guesses: str = "after_humans", judged: bool = Fa
     m.send("override", MOD, {"ruling": m.state.next_ruling_id - 1, "verdict": "reject"}, at=m.now + 500)
     m.send("next", MOD, at=m.now + 2000)
     assert m.state.status == "finished"
-    m.send("adjust", MOD, {"team": "t0", "points": 1, "reason": "appeal"}, at=m.now + 1000)
+    m.send("adjust", MOD, {"team": "t0", "points": 1, "reason": "appeal", "confirm": True}, at=m.now + 1000)
     return m
 
 

@@ -211,3 +211,13 @@ class Match:
     def scores(self):
         return self.state.scores
 
+
+
+def answered_quizbowl(questions: int = 2) -> Match:
+    """A quizbowl match four words into its first question, Ann (h0) holding the buzz with "the moon"."""
+    m = Match("quizbowl", {"questions": questions, "tiebreakers": 0})
+    m.start(0)
+    m.reveal_until(4)
+    m.buzz("h0", at=m.now + 50)
+    m.answer("h0", "the moon")
+    return m

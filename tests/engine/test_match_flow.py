@@ -172,9 +172,9 @@ def test_corrections_after_the_end_move_the_winner_with_the_scores():
     rid = score_on_current(m, "h0", "accept")[0]["data"]["id"]
     m.send("next", MOD)
     assert m.state.winner == "t0"
-    m.send("override", MOD, {"ruling": rid, "verdict": "reject"})
+    m.send("override", MOD, {"ruling": rid, "verdict": "reject", "confirm": True})
     assert m.scores == {"t0": -5, "t1": 0} and m.state.winner == "t1"
-    m.send("adjust", MOD, {"team": "t0", "points": 5, "reason": "protest upheld"})
+    m.send("adjust", MOD, {"team": "t0", "points": 5, "reason": "protest upheld", "confirm": True})
     assert m.state.winner is None
 
 

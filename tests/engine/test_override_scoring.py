@@ -34,7 +34,8 @@ def test_overriding_the_computers_phase_two_rejection_withdraws_the_humans_phase
     assert m.scores == {"t0": 1, "t1": 0}
     m.send("next", MOD, at=m.now + 1000)  # the question is behind us when the protest comes
 
-    event = m.send("override", MOD, {"ruling": wrong_call["id"], "verdict": "accept"})[0]
+    assert m.state.status == "finished"  # so the override is a correction after the final, confirmed
+    event = m.send("override", MOD, {"ruling": wrong_call["id"], "verdict": "accept", "confirm": True})[0]
     assert event["data"]["score_changes"] == {"t1": 2, "t0": -1}
     assert m.scores == {"t0": 0, "t1": 2}, "at most one side scores on an EfficientQA question"
     entry = next(h for h in m.state.history if h["number"] == 2)
@@ -49,7 +50,7 @@ def test_overriding_the_computers_phase_two_rejection_withdraws_the_humans_phase
         assert h["result"]["team"] == "t1" and view["scores"] == {"t0": 0, "t1": 2}
 
     # Overridden back, the humans' phase-3 point is theirs again.
-    m.send("override", MOD, {"ruling": wrong_call["id"], "verdict": "reject"})
+    m.send("override", MOD, {"ruling": wrong_call["id"], "verdict": "reject", "confirm": True})
     assert m.scores == {"t0": 1, "t1": 0}
     entry = next(h for h in m.state.history if h["number"] == 2)
     assert entry["result"] == {"team": "t0", "seat": "h0", "points": 1, "phase": 3}

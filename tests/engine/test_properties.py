@@ -137,11 +137,12 @@ def _draw_data(data, kind: str, s) -> dict:
     if kind == "override":
         ruling = st.sampled_from(sorted(s.rulings)) if s.rulings else st.integers(0, 3)
         return {"ruling": data.draw(st.one_of(ruling, st.integers(0, 9))),
-                "verdict": data.draw(st.sampled_from(["accept", "reject", "prompt"]))}
+                "verdict": data.draw(st.sampled_from(["accept", "reject", "prompt"])), **_correction(data, s)}
     if kind == "adjust":
         out = {"team": data.draw(st.sampled_from(["t0", "t1", "t9"])),
                "points": data.draw(st.sampled_from([-5, 3, 0, 10])),
-               "reason": data.draw(st.sampled_from(["protest upheld", ""]))}
+               "reason": data.draw(st.sampled_from(["protest upheld", ""])),
+               "public": data.draw(st.booleans(), label="reason public?"), **_correction(data, s)}
         if data.draw(st.booleans(), label="name the scores?"):
             out["scores_seq"] = data.draw(st.sampled_from([s.scores_seq, s.scores_seq - 1]))
         return out
@@ -158,6 +159,14 @@ def _draw_data(data, kind: str, s) -> dict:
         return {"guess": data.draw(st.sampled_from(TYPED)), "confidence": data.draw(st.floats(0, 1)),
                 "buzz": data.draw(st.booleans()), "alternatives": [[data.draw(st.sampled_from(TYPED)), 0.25]]}
     return {}
+
+
+def _correction(data, s) -> dict:
+    """After the final whistle a score change must be confirmed: mostly it is, sometimes not (refused)."""
+    if s.status != "finished":
+        return {}
+    return {"confirm": data.draw(st.sampled_from([True, True, False]), label="confirmed?"),
+            "reason": data.draw(st.sampled_from(["a late protest", ""]), label="correction reason")}
 
 
 def _sensible_kind(data, s) -> str:

@@ -76,6 +76,18 @@ def test_every_card_settles_when_the_question_closes():
     assert ended["settled"]
 
 
+def test_a_bot_that_buzzed_says_so_at_the_consoles_word_even_while_its_guess_is_held():
+    held, shown, ruled = cards(
+        [view({"small": {"state": "waiting", "guess": None, "buzzed_at": 7, "buzz_verdict": None}}), "small"],
+        [view({"small": guess(buzzed_at=7, buzz_verdict=None)}), "small"],
+        [view({"small": {"state": "waiting", "guess": None, "buzzed_at": 7, "buzz_verdict": "reject"}}), "small"])
+    assert (held["guess"], held["note"]) == (None, "buzzed at word 7")
+    assert shown["guess"] == "Hamlet" and shown["buzzed"] == "buzzed at word 7" and shown["word"] == 12
+    assert ruled["note"] == "buzzed at word 7, ruled wrong"
+    [answered] = cards([view({"big": {"state": "waiting", "guess": None, "answered": True}}, phase=2), "big"])
+    assert answered["note"] == "has answered (shown once the humans are done)"
+
+
 def test_a_bot_that_missed_says_it_timed_out_or_failed():
     late, broken = cards(
         [view({"small": guess(state="missed", missed="timed_out")}), "small"],

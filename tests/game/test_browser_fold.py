@@ -26,7 +26,7 @@ from tests.servers import ROOT
 
 HARNESS = ROOT / "tests" / "js" / "fold_views.mjs"
 AUDIENCES = [("moderator", None), ("spectator", None), ("player", "t0"), ("player", "t1")]
-TOP = ("seq", "t", "status", "paused", "rules", "teams", "scores", "scores_seq", "number", "winner")
+TOP = ("seq", "t", "status", "paused", "rules", "teams", "scores", "scores_seq", "number", "winner", "corrections")
 HISTORY = ("number", "index", "tiebreaker", "thrown_out", "reason", "phase", "result", "rulings", "score_changes",
            "answer", "text", "buzzes")
 QUESTION = ("number", "index", "tiebreaker", "priority", "category", "kind", "revealed", "words", "phase", "mode",

@@ -25,14 +25,20 @@ async def act(layer, query, guess="Answer 0", confidence=0.9, buzz=False, error=
                                          "error": error, "elapsed_ms": 12})
 
 
-async def test_a_buzz_mode_bot_sees_only_revealed_words_and_only_the_newest(conductor, conduct, live_match,
-                                                                           channel_layer, listen):
+async def robot_asked(conductor, conduct, live_match, listen):
+    """A quizbowl match with one bot, started, its first word read: (match, the moderator's frames, the
+    bot's first query)."""
     match = await sync_to_async(live_match)(overrides=FAST, bots=[("Robot", "500mib", {"bot": "robot"})])
     mod = await listen(match.code, MODERATOR)
-    bots = conductor.send_query
     await conduct(match.code, "start", MOD)
     await conduct(match.code, "reveal", MOD)
-    first = await bots.wait_for(1)
+    return match, mod, await conductor.send_query.wait_for(1)
+
+
+async def test_a_buzz_mode_bot_sees_only_revealed_words_and_only_the_newest(conductor, conduct, live_match,
+                                                                           channel_layer, listen):
+    match, mod, first = await robot_asked(conductor, conduct, live_match, listen)
+    bots = conductor.send_query
     assert first["query"] == {"text": "One", "word_index": 1, "char_index": 3, "sentence_index": 0, "phase": 1,
                               "mode": "buzz", "final": False, "snippets": [], "tier": "500mib"}
     assert first["bot"] == {"bot": "robot"} and first["reply_to"] == conductor.own_channel and "private" not in first
@@ -58,6 +64,30 @@ async def test_a_buzz_mode_bot_sees_only_revealed_words_and_only_the_newest(cond
     # The bot's guesses were held back from the hall while the humans could buzz; they go out at the close.
     assert (await stored_types(match))[-6:] == ["buzz", "answer", "judge_suggested", "ruling", "question_closed",
                                                 "bot_guesses_released"]
+
+
+async def test_a_bots_guess_sits_at_the_words_it_read_and_its_card_shows_its_buzz_where_the_console_does(
+        conductor, conduct, live_match, channel_layer, listen):
+    """The act comes back after more words were read: the guess is placed at the words the bot was shown
+    (before, at the words read when it came back: the card said word 3 for a guess made on word 1), and
+    the buzz it makes is on its card at the word the console shows for it (the buzz's own)."""
+    match, mod, first = await robot_asked(conductor, conduct, live_match, listen)
+    await conduct(match.code, "reveal", MOD)
+    await conduct(match.code, "reveal", MOD)
+    await act(channel_layer, first, guess="Someone", confidence=0.2)
+    assert (await mod.next("bot_guess"))["data"]["word"] == first["query"]["word_index"] == 1
+    second = await conductor.send_query.wait_for(2)
+    await act(channel_layer, second, buzz=True)
+    buzz = (await mod.next("buzz"))["data"]
+    assert (buzz["word"], buzz["seen"]) == (3, second["query"]["word_index"])
+    await mod.next("answer")
+    host = conductor.hosts[match.code]
+    from game.engine.api import snapshot
+
+    for audience in ("moderator", "spectator"):
+        view = snapshot(host.state, audience)["question"]
+        card = view["bot_cards"][match.seat_keys["Robot"]]
+        assert card["buzzed_at"] == view["possession"]["word"] == 3, audience
 
 
 async def test_late_wrong_and_silent_bots_are_reported_and_play_goes_on(conductor, conduct, live_match,

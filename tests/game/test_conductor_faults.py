@@ -261,7 +261,7 @@ def broken_group_send(channel_layer, monkeypatch, hang_s: float = 0.0):
     async def failing(group, message):
         if broken[0]:
             if not first_failed:
-                first_failed.extend(seq for frames in message["audiences"].values() for seq, _ in frames)
+                first_failed.extend(seq for frames in message.get("audiences", {}).values() for seq, _ in frames)
             await asyncio.sleep(hang_s)
             raise ConnectionError("Timeout connecting to server")
         await real(group, message)

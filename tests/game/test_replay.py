@@ -113,6 +113,9 @@ def test_the_timeline_places_buzzes_guesses_and_outcomes():
     assert [(b["name"], b["verdict"]) for b in q2["buzzes"]] == [("Cho", "reject")] and q2["dead"]
     assert [r["verdict"] for r in q2["rulings"]] == ["prompt", "reject"]  # the undone accept is gone
     assert q3["thrown_out"] and q3["reason"] == "misread" and q3["answer"] is None  # never read to the end
+    # The efficientqa match's throw-out reason was the moderator's own note: the public replay never has it.
+    efficientqa = timeline([project(e, "spectator") for e in stored(PLAYED["efficientqa"]().events)])
+    assert [q["reason"] for q in efficientqa if q["thrown_out"]] == [""]
     assert q3b["replaces"] is not None and q3b["result"]["team"] == "t0"
     # The staff audit times each buzz from the question's first word.
     first_words = [f["t"] for f in frames if f["type"] == "word_revealed" and f["data"]["index"] == 0]

@@ -1,0 +1,68 @@
+"""Corrections after the final whistle show as corrections afterwards too (issue 20): the box score has a
+"Corrections after the final" section, the final score marked as corrected beside the score as it was
+called, the overridden answer marked; the replay's data lists each correction at its moment (a marker on
+the timeline); a reason the moderator kept private stays out of both."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from game.boxscore import box_score, format_box_score
+from game.match_archive import import_archive
+from game.replay import Replay
+from tests.engine.played import PLAYED
+
+pytestmark = pytest.mark.django_db
+
+
+def stored(events):
+    return json.loads(json.dumps([dict(e, seq=i) for i, e in enumerate(events, 1)]))
+
+
+def quizbowl_log():
+    """The played quizbowl match: after the final, Ann's neg is overridden to correct (private reason
+    "heard it wrong") and the computer gets 5 points for a protest (public reason "protest upheld")."""
+    return stored(PLAYED["quizbowl"]().events)
+
+
+def test_the_box_score_lists_the_corrections_and_the_score_as_called():
+    replay = Replay(quizbowl_log())
+    box = box_score(replay.final, replay.frames("spectator"))
+    first, second = box["corrections"]
+    assert first["kind"] == "override" and first["what"] == "Q1: Ann's answer overridden to accept"
+    # Ann's neg became a power, and the bot's later ten is withdrawn: at most one side scores.
+    assert first["changes"] == {"Humans": 20, "Computer": -10} and first["reason"] is None  # a private reason
+    assert second == {"seq": second["seq"], "kind": "adjust", "what": "Computer adjusted by +5",
+                      "reason": "protest upheld", "changes": {"Computer": 5}}
+    called = {name: box["scores"][name] - sum(c["changes"].get(name, 0) for c in box["corrections"]) for name in box["scores"]}
+    assert box["called_scores"] == called
+    ann = next(a for a in box["rows"][0]["answers"] if a["who"] == "Ann")
+    assert ann["corrected"] and ann["overridden"]
+    text = format_box_score(box)
+    assert "Corrections after the final:" in text and "heard it wrong" not in text
+    assert "As called at the final whistle: " in text and "Final score, corrected: " in text
+
+
+def test_the_box_score_page_shows_the_corrections(client):
+    events = quizbowl_log()
+    header = {"format": "exhibition-match", "version": 1, "events": len(events),
+              "match": {"code": "CORR01", "title": "Corrected match", "format_name": "quizbowl"}}
+    match = import_archive([json.dumps(header)] + [json.dumps(e) for e in events])
+    page = client.get(f"/m/{match.code}/boxscore").content.decode()
+    assert "Corrections after the final" in page and "corrected after the final" in page
+    assert 'id="called-score"' in page and "overridden after the final" in page
+    assert "protest upheld" in page and "heard it wrong" not in page
+
+
+def test_the_replay_lists_each_correction_at_its_moment_with_the_reasons_its_audience_saw():
+    events = quizbowl_log()
+    public, staff = Replay(events).bundle("spectator"), Replay(events).bundle("moderator")
+    ended = next(e["seq"] for e in events if e["type"] == "match_ended")
+    assert [(c["kind"], c["reason"]) for c in public["corrections"]] == [("override", None), ("adjust", "protest upheld")]
+    assert [c["reason"] for c in staff["corrections"]] == ["heard it wrong", "protest upheld"]
+    assert all(c["seq"] > ended for c in public["corrections"])
+    assert public["corrections"][0]["score_changes"] == {"t0": 20, "t1": -10}
+    # A match with no correction has none to show.
+    clean = [e for e in events if not e["data"].get("correction")]
+    assert Replay(clean).bundle("spectator")["corrections"] == []
