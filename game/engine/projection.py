@@ -57,6 +57,9 @@ def project(event: dict, audience: str, team: str | None = None) -> dict:
     if kind == "bot_missed":  # the hall may know a bot did not answer, not why (reasons name machines)
         return _frame(event, kind, {"seat": data.get("seat"), "status": data.get("status") or "failed"}) \
             if audience in HALL else _hidden(event)
+    if kind == "bot_stopped":  # likewise: that it plays no more, from which question, not why
+        return _frame(event, kind, {"seat": data.get("seat"), "number": data.get("number")}) \
+            if audience in HALL else _hidden(event)
     if kind == "ruling" and data.get("held"):
         return _frame(event, kind, dict(data, text=None, heard=None))
     if kind == "question_closed":
@@ -82,7 +85,7 @@ def snapshot(state: MatchState | None, audience: str, team: str | None = None) -
         "paused": state.paused,
         "rules": state.rules,
         "teams": state.teams,
-        "seats": list(state.seats.values()),
+        "seats": [_seat_view(seat, staff) for seat in state.seats.values()],
         "scores": dict(state.scores),
         "scores_seq": state.scores_seq,
         "number": state.number,
@@ -92,6 +95,13 @@ def snapshot(state: MatchState | None, audience: str, team: str | None = None) -
         "question": _question_view(state, audience, team),
         "questions": [q.to_dict() for q in state.questions] if staff else None,
     }
+
+
+def _seat_view(seat: dict, staff: bool) -> dict:
+    """A seat as an audience knows it: a stopped bot's reason is the moderator's (it names machines)."""
+    if staff or "stopped" not in seat:
+        return seat
+    return dict(seat, stopped={"number": seat["stopped"].get("number")})
 
 
 def _history_view(entry: dict, state: MatchState, staff: bool) -> dict:
@@ -179,9 +189,10 @@ def bot_cards(state: MatchState, audience: str) -> dict:
     """seat -> what that bot's card shows now, for every bot seat (docs/wire-protocol.md, "Bot cards").
 
     One scale for every bot: confidence and each top guess in [0, 1], the buzz threshold on the same
-    scale; guess None is "no guess". state is "waiting" (nothing shown yet on this question),
-    "guessing", "missed" (its last act came to nothing: missed says timed_out or failed) or "settled"
-    (the question closed: guess is its final guess, None if it never gave one)."""
+    scale; guess None is "no guess". state is "stopped" (it plays no more in this match: over its
+    memory limit), "waiting" (nothing shown yet on this question), "guessing", "missed" (its last act
+    came to nothing: missed says timed_out or failed) or "settled" (the question closed: guess is its
+    final guess, None if it never gave one)."""
     q = state.q
     guesses = q.bot_guesses if audience == "moderator" else q.shown_guesses
     cards = {}
@@ -190,7 +201,8 @@ def bot_cards(state: MatchState, audience: str) -> dict:
             continue
         g = guesses.get(seat["id"]) or {}
         missed = q.bot_missed.get(seat["id"])
-        state_now = "settled" if q.closed else "missed" if missed else "guessing" if g else "waiting"
+        state_now = "stopped" if seat.get("stopped") else "settled" if q.closed else "missed" if missed \
+            else "guessing" if g else "waiting"
         cards[seat["id"]] = {
             "seat": seat["id"], "state": state_now, "word": g.get("word"), "guess": g.get("guess") or None,
             "confidence": g.get("confidence") if g.get("guess") else None, "threshold": g.get("threshold"),

@@ -321,8 +321,12 @@ const FOLD = {
     if (view.question && view.seats[d.seat]) {
       view.question.bot_missed[d.seat] = staff(view) ? { status: d.status || "failed", reason: d.reason ?? "" } : { status: d.status || "failed" };
     }
-    view.notices.push({ seq: frame.seq, seat: d.seat, reason: d.reason, status: d.status });
-    if (view.notices.length > 20) view.notices.shift();
+    notice(view, frame, d.seat, d.reason, d.status);
+  },
+  bot_stopped(view, d, frame) {
+    // A new object, as for seat_left: the hall is told from which question, the moderator also why.
+    if (view.seats[d.seat]) view.seats[d.seat] = { ...view.seats[d.seat], stopped: staff(view) ? { number: d.number ?? null, reason: d.reason ?? "" } : { number: d.number ?? null } };
+    notice(view, frame, d.seat, d.reason, "stopped");
   },
   judge_suggested(view, d) {
     const answered = view.question?.answers.find((a) => a.seq === d.for);
@@ -334,6 +338,11 @@ const FOLD = {
   snippets_shown(view, d) { if (view.question) view.question.snippets = d.snippets || []; },
   hidden() {},
 };
+
+function notice(view, frame, seat, reason, status) {
+  view.notices.push({ seq: frame.seq, seat, reason, status });
+  if (view.notices.length > 20) view.notices.shift();
+}
 
 function recordAnswer(view, d, frame) {
   // The moderator's record of every typed answer, to which the judge's suggestion is attached ("for").
@@ -371,7 +380,7 @@ export function botCards(view) {
     const missed = q.bot_missed?.[seat.id] || null;
     const guessed = !!(g && g.guess);
     cards[seat.id] = {
-      seat: seat.id, state: q.closed ? "settled" : missed ? "missed" : g ? "guessing" : "waiting",
+      seat: seat.id, state: seat.stopped ? "stopped" : q.closed ? "settled" : missed ? "missed" : g ? "guessing" : "waiting",
       word: g ? g.word ?? null : null, guess: guessed ? g.guess : null, confidence: guessed ? g.confidence : null,
       threshold: g ? g.threshold ?? null : null, buzz: !!g?.buzz,
       guesses: guessed ? (g.alternatives || []).slice(0, 3).map((x) => [...x]) : [], missed: missed ? missed.status : null,

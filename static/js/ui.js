@@ -172,7 +172,11 @@ export function botCardState(view, seat) {
   const others = guess ? (c.guesses || []).map(([text]) => String(text ?? "").trim()).filter((text) => text && text !== guess).slice(0, 2) : [];
   const state = { guess, confidence: guess ? unit(c.confidence) : null, threshold: unit(c?.threshold), word: c?.word ?? null,
     buzz: !!c?.buzz, settled, others, note: "" };
-  if (c?.missed) {
+  if (seat.stopped) {
+    state.note = "stopped for the rest of the match";
+    state.missed = true;
+    state.stopped = true;
+  } else if (c?.missed) {
     state.note = c.missed === "timed_out" ? "no answer (timed out)" : "failed: no answer";
     state.missed = true;
   } else if (!q) {
@@ -191,7 +195,7 @@ export function botCardState(view, seat) {
 export function botCard(view, seat) {
   const s = botCardState(view, seat);
   const card = el("div", { class: `bot-card ${teamClass(view, seat.team)}${s.buzz && !s.settled ? " buzzing" : ""}${s.settled ? " settled" : ""}${s.missed ? " missed" : ""}`,
-    "data-seat": seat.id, "data-state": s.missed ? "missed" : s.settled ? "settled" : s.guess ? "guessed" : "waiting" },
+    "data-seat": seat.id, "data-state": s.stopped ? "stopped" : s.missed ? "missed" : s.settled ? "settled" : s.guess ? "guessed" : "waiting" },
   el("div", { class: "bot-head" }, el("span", { class: "bot-name", text: botLabel(seat) }), seat.tier ? el("span", { class: "pill", text: seat.tier }) : null));
   if (!s.guess || s.missed) {
     card.append(el("p", { class: `bot-note${s.missed ? " missed" : ""}`, text: s.note }));

@@ -74,3 +74,14 @@ def test_a_bot_that_missed_says_it_timed_out_or_failed():
         [view({"small": {"state": "missed", "missed": "failed", "guess": None}}), "small"])
     assert late["missed"] and late["note"] == "no answer (timed out)"
     assert broken["missed"] and broken["note"] == "failed: no answer"
+
+
+def test_a_stopped_bot_says_so_on_every_card_after():
+    stopped = {**SEATS, "small": {**SEATS["small"], "stopped": {"number": 1}}}
+    later = {**view({"small": {"state": "stopped", "guess": None}}), "seats": stopped}
+    with_guess = {**view({"small": guess(state="stopped")}), "seats": stopped}
+    first, second = cards([later, "small"], [with_guess, "small"])
+    for card in (first, second):
+        assert card["stopped"] and card["note"] == "stopped for the rest of the match"
+    [other] = cards([{**view(), "seats": stopped}, "big"])
+    assert not other.get("stopped")

@@ -137,3 +137,20 @@ def test_the_browser_fold_follows_seats_given_up(tmp_path):
     kinds = [e["type"] for e in m.events]
     assert kinds.count("seat_left") == 2 and "submission" in kinds
     check_log(m.events, tmp_path, starts_every=3)
+
+
+def test_the_browser_fold_follows_a_bot_stopped_midway(tmp_path):
+    """A bot is stopped for the rest of the match in phase 1 (its worker hit its memory limit): every
+    page's roster says so (the moderator's with the reason), its card says stopped on the next question too."""
+    from tests.engine.support import MOD, SYS, Match
+
+    m = Match("efficientqa", {"questions": 2, "tiebreakers": 0})
+    m.start(0)
+    m.reveal_until(3)
+    m.send("bot_guess", "b500", {"guess": "Quvexo", "confidence": 0.2, "buzz": False})
+    m.send("bot_stopped", SYS, {"seat": "b500", "reason": "over its tier's memory limit"}, at=m.now + 10)
+    m.play_to_close()
+    m.send("next", MOD, at=m.now + 2000)
+    m.reveal_until(2)
+    assert [e["type"] for e in m.events].count("bot_stopped") == 1 and m.state.q.number == 2
+    check_log(m.events, tmp_path, starts_every=4)
