@@ -82,6 +82,9 @@ def _seat_left(s: MatchState, d, t):
 
 def _match_started(s: MatchState, d, t):
     s.status = "live"
+    for seat, size in (d.get("bot_sizes") or {}).items():
+        if seat in s.seats:
+            s.seats[seat]["size"] = dict(size)
 
 
 def _question_started(s: MatchState, d, t):

@@ -438,11 +438,29 @@ def _give_up(out, seat: dict, by: str, now: int):
     out.emit("seat_left", now, seat=seat["id"], team=seat["team"], by=by, captain=heir)
 
 
+SIZE_PARTS = ("bytes", "artefacts", "code", "packages")  # a bot's size as measured at the start (bots.footprint)
+
+
 def _cmd_start(out, actor, data, now, received):
     if out.state.status != "setup":
         raise Rejected("The match has already started.", "already_started")
-    out.emit("match_started", now)
+    sizes = _bot_sizes(out.state, data.get("bot_sizes"))
+    out.emit("match_started", now, **({"bot_sizes": sizes} if sizes else {}))
     _start_question(out, now, number=1, tiebreaker=False)
+
+
+def _bot_sizes(s: MatchState, given) -> dict:
+    """seat -> {bytes, artefacts, code?, packages?}: what each bot seat measured when the match started
+    (the store measures it; whatever a client sent is replaced), for the bots' cards."""
+    if not isinstance(given, dict):
+        return {}
+    out = {}
+    for seat, size in given.items():
+        if s.seats.get(seat, {}).get("kind") == "bot" and isinstance(size, dict):
+            parts = {k: size[k] for k in SIZE_PARTS if _number(size.get(k)) is not None and size[k] >= 0}
+            if "bytes" in parts:
+                out[seat] = {k: int(v) for k, v in parts.items()}
+    return out
 
 
 def _cmd_next(out, actor, data, now, received):

@@ -132,7 +132,12 @@ const FOLD = {
     view.seats[d.seat] = { ...view.seats[d.seat], left: d.by, captain: false };
     if (d.captain) view.seats[d.captain] = { ...view.seats[d.captain], captain: true };
   },
-  match_started(view) { view.status = "live"; },
+  match_started(view, d) {
+    view.status = "live";
+    for (const [seat, size] of Object.entries(d.bot_sizes || {})) {
+      if (view.seats[seat]) view.seats[seat] = { ...view.seats[seat], size: { ...size } };
+    }
+  },
   question_started(view, d) {
     view.question = newQuestion(view, d);
     view.number = d.number;

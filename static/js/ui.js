@@ -157,6 +157,23 @@ export function renderBots(box, view) {
 }
 
 const pct = (x) => `${Math.round(x * 100)}%`;
+
+/** 1.5 GiB, 612.4 MiB, 12 KiB, 900 bytes: as bots/budgets.py human_bytes says a size. */
+export function humanBytes(n) {
+  for (const [unit, size] of [["GiB", 1024 ** 3], ["MiB", 1024 ** 2], ["KiB", 1024]]) {
+    if (n >= size) return `${(n / size).toFixed(1).replace(/\.0$/, "")} ${unit}`;
+  }
+  return `${n} bytes`;
+}
+
+/** A bot's size as measured when the match started (artefacts, code, packages), for its card. */
+function sizeOf(seat) {
+  const s = seat.size;
+  if (!s || typeof s.bytes !== "number") return { size: null, sizeParts: null };
+  const parts = [["artefacts", s.artefacts], ["code", s.code], ["packages", s.packages]]
+    .filter(([, n]) => typeof n === "number").map(([name, n]) => `${name} ${humanBytes(n)}`);
+  return { size: humanBytes(s.bytes), sizeParts: parts.join(" + ") };
+}
 const unit = (x) => (typeof x === "number" && Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : null);
 
 /**
@@ -171,7 +188,7 @@ export function botCardState(view, seat) {
   const guess = typeof c?.guess === "string" && c.guess.trim() ? c.guess.trim() : null;
   const others = guess ? (c.guesses || []).map(([text]) => String(text ?? "").trim()).filter((text) => text && text !== guess).slice(0, 2) : [];
   const state = { guess, confidence: guess ? unit(c.confidence) : null, threshold: unit(c?.threshold), word: c?.word ?? null,
-    buzz: !!c?.buzz, settled, others, note: "" };
+    buzz: !!c?.buzz, settled, others, note: "", ...sizeOf(seat) };
   if (seat.stopped) {
     state.note = "stopped for the rest of the match";
     state.missed = true;
@@ -196,7 +213,8 @@ export function botCard(view, seat) {
   const s = botCardState(view, seat);
   const card = el("div", { class: `bot-card ${teamClass(view, seat.team)}${s.buzz && !s.settled ? " buzzing" : ""}${s.settled ? " settled" : ""}${s.missed ? " missed" : ""}`,
     "data-seat": seat.id, "data-state": s.stopped ? "stopped" : s.missed ? "missed" : s.settled ? "settled" : s.guess ? "guessed" : "waiting" },
-  el("div", { class: "bot-head" }, el("span", { class: "bot-name", text: botLabel(seat) }), seat.tier ? el("span", { class: "pill", text: seat.tier }) : null));
+  el("div", { class: "bot-head" }, el("span", { class: "bot-name", text: botLabel(seat) }), seat.tier ? el("span", { class: "pill", text: seat.tier }) : null,
+    s.size ? el("span", { class: "pill size", text: s.size, title: `measured at the start: ${s.sizeParts}` }) : null));
   if (!s.guess || s.missed) {
     card.append(el("p", { class: `bot-note${s.missed ? " missed" : ""}`, text: s.note }));
     return card;

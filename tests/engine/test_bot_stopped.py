@@ -70,3 +70,18 @@ def test_its_card_says_stopped_on_every_later_question():
         cards = snapshot(m.state, audience)["question"]["bot_cards"]
         assert cards["b500"]["state"] == "stopped"
         assert cards["b6"]["state"] != "stopped"
+
+
+def test_the_start_carries_each_bot_seats_size_and_nothing_else():
+    """The store measures every bot seat at the start (bots.admission) and the start carries it to the
+    cards; only bot seats, and only the parts' byte counts, reach the log."""
+    m = Match("efficientqa", {"questions": 1, "tiebreakers": 0})
+    sizes = {"b500": {"bytes": 300, "artefacts": 100, "code": 50, "packages": 150, "path": "/data/bots/x"},
+             "b6": {"bytes": "lots"}, "h0": {"bytes": 5}, "nobody": {"bytes": 5}, "bunl": {"bytes": 7, "code": -1}}
+    m.send("start", MOD, {"bot_sizes": sizes}, at=0)
+    started = next(e for e in m.events if e["type"] == "match_started")
+    assert started["data"]["bot_sizes"] == {"b500": {"bytes": 300, "artefacts": 100, "code": 50, "packages": 150},
+                                            "bunl": {"bytes": 7}}
+    for audience in ("moderator", "spectator", "bot"):
+        seats = {s["id"]: s for s in snapshot(m.state, audience)["seats"]}
+        assert seats["b500"]["size"]["bytes"] == 300 and "size" not in seats["b6"] and "size" not in seats["h0"]

@@ -140,12 +140,14 @@ def test_the_browser_fold_follows_seats_given_up(tmp_path):
 
 
 def test_the_browser_fold_follows_a_bot_stopped_midway(tmp_path):
-    """A bot is stopped for the rest of the match in phase 1 (its worker hit its memory limit): every
-    page's roster says so (the moderator's with the reason), its card says stopped on the next question too."""
+    """The start puts each bot's measured size on its seat; a bot is stopped for the rest of the match in
+    phase 1 (its worker hit its memory limit): every page's roster says so (the moderator's with the
+    reason), its card says stopped on the next question too."""
     from tests.engine.support import MOD, SYS, Match
 
     m = Match("efficientqa", {"questions": 2, "tiebreakers": 0})
-    m.start(0)
+    m.send("start", MOD, {"bot_sizes": {"b500": {"bytes": 300, "artefacts": 100, "code": 50, "packages": 150},
+                                        "b6": {"bytes": 7}}}, at=0)  # what each bot measured, for its card
     m.reveal_until(3)
     m.send("bot_guess", "b500", {"guess": "Quvexo", "confidence": 0.2, "buzz": False})
     m.send("bot_stopped", SYS, {"seat": "b500", "reason": "over its tier's memory limit"}, at=m.now + 10)
