@@ -14,6 +14,13 @@ which are measured and loaded afresh.
 With a tier, load_bot enforces it: the measured size must fit the tier before the bot is loaded,
 and the resident memory its loading added must fit the tier's memory budget, or it is refused
 (TierExceeded / MemoryOverBudget) with the measured figure, and stays refused until its files change.
+
+Each loaded bot also keeps an account of the process's memory it holds (what its load and each act
+added and kept, measured around them): when the process hits its tier's limit (bots.memory),
+bots.acting stops the bot holding the most, and stop() drops it so its memory goes back.
+
+The kinds are the built-in ones plus the operators' own classes named in EXHIBITION_BOT_KINDS
+(plug_in).
 """
 from __future__ import annotations
 
