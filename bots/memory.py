@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import resource
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,13 +48,18 @@ class CgroupUnavailable(Exception):
     """Why no cgroup of its own holds a worker process here (a sentence for the worker's log)."""
 
 
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
 def data_size() -> int:
-    """What RLIMIT_DATA counts for this process now, in bytes (VmData); 0 where /proc is not Linux's."""
+    """What RLIMIT_DATA counts for this process now, in bytes: its data pages (statm's data field,
+    VmData plus the main stack, which is a few hundred KiB); 0 where /proc is not Linux's. Read
+    around every act, so it is the cheap file (14 us), not /proc/self/status (45 us)."""
     try:
-        found = re.search(r"^VmData:\s+(\d+) kB", (PROC_SELF / "status").read_text(), re.M)
-    except OSError:
+        with open(PROC_SELF / "statm", "rb") as statm:
+            return int(statm.read().split()[5]) * _PAGE
+    except (OSError, IndexError, ValueError):
         return 0
-    return int(found.group(1)) * 1024 if found else 0
 
 
 def process_share(tier: str) -> int | None:
