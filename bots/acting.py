@@ -7,12 +7,18 @@ Payload (from the conductor):
      "private": per-question data the bot may know (see bots.trust) (optional)}
 Reply, sent to reply_to on the channel layer:
     {"type": "bot.act", "match", "seat", "query_id", "act": Act dict or None,
-     "threshold": the bot's buzz threshold or None, "error": str or None, "elapsed_ms": int,
+     "threshold": the bot's buzz threshold or None, "error": str or None,
+     "stopped": true when the bot may not play again in this match (error says why), "elapsed_ms": int,
      "act_ms": the bot's own act in ms (float), "worker_ms": everything before the send in ms (float)}
 
 The tier a query is answered in is the queue's: a worker refuses a query whose tier is not its
 queue's, and checks the bot's measured size and memory against that tier (bots.registry), so a
 refusal names the figure. Loading a bot, once per process, happens before the act's clock starts.
+
+A worker process is held to its tier's memory during every act (bots.memory): an allocation past
+the limit raises MemoryError inside the load or the act. The bot holding the most of the process's
+memory is then stopped, and the reply says "stopped": the conductor stops its seat for the rest of
+the match (a bot_stopped event), and the other bots play on.
 
 The act's time limit costs no thread: on a process's main thread (a Celery worker's) a SIGALRM
 interval timer interrupts the act; elsewhere (the embedded pool) each calling thread hands its acts
@@ -35,7 +41,8 @@ from channels.layers import get_channel_layer
 from bots.budgets import TierExceeded
 from bots.errors import BotError
 from bots.protocol import ProtocolError, Query
-from bots.registry import loaded_entry
+from bots.memory import over_limit
+from bots.registry import held_by, holding, largest_holder, loaded_entry, resolve, stop, take_stopped
 
 log = logging.getLogger(__name__)
 
@@ -116,7 +123,7 @@ def call_with_time_limit(function, limit_ms: int):
 
 
 def reply_message(payload: dict, act=None, error: str | None = None, elapsed_ms: float = 0,
-                  threshold: float | None = None, act_ms: float | None = None) -> dict:
+                  threshold: float | None = None, act_ms: float | None = None, stopped: bool = False) -> dict:
     return {
         "type": "bot.act",
         "match": payload.get("match"),
@@ -125,6 +132,7 @@ def reply_message(payload: dict, act=None, error: str | None = None, elapsed_ms:
         "act": act.to_dict() if act is not None else None,
         "threshold": threshold,  # the bot's buzz threshold, for the spectators' confidence bars
         "error": error,
+        "stopped": stopped,  # the bot may not play again in this match (error says why)
         "elapsed_ms": int(elapsed_ms),
         "act_ms": None if act_ms is None else round(act_ms, 3),
         "worker_ms": round(elapsed_ms, 3),
@@ -138,7 +146,7 @@ def wrong_queue(query: Query, queue_tier: str | None) -> str | None:
             f"the query must go to the bots.{query.tier} queue.")
 
 
-def answer(payload: dict, queue_tier: str | None = None) -> dict:
+def answer(payload: dict, queue_tier: str | None = None, retried: bool = False) -> dict:
     """Check, load and run the bot within the time limit, and describe the outcome as a reply.
 
     queue_tier is the tier of the queue the query came through (None: trust the query's own tier).
@@ -147,25 +155,53 @@ def answer(payload: dict, queue_tier: str | None = None) -> dict:
     missing = [k for k in REQUIRED if k not in payload]
     if missing:
         return reply_message(payload, error=f"The bot query lacks {', '.join(missing)}.")
+    out_of_memory = False
     try:
         query = Query.from_dict(payload["query"])
         refusal = wrong_queue(query, queue_tier)
         if refusal:
             raise TierExceeded(refusal)
-        bot = loaded_entry(payload["bot"], queue_tier or query.tier).bot
+        stopped = take_stopped(resolve(payload["bot"]).identity)
+        if stopped:
+            return reply_message(payload, error=stopped, stopped=True, elapsed_ms=(time.perf_counter() - started) * 1000)
+        entry = loaded_entry(payload["bot"], queue_tier or query.tier)
+        bot = entry.bot
         private = payload.get("private")
         player = bot.with_private(private) if private else bot
         act_started = time.perf_counter()
-        result = call_with_time_limit(lambda: player.act(query), time_limit_ms(payload))
+        with holding(entry):
+            result = call_with_time_limit(lambda: player.act(query), time_limit_ms(payload))
         act_ms = (time.perf_counter() - act_started) * 1000
         return reply_message(payload, act=result, elapsed_ms=(time.perf_counter() - started) * 1000,
                              threshold=getattr(bot, "threshold", None), act_ms=act_ms)
+    except MemoryError:
+        out_of_memory = True  # dealt with below, once the act's frames (which hold the bot) are let go
     except (BotError, ProtocolError, TierExceeded) as error:
         message = str(error)
     except Exception as error:  # a bug in a bot must not take the worker down with it
         log.exception("bot %r failed on query %s", payload.get("bot"), payload.get("query_id"))
         message = f"The bot failed: {error.__class__.__name__}: {error}"
+    if out_of_memory:
+        return _over_memory(payload, queue_tier or payload["query"].get("tier"), queue_tier, retried, started)
     return reply_message(payload, error=message, elapsed_ms=(time.perf_counter() - started) * 1000)
+
+
+def _over_memory(payload: dict, tier: str | None, queue_tier: str | None, retried: bool, started: float) -> dict:
+    """The process hit its memory limit during this bot's load or act. The bots in it share one budget,
+    so the one holding the most of it is stopped and dropped: this bot (it may not play again in this
+    match), or another, whose next query is told so while this act is tried once more."""
+    resolved = resolve(payload["bot"])
+    holder = largest_holder()
+    mine = held_by(resolved.identity)
+    if retried or holder is None or holder.resolved.identity == resolved.identity or holder.held <= mine:
+        stop(resolved.identity)
+        log.warning("bot %r stopped: its process hit its memory limit", resolved.name)
+        return reply_message(payload, error=over_limit(resolved.name, tier, mine), stopped=True,
+                             elapsed_ms=(time.perf_counter() - started) * 1000)
+    stop(holder.resolved.identity, over_limit(holder.resolved.name, tier, holder.held))
+    log.warning("bot %r stopped: it held the most when bot %r hit the process's memory limit",
+                holder.resolved.name, resolved.name)
+    return answer(payload, queue_tier, retried=True)
 
 
 _loops = threading.local()

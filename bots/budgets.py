@@ -1,14 +1,16 @@
-"""Tier budgets: a bot's artefacts are measured against its tier, on disk and in memory.
+"""Tier budgets: a bot is measured against its tier, on disk and in memory.
 
-EfficientQA's tracks limited the size of the whole system on disk; we enforce that by adding up
-the apparent sizes of every file under the bot's artefact directory (following symbolic links,
-counting each file once) rather than trusting a declared number. The same walk gives a
+EfficientQA's tracks limited the size of the whole system on disk: data, code and libraries. We
+enforce that by adding up the apparent sizes of every file under the bot's artefact directory
+(following symbolic links, counting each file once) rather than trusting a declared number, plus the
+code and installed packages the bot imports (bots.footprint). The same walk gives a
 fingerprint of what it saw (each file's path, size and modification time), cheap enough to repeat
 while a bot plays, so a change to the artefacts is noticed and measured again; content_digest
 hashes the files themselves, once per build and again only when the fingerprint moves.
 
-Each tier also has a resident-memory budget: the memory that loading a bot adds to a worker
-process (measured by the worker when it loads the bot, see bots.registry). The compose file's memory limits follow from it.
+Each tier also has a memory budget: what the bots of a worker process may add to it, a hard limit in
+force during every act (bots.memory), and checked once more after a bot loads (bots.registry). The
+compose file's memory limits follow from it.
 """
 from __future__ import annotations
 
@@ -146,25 +148,37 @@ def memory_budget(tier: str) -> int | None:
     return parse_bytes(raw) if raw else MEMORY_BUDGETS.get(tier)
 
 
-def check_size(name: str, tier: str, measured: int, where, measurable: bool = True) -> int:
-    """measured if a bot of that size may play in tier; otherwise TierExceeded naming both sizes."""
+def check_size(name: str, tier: str, measured, where, measurable: bool = True) -> int:
+    """The bytes measured if a bot of that size may play in tier; otherwise TierExceeded naming the
+    figures. measured is the artefacts' bytes, or a bots.footprint.Size (artefacts, code and packages)."""
     if tier not in TIER_LIMITS:
         raise TierExceeded(f"There is no tier called {tier!r}; choose one of {', '.join(TIER_LIMITS)}.")
+    size = measured if hasattr(measured, "total") else None
+    total = size.total if size is not None else measured
     limit = TIER_LIMITS[tier]
     if limit is None:
-        return measured
+        return total
     if not measurable:
         raise TierExceeded(
             f"Bot {name!r} runs on a remote server, so its size cannot be measured against the "
             f"{human_bytes(limit)} limit ({limit:,} bytes); seat it in the unlimited tier."
         )
-    if measured > limit:
+    if size is not None and size.unmeasured:
+        raise TierExceeded(f"Bot {name!r} cannot be measured against the {tier} tier's {human_bytes(limit)} limit: "
+                           f"{size.unmeasured} Fix its code, or seat it in the unlimited tier.")
+    if total > limit and size is not None and size.code is not None:
+        raise TierExceeded(
+            f"Bot {name!r} cannot play in the {tier} tier: it measured {human_bytes(total)} ({total:,} bytes), "
+            f"{size.parts(where)}, over the {human_bytes(limit)} limit ({limit:,} bytes). Rebuild it smaller, "
+            f"import less, or seat it in a larger tier."
+        )
+    if total > limit:
         raise TierExceeded(
             f"Bot {name!r} cannot play in the {tier} tier: its artefacts in {where} "
-            f"measured {human_bytes(measured)} ({measured:,} bytes), over the {human_bytes(limit)} limit "
+            f"measured {human_bytes(total)} ({total:,} bytes), over the {human_bytes(limit)} limit "
             f"({limit:,} bytes). Rebuild it smaller or seat it in a larger tier."
         )
-    return measured
+    return total
 
 
 def check_memory(name: str, tier: str, added: int) -> int:
@@ -180,13 +194,16 @@ def check_memory(name: str, tier: str, added: int) -> int:
 
 
 def check_tier(bot, tier: str) -> int:
-    """Measure bot's artefacts for a seat in tier; return the bytes measured or raise TierExceeded.
+    """Measure bot's artefacts (and, for a known kind, the code it imports) for a seat in tier; return the
+    bytes measured or raise TierExceeded.
 
-    bot is anything with name and artefact_dir (a bots.models.Bot); a bot whose `measurable` is
-    false (it runs elsewhere) may only play where there is no limit.
+    bot is anything with name and artefact_dir (a bots.models.Bot, whose kind names its code); a bot
+    whose `measurable` is false (it runs elsewhere) may only play where there is no limit.
     """
+    from bots.footprint import size_of
+
     measurable = getattr(bot, "measurable", True)
     if tier not in TIER_LIMITS or (TIER_LIMITS[tier] is not None and not measurable):
         return check_size(bot.name, tier, 0, bot.artefact_dir, measurable)
     measured = measure_artefacts(bot.artefact_dir) if bot.artefact_dir else 0
-    return check_size(bot.name, tier, measured, bot.artefact_dir, measurable)
+    return check_size(bot.name, tier, size_of(getattr(bot, "kind", None), measured), bot.artefact_dir, measurable)

@@ -3,7 +3,8 @@
 A build's folder is never reused by a later build, but nothing stops a person from copying files
 into it. So whenever a build is checked (at seating, at match start) its folder is walked again:
 a fingerprint that moved means the files changed, so the size and the content digest are measured
-anew and stored, and the tier check runs on what is there now.
+anew and stored, and the tier check runs on what is there now, with the code and packages its kind
+imports (bots.footprint) added.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from django.utils import timezone
 
 from bots.budgets import TIER_LIMITS, check_size, content_digest, inspect_artefacts
 from bots.errors import BotError
+from bots.footprint import Size, size_of
 from bots.models import Bot, BotBuild
 
 log = logging.getLogger(__name__)
@@ -101,7 +103,10 @@ def verify(build: BotBuild) -> BotBuild:
     return build
 
 
-def check_build(build: BotBuild, tier: str) -> int:
-    """verify(build), then its size against tier: the bytes measured, or TierExceeded."""
+def check_build(build: BotBuild, tier: str) -> Size:
+    """verify(build), then its size (artefacts, and the code and packages its kind imports) against
+    tier: what was measured, or TierExceeded naming the parts."""
     build = verify(build)
-    return check_size(build.name, tier, build.measured_bytes, Path(build.artefact_dir or "."), build.measurable)
+    size = size_of(build.kind, build.measured_bytes) if build.measurable else Size(build.measured_bytes)
+    check_size(build.name, tier, size, Path(build.artefact_dir or "."), build.measurable)
+    return size

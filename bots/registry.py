@@ -14,22 +14,34 @@ which are measured and loaded afresh.
 With a tier, load_bot enforces it: the measured size must fit the tier before the bot is loaded,
 and the resident memory its loading added must fit the tier's memory budget, or it is refused
 (TierExceeded / MemoryOverBudget) with the measured figure, and stays refused until its files change.
+
+Each loaded bot also keeps an account of the process's memory it holds (what its load and each act
+added and kept, measured around them): when the process hits its tier's limit (bots.memory),
+bots.acting stops the bot holding the most, and stop() drops it so its memory goes back.
+
+The kinds are the built-in ones plus the operators' own classes named in EXHIBITION_BOT_KINDS
+(plug_in).
 """
 from __future__ import annotations
 
+import gc
 import json
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
+from importlib import import_module
 from pathlib import Path
 
 import psutil
 from django.conf import settings as django_settings
+from django.core.exceptions import ImproperlyConfigured
 
 from bots.artefacts import latest_build_dir
 from bots.base import BaseBot
 from bots.budgets import Measurement, MemoryOverBudget, check_memory, check_size, inspect_artefacts
 from bots.errors import BotError
+from bots.memory import data_size
 from bots.builtin.answer_doc import AnswerDocBot
 from bots.builtin.qa_pairs import QaPairBot
 from bots.builtin.retriever_reader import RetrieverReaderBot
@@ -41,6 +53,32 @@ KINDS: dict[str, type[BaseBot]] = {
     cls.kind: cls
     for cls in (QaPairBot, AnswerDocBot, RetrieverReaderBot, SimulatedBot, QantaRemoteBot, JsonRemoteBot, ReplayBot)
 }
+
+
+def plug_in(path: str) -> type[BaseBot]:
+    """Add the bot class at dotted path ("package.module.ClassName") to KINDS under its `kind`.
+
+    settings.EXHIBITION_BOT_KINDS (the environment variable of that name, comma-separated) names the
+    operators' own classes; every process that loads this module (web, conductor, each worker) adds
+    them, so a seat of that kind plays wherever its tier's worker runs."""
+    module_name, _, class_name = path.strip().rpartition(".")
+    try:
+        cls = getattr(import_module(module_name), class_name)
+    except (ImportError, AttributeError, ValueError) as error:
+        raise ImproperlyConfigured(f"EXHIBITION_BOT_KINDS names {path!r}, which cannot be imported: {error}") from None
+    if not (isinstance(cls, type) and issubclass(cls, BaseBot) and cls.kind):
+        raise ImproperlyConfigured(f"EXHIBITION_BOT_KINDS names {path!r}, which is not a bots.base.BaseBot subclass "
+                                   f"with a `kind` of its own.")
+    if KINDS.get(cls.kind, cls) is not cls:
+        raise ImproperlyConfigured(f"EXHIBITION_BOT_KINDS names {path!r}, whose kind {cls.kind!r} is already taken "
+                                   f"by {KINDS[cls.kind].__module__}.{KINDS[cls.kind].__name__}.")
+    KINDS[cls.kind] = cls
+    return cls
+
+
+for _path in getattr(django_settings, "EXHIBITION_BOT_KINDS", ()):
+    plug_in(_path)
+
 REMOTE_KINDS = {QantaRemoteBot.kind, JsonRemoteBot.kind}
 NAME_TTL_S = 5.0
 
@@ -73,11 +111,13 @@ class Loaded:
     bot: BaseBot | None = None
     memory_added: int = 0  # resident bytes the load added to this process
     refused: MemoryOverBudget | None = None  # a load over budget, kept until the files change
+    held: int = 0  # bytes (bots.memory.data_size) its load and acts added to this process and kept
 
 
 _builds: dict = {}  # build id -> Resolved (builds never change)
 _names: dict = {}  # name -> (expires at, Resolved)
 _loaded: dict[str, Loaded] = {}  # identity -> what is loaded
+_stopped: dict[str, str] = {}  # identity -> why it was stopped, for its next query
 _lock = threading.Lock()
 
 
@@ -142,7 +182,8 @@ def _rss() -> int:
 def _load(entry: Loaded, tier: str | None) -> None:
     resolved = entry.resolved
     before = _rss()
-    bot = KINDS[resolved.kind](resolved.settings, resolved.artefacts, resolved.name)
+    with holding(entry):
+        bot = KINDS[resolved.kind](resolved.settings, resolved.artefacts, resolved.name)
     entry.memory_added = max(0, _rss() - before)
     if tier is not None:
         try:
@@ -192,9 +233,48 @@ def load_bot(spec: dict, private: dict | None = None, tier: str | None = None) -
     return bot.with_private(private) if private else bot
 
 
+@contextmanager
+def holding(entry: Loaded):
+    """Add what the enclosed load or act kept of this process's memory to the bot's account, even when
+    it fails: the ledger bots.acting reads when the process hits its limit."""
+    before = data_size()
+    try:
+        yield
+    finally:
+        entry.held = max(0, entry.held + data_size() - before)
+
+
+def largest_holder() -> Loaded | None:
+    """The loaded bot that holds the most of this process's memory."""
+    return max(_loaded.values(), key=lambda entry: entry.held, default=None)
+
+
+def held_by(identity: str) -> int:
+    entry = _loaded.get(identity)
+    return entry.held if entry else 0
+
+
+def stop(identity: str, reason: str | None = None) -> None:
+    """Drop a loaded bot so its memory goes back to the process; with a reason, its next query is
+    answered with it (take_stopped) instead of loading it again."""
+    with _lock:
+        entry = _loaded.pop(identity, None)
+        if entry is not None:
+            entry.bot = None  # whoever still holds the entry no longer holds the bot
+        if reason:
+            _stopped[identity] = reason
+    gc.collect()
+
+
+def take_stopped(identity: str) -> str | None:
+    """Why the bot was stopped while another bot acted, once: after that a query loads it afresh."""
+    return _stopped.pop(identity, None) if _stopped else None
+
+
 def forget_loaded() -> None:
     """Drop every loaded bot and cached row (tests, and after a rebuild in the same process)."""
     with _lock:
         _loaded.clear()
+        _stopped.clear()
         _builds.clear()
         _names.clear()

@@ -1,13 +1,16 @@
 """The Celery app of the bot workers: one queue per bot tier, configured from Django settings.
 
 Run a worker for a tier with `celery -A exhibition worker -Q bots.500mib` (or bots.6gib,
-bots.unlimited); each worker process loads its bots once and keeps them.
+bots.unlimited); each worker process loads its bots once and keeps them, held to its tier's memory
+from its start (bots.memory). A worker serving several tiers' queues is refused: one process cannot
+hold two tiers' limits.
 """
 import os
 
-from celery import Celery
+from celery import Celery, signals
 from kombu import Exchange, Queue
 
+from bots import memory
 from bots.budgets import TIER_LIMITS
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "exhibition.settings")
@@ -38,3 +41,18 @@ if os.environ.get("CELERY_BROKER_KEY_PREFIX"):
 # A worker takes one query at a time, so a slow bot does not hold queries another process could answer.
 app.conf.worker_prefetch_multiplier = 1
 app.autodiscover_tasks()
+
+
+@signals.celeryd_init.connect
+def _hold_the_tier(sender=None, conf=None, options=None, **kwargs):
+    """Before the pool starts: the tier this worker serves, from its queues (-Q), and how its processes
+    will be held to that tier's memory."""
+    try:
+        memory.prepare_worker((options or {}).get("queues"), conf)
+    except memory.WorkerMisconfigured as error:
+        raise SystemExit(str(error)) from None
+
+
+@signals.worker_process_init.connect
+def _hold_this_process(**kwargs):
+    memory.start_worker_process()

@@ -224,6 +224,9 @@ AXES_LOCKOUT_CALLABLE = "exhibition.login_lockout.lockout_page"
 EXHIBITION_DATA_DIR = Path(os.environ.get("EXHIBITION_DATA_DIR", BASE_DIR.parent / "shared" / "data"))
 # Where built bots keep their artefacts.
 EXHIBITION_BOT_DIR = Path(os.environ.get("EXHIBITION_BOT_DIR", BASE_DIR / "var" / "bots"))
+# Operators' own bot classes, as dotted paths (package.module.ClassName), comma-separated: each joins the
+# built-in kinds under its `kind` in every process (bots.registry.plug_in; README "Your own bot class").
+EXHIBITION_BOT_KINDS = [p.strip() for p in os.environ.get("EXHIBITION_BOT_KINDS", "").split(",") if p.strip()]
 
 # LOG_FORMAT=json: one JSON object a line (exhibition/logs.py), for log collectors; plain text otherwise.
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "text").strip().lower()

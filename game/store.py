@@ -268,14 +268,16 @@ def load_state(match: Match):
     return fold(load_events(match))
 
 
-def refuse_unfit_bots(match: Match) -> None:
-    """Measure every bot seat's pinned build again; refuse the start, naming each figure, if one is over."""
-    from bots.admission import refusals_at_start
+def measure_bots(match: Match) -> dict:
+    """Measure every bot seat's pinned build again; refuse the start, naming each figure, if one is over.
+    Returns seat -> what it measured, for the bots' cards (match_started's bot_sizes)."""
+    from bots.admission import seats_at_start
 
     with transaction.atomic():  # a savepoint: in a shared transaction its statements fail alone
-        refusals = refusals_at_start(match)  # (the new measurements are kept with a refusal too)
+        refusals, sizes = seats_at_start(match)  # (the new measurements are kept with a refusal too)
     if refusals:
         raise Rejected(" ".join(refusals), "bot_over_tier")
+    return sizes
 
 
 @dataclass(frozen=True)
@@ -315,7 +317,9 @@ class MatchRunner:
         now = now if now is not None else now_ms()
         try:
             if command.get("type") == "start" and self.state.status == "setup":
-                refuse_unfit_bots(self.match)
+                sizes = measure_bots(self.match)  # the start carries them, whatever the client sent
+                data = command.get("data") if isinstance(command.get("data"), dict) else {}
+                command = dict(command, data=dict(data, bot_sizes=sizes))
             events, state = decide_and_fold(self.state, command, now)
         except Rejected as refusal:
             if refusal.events:

@@ -1,7 +1,7 @@
 """The Redis databases the suite uses: one per kind of test, its own, never someone else's.
 
 EXHIBITION_TEST_REDIS (default redis://127.0.0.1:6379) names the server and EXHIBITION_TEST_REDIS_DBS
-(default "guard=9,faults=10,compose=12,restart=14,bots=15") the database of each kind. The suite empties a
+(default "guard=9,faults=10,memory=11,compose=12,restart=14,bots=15") the database of each kind. The suite empties a
 database only if it is empty already, carries the suite's mark (set when it first empties it), or
 holds only the channel layer's keys, which expire on their own: a database holding anyone else's keys fails the test with a sentence saying which and how to choose
 another, and is left as it was.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-DEFAULT_DBS = {"guard": 9, "faults": 10, "compose": 12, "restart": 14, "bots": 15}
+DEFAULT_DBS = {"guard": 9, "faults": 10, "memory": 11, "compose": 12, "restart": 14, "bots": 15}
 MARK = "exhibition:test-suite-database"
 TRANSIENT = b"asgi"  # the channel layer's keys: messages and groups that expire on their own
 

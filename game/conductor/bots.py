@@ -6,6 +6,8 @@ channel; a timer of our own turns silence into a "bot.timeout". Both land in the
 a bot's buzz is arbitrated like anyone's. In buzz mode each seat has at most one query out: words
 read meanwhile are folded into the next query instead of queueing stale ones. A bot that errs, is
 late or stays silent costs only itself: the moderator sees a bot_missed event and the match goes on.
+A bot the worker stopped (over its tier's memory limit, bots.memory) gets a bot_stopped event and is
+asked nothing more in this match.
 """
 from __future__ import annotations
 
@@ -110,7 +112,8 @@ class BotDriver:
         s = self.state
         q = s.q
         seat = s.seats.get(seat_id)
-        if seat is None or seat["kind"] != "bot" or s.status != "live" or s.paused or q is None or q.closed:
+        if seat is None or seat["kind"] != "bot" or seat.get("stopped") or s.status != "live" or s.paused \
+                or q is None or q.closed:
             return False
         tier = s.phase_rules().get("bot_tier")
         if (tier and seat.get("tier") != tier) or seat["team"] in q.locked:
@@ -195,6 +198,8 @@ class BotDriver:
 
     async def _on_act(self, message: dict) -> None:
         seat_id, query_id = message.get("seat"), message.get("query_id")
+        if message.get("stopped"):
+            return await self._stopped(seat_id, query_id, str(message.get("error") or "The bot was stopped."))
         query = self.out.get(seat_id)
         if query is None or query["id"] != query_id:
             if self.abandoned.pop(query_id, None) == seat_id:
@@ -234,6 +239,20 @@ class BotDriver:
         seen = message.get("seen", self.state.q.revealed)  # the words it decided on, like a person's screen
         if await self.host.execute({"type": "buzz", "actor": actor, "data": {"seen": seen}}) is not None:
             await self.host.execute({"type": "answer", "actor": actor, "data": {"text": message["guess"]}})
+
+    async def _stopped(self, seat_id: str, query_id: str, reason: str) -> None:
+        """The worker stopped the bot (over its tier's memory limit, or its process died under it): it is
+        asked nothing more in this match. Whichever query it came for, even one the match moved past."""
+        query = self.out.get(seat_id)
+        if query is not None and query["id"] == query_id:
+            query["timer"].cancel()
+            del self.out[seat_id]
+        self.abandoned.pop(query_id, None)
+        self.reported.add(query_id)
+        seat = self.state.seats.get(seat_id)
+        if self.state.status == "live" and seat is not None and not seat.get("stopped"):
+            await self.host.execute({"type": "bot_stopped", "actor": {"role": "system"},
+                                     "data": {"seat": seat_id, "reason": reason}})
 
     async def _missed(self, seat_id: str, query_id: str, reason: str, status: str) -> None:
         self.reported.add(query_id)

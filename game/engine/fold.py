@@ -82,6 +82,9 @@ def _seat_left(s: MatchState, d, t):
 
 def _match_started(s: MatchState, d, t):
     s.status = "live"
+    for seat, size in (d.get("bot_sizes") or {}).items():
+        if seat in s.seats:
+            s.seats[seat]["size"] = dict(size)
 
 
 def _question_started(s: MatchState, d, t):
@@ -415,6 +418,11 @@ def _bot_missed(s: MatchState, d, t):
         s.q.bot_missed[d["seat"]] = {"status": d.get("status") or "failed", "reason": d.get("reason", "")}
 
 
+def _bot_stopped(s: MatchState, d, t):
+    if d.get("seat") in s.seats:
+        s.seats[d["seat"]]["stopped"] = {"number": d.get("number"), "reason": d.get("reason", "")}
+
+
 def _buzz_refused(s: MatchState, d, t):
     if s.q is not None:
         s.q.refused = s.q.refused + [d["seat"]]
@@ -465,6 +473,7 @@ _HANDLERS = {
     "match_ended": _match_ended,
     "bot_guess": _bot_guess,
     "bot_missed": _bot_missed,
+    "bot_stopped": _bot_stopped,
     "bot_guesses_released": _bot_guesses_released,
     "buzz_refused": _buzz_refused,
     "judge_suggested": _judge_suggested,

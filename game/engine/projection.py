@@ -65,6 +65,9 @@ def project(event: dict, audience: str, team: str | None = None) -> dict:
     if kind == "bot_missed":  # the hall may know a bot did not answer, not why (reasons name machines)
         return _frame(event, kind, {"seat": data.get("seat"), "status": data.get("status") or "failed"}) \
             if audience in HALL else _hidden(event)
+    if kind == "bot_stopped":  # likewise: that it plays no more, from which question, not why
+        return _frame(event, kind, {"seat": data.get("seat"), "number": data.get("number")}) \
+            if audience in HALL else _hidden(event)
     if kind == "ruling" and data.get("held"):
         return _frame(event, kind, dict(data, text=None, heard=None))
     if kind == "question_closed":
@@ -98,7 +101,7 @@ def snapshot(state: MatchState | None, audience: str, team: str | None = None) -
         "paused": state.paused,
         "rules": state.rules,
         "teams": state.teams,
-        "seats": list(state.seats.values()),
+        "seats": [_seat_view(seat, staff) for seat in state.seats.values()],
         "scores": dict(state.scores),
         "scores_seq": state.scores_seq,
         "corrections": [c if staff else private_reason(c) for c in state.corrections],
@@ -114,6 +117,13 @@ def snapshot(state: MatchState | None, audience: str, team: str | None = None) -
 def _hall_ruling(record: dict) -> dict:
     record = private_reason(record)
     return dict(record, text=None, heard=None) if record.get("held") else record
+
+
+def _seat_view(seat: dict, staff: bool) -> dict:
+    """A seat as an audience knows it: a stopped bot's reason is the moderator's (it names machines)."""
+    if staff or "stopped" not in seat:
+        return seat
+    return dict(seat, stopped={"number": seat["stopped"].get("number")})
 
 
 def _history_view(entry: dict, state: MatchState, staff: bool) -> dict:
@@ -205,9 +215,10 @@ def bot_cards(state: MatchState, audience: str) -> dict:
     (answered): the card never says "no guess yet" of a bot the feed shows buzzing or answering.
 
     One scale for every bot: confidence and each of its top MAX_GUESSES guesses in [0, 1], the buzz
-    threshold on the same scale; guess None is "no guess". state is "waiting" (nothing shown yet on this question),
-    "guessing", "missed" (its last act came to nothing: missed says timed_out or failed) or "settled"
-    (the question closed: guess is its final guess, None if it never gave one)."""
+    threshold on the same scale; guess None is "no guess". state is "stopped" (it plays no more in this
+    match: over its memory limit), "waiting" (nothing shown yet on this question), "guessing", "missed"
+    (its last act came to nothing: missed says timed_out or failed) or "settled" (the question closed:
+    guess is its final guess, None if it never gave one)."""
     q = state.q
     guesses = q.bot_guesses if audience == "moderator" else q.shown_guesses
     cards = {}
@@ -216,7 +227,8 @@ def bot_cards(state: MatchState, audience: str) -> dict:
             continue
         g = guesses.get(seat["id"]) or {}
         missed = q.bot_missed.get(seat["id"])
-        state_now = "settled" if q.closed else "missed" if missed else "guessing" if g else "waiting"
+        state_now = "stopped" if seat.get("stopped") else "settled" if q.closed else "missed" if missed \
+            else "guessing" if g else "waiting"
         buzzed = next((b for b in reversed(q.buzzes) if b["seat"] == seat["id"]), None)  # a marker every screen shows
         cards[seat["id"]] = {
             "seat": seat["id"], "state": state_now, "word": g.get("word"), "guess": g.get("guess") or None,

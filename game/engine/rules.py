@@ -20,6 +20,7 @@ from .selection import PACKET_ORDER
 from .state import MatchState
 
 MAX_TEXT = 200
+MAX_REASON = 1000  # why a bot was stopped: the figures and the mechanism that held it
 JUDGEMENT_FIELDS = ("for", "seat", "team", "text", "verdict", "confidence", "reason", "matched", "prompt_question")
 MAX_CHAT = 500
 MAX_GUESSES = 5  # top guesses kept per bot report
@@ -368,6 +369,8 @@ def _seat_of(s: MatchState, actor: dict) -> dict:
         raise Rejected("That seat is not yours.", "forbidden")
     if seat.get("left"):  # a socket or a retry may still be on its way after the seat was given up
         raise Rejected(LEFT_MESSAGES[seat["left"]], "seat_left")
+    if seat.get("stopped"):  # an act may still be on its way from before the stop
+        raise Rejected(f"{seat['name']} was stopped for the rest of the match.", "bot_stopped")
     return seat
 
 
@@ -452,11 +455,29 @@ def _give_up(out, seat: dict, by: str, now: int):
     out.emit("seat_left", now, seat=seat["id"], team=seat["team"], by=by, captain=heir)
 
 
+SIZE_PARTS = ("bytes", "artefacts", "code", "packages")  # a bot's size as measured at the start (bots.footprint)
+
+
 def _cmd_start(out, actor, data, now, received):
     if out.state.status != "setup":
         raise Rejected("The match has already started.", "already_started")
-    out.emit("match_started", now)
+    sizes = _bot_sizes(out.state, data.get("bot_sizes"))
+    out.emit("match_started", now, **({"bot_sizes": sizes} if sizes else {}))
     _start_question(out, now, number=1, tiebreaker=False)
+
+
+def _bot_sizes(s: MatchState, given) -> dict:
+    """seat -> {bytes, artefacts, code?, packages?}: what each bot seat measured when the match started
+    (the store measures it; whatever a client sent is replaced), for the bots' cards."""
+    if not isinstance(given, dict):
+        return {}
+    out = {}
+    for seat, size in given.items():
+        if s.seats.get(seat, {}).get("kind") == "bot" and isinstance(size, dict):
+            parts = {k: size[k] for k in SIZE_PARTS if _number(size.get(k)) is not None and size[k] >= 0}
+            if "bytes" in parts:
+                out[seat] = {k: int(v) for k, v in parts.items()}
+    return out
 
 
 def _cmd_next(out, actor, data, now, received):
@@ -866,6 +887,17 @@ def _cmd_bot_missed(out, actor, data, now, received):
     out.emit("bot_missed", now, seat=data.get("seat"), status=status, reason=str(data.get("reason", ""))[:MAX_TEXT])
 
 
+def _cmd_bot_stopped(out, actor, data, now, received):
+    """A bot went over its tier's memory limit (or its process died under it): it plays no more in
+    this match, and the match goes on without it."""
+    seat = out.state.seats.get(data.get("seat"))
+    if seat is None or seat.get("kind") != "bot":
+        raise Rejected("There is no such bot seat in this match.", "bad_seat")
+    if seat.get("stopped"):
+        raise Rejected(f"{seat['name']} is already stopped.", "stale")
+    out.emit("bot_stopped", now, seat=seat["id"], number=out.state.number, reason=str(data.get("reason", ""))[:MAX_REASON])
+
+
 def _cmd_judge(out, actor, data, now, received):
     out.emit("judge_suggested", now, **{k: data.get(k) for k in JUDGEMENT_FIELDS})
 
@@ -891,14 +923,14 @@ _COMMANDS = {
     "pass": _cmd_pass, "chat": _cmd_chat, "rule": _cmd_rule, "undo": _cmd_undo,
     "override": _cmd_override, "adjust": _cmd_adjust, "throw_out": _cmd_throw_out,
     "pause": _cmd_pause, "resume": _cmd_resume, "bot_guess": _cmd_bot_guess,
-    "bot_missed": _cmd_bot_missed, "judge": _cmd_judge, "snippets": _cmd_snippets,
+    "bot_missed": _cmd_bot_missed, "bot_stopped": _cmd_bot_stopped, "judge": _cmd_judge, "snippets": _cmd_snippets,
     "kick": _cmd_kick, "leave": _cmd_leave,
 }
 _MOD = frozenset({"moderator"})
 _SYS = frozenset({"system"})
 _SEAT = frozenset({"player", "bot"})
 _ROLES = {
-    "tick": _SYS, "join": _SYS, "bot_missed": _SYS, "judge": _SYS, "snippets": _SYS,
+    "tick": _SYS, "join": _SYS, "bot_missed": _SYS, "bot_stopped": _SYS, "judge": _SYS, "snippets": _SYS,
     "start": _MOD, "next": _MOD, "end": _MOD, "reveal": _MOD, "rule": _MOD, "undo": _MOD,
     "override": _MOD, "adjust": _MOD, "throw_out": _MOD, "pause": _MOD, "resume": _MOD, "kick": _MOD,
     "leave": frozenset({"player"}), "buzz": _SEAT, "answer": _SEAT, "submit": _SEAT, "pass": _SEAT, "chat": frozenset({"player"}),

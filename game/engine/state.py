@@ -77,7 +77,7 @@ class QuestionState:
 class MatchState:
     rules: dict
     teams: list[dict]  # [{id, name, kind?}]; kind is "human" or "computer" (logs before it: see team_kind)
-    seats: dict  # id -> {id, name, team, kind, tier, captain, simulated}
+    seats: dict  # id -> {id, name, team, kind, tier, captain, simulated, left?, stopped?: {number, reason}, size?}
     questions: tuple[Question, ...]
     status: str = "setup"  # setup | live | finished
     paused: bool = False

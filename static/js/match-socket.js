@@ -134,7 +134,12 @@ const FOLD = {
     view.seats[d.seat] = { ...view.seats[d.seat], left: d.by, captain: false };
     if (d.captain) view.seats[d.captain] = { ...view.seats[d.captain], captain: true };
   },
-  match_started(view) { view.status = "live"; },
+  match_started(view, d) {
+    view.status = "live";
+    for (const [seat, size] of Object.entries(d.bot_sizes || {})) {
+      if (view.seats[seat]) view.seats[seat] = { ...view.seats[seat], size: { ...size } };
+    }
+  },
   question_started(view, d) {
     view.question = newQuestion(view, d);
     view.number = d.number;
@@ -331,8 +336,12 @@ const FOLD = {
     if (view.question && view.seats[d.seat]) {
       view.question.bot_missed[d.seat] = staff(view) ? { status: d.status || "failed", reason: d.reason ?? "" } : { status: d.status || "failed" };
     }
-    view.notices.push({ seq: frame.seq, seat: d.seat, reason: d.reason, status: d.status });
-    if (view.notices.length > 20) view.notices.shift();
+    notice(view, frame, d.seat, d.reason, d.status);
+  },
+  bot_stopped(view, d, frame) {
+    // A new object, as for seat_left: the hall is told from which question, the moderator also why.
+    if (view.seats[d.seat]) view.seats[d.seat] = { ...view.seats[d.seat], stopped: staff(view) ? { number: d.number ?? null, reason: d.reason ?? "" } : { number: d.number ?? null } };
+    notice(view, frame, d.seat, d.reason, "stopped");
   },
   judge_suggested(view, d) {
     const answered = view.question?.answers.find((a) => a.seq === d.for);
@@ -352,6 +361,11 @@ function noteCorrection(view, d, frame, kind, team) {
     verdict: d.verdict ?? null, points: d.points ?? null, score_changes: { ...d.score_changes }, reason: d.reason ?? null };
   if (d.public) entry.public = true;
   view.corrections = [...view.corrections, entry];
+}
+
+function notice(view, frame, seat, reason, status) {
+  view.notices.push({ seq: frame.seq, seat, reason, status });
+  if (view.notices.length > 20) view.notices.shift();
 }
 
 function recordAnswer(view, d, frame) {
@@ -394,7 +408,7 @@ export function botCards(view) {
     const guessed = !!(g && g.guess);
     const buzzed = [...(q.buzzes || [])].reverse().find((b) => b.seat === seat.id) || null;  // shown on every screen
     cards[seat.id] = {
-      seat: seat.id, state: q.closed ? "settled" : missed ? "missed" : g ? "guessing" : "waiting",
+      seat: seat.id, state: seat.stopped ? "stopped" : q.closed ? "settled" : missed ? "missed" : g ? "guessing" : "waiting",
       word: g ? g.word ?? null : null, guess: guessed ? g.guess : null, confidence: guessed ? g.confidence : null,
       threshold: g ? g.threshold ?? null : null, buzz: !!g?.buzz,
       guesses: guessed ? (g.alternatives || []).slice(0, MAX_GUESSES).map((x) => [...x]) : [], missed: missed ? missed.status : null,

@@ -263,13 +263,18 @@ function renderChat(view) {
 
 const MISSED_TEXT = { timed_out: "timed out", failed: "failed" };
 
-/** Bots whose last act on this question came to nothing, and why (from the snapshot: a reload keeps them). */
+/** Bots stopped for the rest of the match, and bots whose last act on this question came to nothing,
+ * each with why (from the snapshot: a reload keeps them). */
 function renderNotices(view) {
   const box = $("notices");
-  const missed = Object.entries(view.question?.bot_missed || {});
-  box.replaceChildren(...missed.map(([seat, m]) =>
-    el("li", {}, el("strong", { text: seatName(view, seat) }), ` ${MISSED_TEXT[m.status] || m.status}: ${m.reason || "no answer in time"}`)));
-  $("notices-panel").hidden = !missed.length;
+  const stopped = Object.values(view.seats).filter((seat) => seat.stopped);
+  const missed = Object.entries(view.question?.bot_missed || {}).filter(([seat]) => !view.seats[seat]?.stopped);
+  box.replaceChildren(
+    ...stopped.map((seat) => el("li", { class: "stopped" }, el("strong", { text: seat.name }),
+      ` stopped for the rest of the match (from question ${seat.stopped.number ?? "?"}): ${seat.stopped.reason || "no reason given"}`)),
+    ...missed.map(([seat, m]) =>
+      el("li", {}, el("strong", { text: seatName(view, seat) }), ` ${MISSED_TEXT[m.status] || m.status}: ${m.reason || "no answer in time"}`)));
+  $("notices-panel").hidden = !box.childElementCount;
 }
 
 function renderHistory(view) {

@@ -159,6 +159,23 @@ export function renderBots(box, view) {
 }
 
 const pct = (x) => `${Math.round(x * 100)}%`;
+
+/** 1.5 GiB, 612.4 MiB, 12 KiB, 900 bytes: as bots/budgets.py human_bytes says a size. */
+export function humanBytes(n) {
+  for (const [unit, size] of [["GiB", 1024 ** 3], ["MiB", 1024 ** 2], ["KiB", 1024]]) {
+    if (n >= size) return `${(n / size).toFixed(1).replace(/\.0$/, "")} ${unit}`;
+  }
+  return `${n} bytes`;
+}
+
+/** A bot's size as measured when the match started (artefacts, code, packages), for its card. */
+function sizeOf(seat) {
+  const s = seat.size;
+  if (!s || typeof s.bytes !== "number") return { size: null, sizeParts: null };
+  const parts = [["artefacts", s.artefacts], ["code", s.code], ["packages", s.packages]]
+    .filter(([, n]) => typeof n === "number").map(([name, n]) => `${name} ${humanBytes(n)}`);
+  return { size: humanBytes(s.bytes), sizeParts: parts.join(" + ") };
+}
 const unit = (x) => (typeof x === "number" && Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : null);
 
 const BUZZ_VERDICT = { accept: ", ruled right", reject: ", ruled wrong" };
@@ -178,11 +195,16 @@ export function botCardState(view, seat) {
   const others = guess ? (c.guesses || []).map(([text, score]) => [String(text ?? "").trim(), unit(score) ?? 0])
     .filter(([text]) => text && text !== guess) : [];
   const state = { guess, confidence: guess ? unit(c.confidence) : null, threshold: unit(c?.threshold), word: c?.word ?? null,
-    buzz: !!c?.buzz, settled, others, note: "", buzzedAt: c?.buzzed_at ?? null, buzzVerdict: c?.buzz_verdict ?? null };
+    buzz: !!c?.buzz, settled, others, note: "", buzzedAt: c?.buzzed_at ?? null, buzzVerdict: c?.buzz_verdict ?? null,
+    ...sizeOf(seat) };
   // Its buzz, at the word the console and the question's marker show: said even while its guess is held.
   const buzzed = state.buzzedAt === null ? "" : `buzzed at word ${state.buzzedAt}${BUZZ_VERDICT[state.buzzVerdict] || ""}`;
   state.buzzed = buzzed;
-  if (c?.missed) {
+  if (seat.stopped) {
+    state.note = "stopped for the rest of the match";
+    state.missed = true;
+    state.stopped = true;
+  } else if (c?.missed) {
     state.note = c.missed === "timed_out" ? "no answer (timed out)" : "failed: no answer";
     state.missed = true;
   } else if (!q) {
@@ -208,8 +230,9 @@ export function botCardState(view, seat) {
 export function botCard(view, seat) {
   const s = botCardState(view, seat);
   const card = el("div", { class: `bot-card ${teamClass(view, seat.team)}${s.buzz && !s.settled ? " buzzing" : ""}${s.settled ? " settled" : ""}${s.missed ? " missed" : ""}`,
-    "data-seat": seat.id, "data-state": s.missed ? "missed" : s.settled ? "settled" : s.guess ? "guessed" : s.buzzed ? "buzzed" : "waiting" },
-  el("div", { class: "bot-head" }, el("span", { class: "bot-name", title: botLabel(seat), text: botLabel(seat) }), seat.tier ? el("span", { class: "pill", text: seat.tier }) : null));
+    "data-seat": seat.id, "data-state": s.stopped ? "stopped" : s.missed ? "missed" : s.settled ? "settled" : s.guess ? "guessed" : s.buzzed ? "buzzed" : "waiting" },
+  el("div", { class: "bot-head" }, el("span", { class: "bot-name", title: botLabel(seat), text: botLabel(seat) }), seat.tier ? el("span", { class: "pill", text: seat.tier }) : null,
+    s.size ? el("span", { class: "pill size", text: s.size, title: `measured at the start: ${s.sizeParts}` }) : null));
   if (!s.guess || s.missed) {
     card.append(el("p", { class: `bot-note${s.missed ? " missed" : ""}`, text: s.note }));
     return card;

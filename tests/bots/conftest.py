@@ -139,10 +139,10 @@ QUEUE = "bots.500mib"
 KEY_PREFIX = f"test-{uuid.uuid4().hex[:8]}:"
 
 
-def purge_broker_keys():
+def purge_broker_keys(url: str = REDIS_URL):
     import redis
 
-    client = redis.Redis.from_url(REDIS_URL)
+    client = redis.Redis.from_url(url)
     for key in client.scan_iter(match=KEY_PREFIX + "*"):
         client.delete(key)
 
@@ -180,23 +180,40 @@ def running_worker(log_path, queue: str = QUEUE, env: dict | None = None):
                 process.wait()
 
 
-@pytest.fixture
-def broker(settings):
-    """This process talks to Redis as the production web/conductor processes do."""
+@contextmanager
+def broker_at(settings, url: str):
+    """This process talks to Redis at url as the production web/conductor processes do (start the
+    workers with env={"REDIS_URL": url} to match)."""
     need_service(redis_available(), "Redis is not running on 127.0.0.1:6379 (start redis-server to run this test)")
-    purge_broker_keys()
-    settings.REDIS_URL = REDIS_URL
+    purge_broker_keys(url)
+    settings.REDIS_URL = url
     settings.CHANNEL_LAYERS = {
-        "default": {"BACKEND": "exhibition.redis_layer.ResilientRedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
+        "default": {"BACKEND": "exhibition.redis_layer.ResilientRedisChannelLayer", "CONFIG": {"hosts": [url]}}
     }
     saved = {key: celery_app.conf[key] for key in ("broker_url", "task_always_eager", "broker_transport_options")}
     celery_app.conf.update(
-        broker_url=REDIS_URL, task_always_eager=False, broker_transport_options={"global_keyprefix": KEY_PREFIX}
+        broker_url=url, task_always_eager=False, broker_transport_options={"global_keyprefix": KEY_PREFIX}
     )
-    yield
-    celery_app.close()  # drop connections made to this broker
-    celery_app.conf.update(saved)
-    purge_broker_keys()
+    forget_connections()
+    try:
+        yield
+    finally:
+        forget_connections()
+        celery_app.conf.update(saved)
+        purge_broker_keys(url)
+
+
+def forget_connections():
+    """Drop the connections made to the last broker: Celery keeps its producers' pool past close(), and
+    would go on sending to the broker a test before this one used."""
+    celery_app.close()
+    celery_app.amqp._producer_pool = None
+
+
+@pytest.fixture
+def broker(settings):
+    with broker_at(settings, REDIS_URL):
+        yield
 
 
 # -- remote bots: real HTTP servers on this machine ---------------------------------------------------

@@ -57,7 +57,7 @@ async def test_an_act_comes_back_on_the_channel_layer():
     elapsed, act_ms, worker_ms = message.pop("elapsed_ms"), message.pop("act_ms"), message.pop("worker_ms")
     assert isinstance(elapsed, int) and 0 <= act_ms <= worker_ms and elapsed == int(worker_ms)
     assert message == {
-        "type": "bot.act", "match": "ABC123", "seat": "s7", "query_id": "q-1", "error": None,
+        "type": "bot.act", "match": "ABC123", "seat": "s7", "query_id": "q-1", "error": None, "stopped": False,
         "act": {"guess": "Hamlet", "confidence": 0.75, "buzz": True, "alternatives": [["Hamlet", 0.75]]},
         "threshold": 0.5,  # the simulated bot's default, drawn on the spectators' confidence bars
     }

@@ -13,9 +13,11 @@ from bots.acting import answer
 from bots.base import BaseBot
 from bots.models import Bot
 from bots.protocol import Act
+from bots.footprint import size_of
 from game.conductor.loading import bot_seats
+from game.engine.api import fold, snapshot
 from game.models import Match
-from game.store import MatchRunner
+from game.store import MatchRunner, load_events
 
 MOD = {"role": "moderator"}
 MIB = 1024**2
@@ -114,15 +116,34 @@ async def test_a_grown_bot_is_refused_at_match_start_with_its_size(conductor, co
     reply = await conduct(match.code, "start", MOD)
     assert reply["ok"] is False and reply["error"]["code"] == "bot_over_tier"
     message = reply["error"]["message"]
-    assert message.startswith("Seat 'Pairs': Bot 'pairs' cannot play in the 500mib tier")
-    assert re.search(r"measured 605 MiB \(634,\d{3},\d{3} bytes\), over the 500 MiB limit \(524,288,000 bytes\)",
-                     message)
+    assert message.startswith("Seat 'Pairs': Bot 'pairs' cannot play in the 500mib tier: it measured ")
+    assert re.search(r"its artefacts 605 MiB \(634,\d{3},\d{3} bytes\) in \S+build-1, this project's code it imports "
+                     r"[\d.]+ KiB, and the installed packages it imports [\d.]+ MiB \(scipy .*\), over the 500 MiB limit "
+                     r"\(524,288,000 bytes\)", message)
     assert (await sync_to_async(Match.objects.get)(pk=match.pk)).status == Match.Status.SETUP
     stored = await sync_to_async(lambda: bot.current_build.measured_bytes)()
     assert stored > 605 * MIB  # the new size is on the build's record
 
     (bot_root / "pairs" / "build-1" / "grown.bin").unlink()
     assert (await conduct(match.code, "start", MOD))["ok"] is True
+
+
+async def test_the_start_puts_what_each_bot_measured_on_its_card(conductor, conduct, live_match, bot_root, pairs_file):
+    bot = await sync_to_async(build)("qa_pairs", "pairs", pairs_file)
+    spec = await sync_to_async(lambda: bot.spec)()
+    match = await sync_to_async(live_match)(bots=[("Pairs", "500mib", spec)])
+    assert (await conduct(match.code, "start", MOD, {"bot_sizes": {"x": {"bytes": 1}}}))["ok"] is True
+    events = await sync_to_async(load_events)(match)
+    started = next(e for e in events if e["type"] == "match_started")
+    seat = next(s["id"] for s in fold(events).seats.values() if s["name"] == "Pairs")
+    measured = await sync_to_async(lambda: size_of("qa_pairs", bot.current_build.measured_bytes))()
+    assert started["data"]["bot_sizes"] == {seat: measured.card()}  # what the store measured, not what was sent
+    card = measured.card()
+    assert card == {"bytes": measured.total, "artefacts": measured.artefacts, "code": measured.code.project,
+                    "packages": measured.code.package_bytes} and card["packages"] > card["artefacts"] > 0
+    for audience in ("moderator", "spectator"):
+        seats = {s["id"]: s for s in snapshot(fold(events), audience)["seats"]}
+        assert seats[seat]["size"] == card
 
 
 @pytest.mark.django_db

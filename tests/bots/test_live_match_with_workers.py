@@ -82,6 +82,19 @@ class Moderator:
             if frame["type"] == "match_ended":
                 return
 
+    async def conduct(self, on_closed, limit: float) -> None:
+        """Run a conductor here, start the match and play it to its end (on_closed(frame) after each
+        question); the conductor stops after, however it went."""
+        task = asyncio.get_running_loop().create_task(Conductor(layer=self.layer).run())
+        watch = await self.layer.new_channel()
+        await self.layer.group_add(match_group(self.code), watch)
+        try:
+            assert (await self.command("start"))["ok"]
+            await asyncio.wait_for(self.play(watch, on_closed), limit)
+        finally:
+            task.cancel()
+            await asyncio.wait([task], timeout=10)  # a stuck shutdown must not hide the real failure
+
 
 async def test_a_match_plays_to_the_end_against_a_worker_per_tier_and_survives_losing_one(broker, tmp_path,
                                                                                           monkeypatch):
@@ -104,11 +117,7 @@ async def test_a_match_plays_to_the_end_against_a_worker_per_tier_and_survives_l
     for tier in TIERS:
         workers[tier] = running_worker(tmp_path / f"worker-{tier}.log", queue=f"bots.{tier}")
         workers[tier].__enter__()
-    conductor = Conductor(layer=layer)
-    task = asyncio.get_running_loop().create_task(conductor.run())
     moderator = Moderator(layer, match.code)
-    watch = await layer.new_channel()
-    await layer.group_add(match_group(match.code), watch)
 
     async def after_question(frame):
         if frame["data"]["number"] == 1:
@@ -117,11 +126,8 @@ async def test_a_match_plays_to_the_end_against_a_worker_per_tier_and_survives_l
         await moderator.command("next")
 
     try:
-        assert (await moderator.command("start"))["ok"]
-        await asyncio.wait_for(moderator.play(watch, after_question), 90)
+        await moderator.conduct(after_question, 90)
     finally:
-        task.cancel()
-        await asyncio.wait([task], timeout=10)  # a stuck shutdown must not hide the real failure
         for context in workers.values():
             context.__exit__(None, None, None)
 

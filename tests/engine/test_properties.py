@@ -54,7 +54,7 @@ MODERATOR_COMMANDS = ("start", "next", "end", "reveal", "rule", "undo", "overrid
 COMMAND_MENU = (
     ["tick"] * 5 + ["buzz"] * 3 + ["answer"] * 3 + ["rule"] * 4 + ["next"] * 2 + ["submit"] * 3
     + ["pass", "chat", "start", "reveal", "undo", "override", "adjust", "throw_out", "pause", "resume",
-       "bot_guess", "end", "kick", "leave"]
+       "bot_guess", "end", "kick", "leave", "bot_stopped"]
 )
 WRONG_ACTORS = [
     {"role": "player", "seat": "h0", "team": "t1"},  # claims the other team
@@ -68,6 +68,7 @@ WRONG_ACTORS = [
 
 def test_the_menu_covers_every_client_and_clock_command():
     # join, bot_missed, judge and snippets come from the conductor itself, not from people or the clock.
+    # So does bot_stopped; it is in the menu so that random matches go on with a bot stopped midway.
     assert set(COMMAND_MENU) == COMMAND_TYPES - {"join", "bot_missed", "judge", "snippets"}
 
 
@@ -106,7 +107,7 @@ def _draw_actor(data, m: Match, kind: str):
     if data.draw(st.integers(0, 9), label="wrong actor?") == 9:  # shrinks towards fitting actors
         everyone = WRONG_ACTORS + [actor_for(x) for x in seats]
         return data.draw(st.sampled_from(everyone), label="any actor")
-    if kind == "tick":
+    if kind in ("tick", "bot_stopped"):
         return SYS
     if kind in MODERATOR_COMMANDS:
         return MOD
@@ -153,8 +154,9 @@ def _draw_data(data, kind: str, s) -> dict:
         return out
     if kind == "pause":
         return {"reason": "a short break"}
-    if kind == "kick":
-        return {"seat": data.draw(st.sampled_from(sorted(s.seats) + ["nobody"]), label="seat")}
+    if kind in ("kick", "bot_stopped"):
+        out = {"seat": data.draw(st.sampled_from(sorted(s.seats) + ["nobody"]), label="seat")}
+        return dict(out, reason="over its memory limit") if kind == "bot_stopped" else out
     if kind == "bot_guess":
         return {"guess": data.draw(st.sampled_from(TYPED)), "confidence": data.draw(st.floats(0, 1)),
                 "buzz": data.draw(st.booleans()), "alternatives": [[data.draw(st.sampled_from(TYPED)), 0.25]]}

@@ -94,3 +94,23 @@ def test_a_bot_that_missed_says_it_timed_out_or_failed():
         [view({"small": {"state": "missed", "missed": "failed", "guess": None}}), "small"])
     assert late["missed"] and late["note"] == "no answer (timed out)"
     assert broken["missed"] and broken["note"] == "failed: no answer"
+
+
+def test_a_stopped_bot_says_so_on_every_card_after():
+    stopped = {**SEATS, "small": {**SEATS["small"], "stopped": {"number": 1}}}
+    later = {**view({"small": {"state": "stopped", "guess": None}}), "seats": stopped}
+    with_guess = {**view({"small": guess(state="stopped")}), "seats": stopped}
+    first, second = cards([later, "small"], [with_guess, "small"])
+    for card in (first, second):
+        assert card["stopped"] and card["note"] == "stopped for the rest of the match"
+    [other] = cards([{**view(), "seats": stopped}, "big"])
+    assert not other.get("stopped")
+
+
+def test_a_card_shows_what_the_bot_measured_at_the_start_and_its_parts():
+    sized = {**SEATS, "small": {**SEATS["small"], "size": {"bytes": 642_123_776, "artefacts": 300 * 1024**2,
+                                                           "code": 190_000, "packages": 341_934_000}}}
+    card, unsized = cards([{**view(), "seats": sized}, "small"], [{**view(), "seats": sized}, "big"])
+    assert card["size"] == "612.4 MiB"  # as bots/budgets.py human_bytes says it
+    assert card["sizeParts"] == "artefacts 300 MiB + code 185.5 KiB + packages 326.1 MiB"
+    assert unsized["size"] is None

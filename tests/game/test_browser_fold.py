@@ -163,3 +163,22 @@ def test_every_bot_card_shows_its_top_five_guesses_in_the_browser_as_on_the_serv
             assert [g for g, _ in card["guesses"]] == [f"guess {i}" for i in range(MAX_GUESSES)], audience
     assert project(old, "spectator")["data"]["alternatives"] == ten  # the frame as stored; the card cuts it
     check_log(events, tmp_path, starts_every=2)
+
+
+def test_the_browser_fold_follows_a_bot_stopped_midway(tmp_path):
+    """The start puts each bot's measured size on its seat; a bot is stopped for the rest of the match in
+    phase 1 (its worker hit its memory limit): every page's roster says so (the moderator's with the
+    reason), its card says stopped on the next question too."""
+    from tests.engine.support import MOD, SYS, Match
+
+    m = Match("efficientqa", {"questions": 2, "tiebreakers": 0})
+    m.send("start", MOD, {"bot_sizes": {"b500": {"bytes": 300, "artefacts": 100, "code": 50, "packages": 150},
+                                        "b6": {"bytes": 7}}}, at=0)  # what each bot measured, for its card
+    m.reveal_until(3)
+    m.send("bot_guess", "b500", {"guess": "Quvexo", "confidence": 0.2, "buzz": False})
+    m.send("bot_stopped", SYS, {"seat": "b500", "reason": "over its tier's memory limit"}, at=m.now + 10)
+    m.play_to_close()
+    m.send("next", MOD, at=m.now + 2000)
+    m.reveal_until(2)
+    assert [e["type"] for e in m.events].count("bot_stopped") == 1 and m.state.q.number == 2
+    check_log(m.events, tmp_path, starts_every=4)

@@ -1,7 +1,8 @@
 """`python manage.py build_bot KIND --name N --data PATH`: build a bot's artefacts and register it.
 
 Built-in kinds read the data file, write their index (and buzzer) under
-EXHIBITION_BOT_DIR/<name>/build-<n>/, and report the size measured against the bot's tier. Kinds
+EXHIBITION_BOT_DIR/<name>/build-<n>/, and report the size measured against the bot's tier: the
+artefacts, plus the code and installed packages its kind imports (bots.footprint). Kinds
 with nothing to build are registered with their settings; a remote bot only once it has answered
 (bots/remote_registration.py, the same check the host page makes). Either way the result
 is a new build of the bot (bots.models.BotBuild): seats made from now on pin it, older seats keep
@@ -17,6 +18,7 @@ from bots.budgets import TIER_LIMITS, TierExceeded, check_size, human_bytes
 from bots.builds import next_build_number, record_build
 from bots.datasets import DataError
 from bots.errors import BotError
+from bots.footprint import size_of
 from bots.models import Bot
 from bots.registry import KINDS, REMOTE_KINDS
 from bots.remote_registration import RegistrationRefused, check_name, register_remote
@@ -75,11 +77,14 @@ class Command(BaseCommand):
             except (DataError, ImportProblem, BotError) as error:  # ImportProblem: over an input limit
                 raise CommandError(f"{error} Nothing was built.") from None
         build = record_build(name, kind, tier, settings, artefact_dir, number)
+        size = size_of(kind, build.measured_bytes)
         try:
-            check_size(name, tier, build.measured_bytes, artefact_dir, build.measurable)
+            check_size(name, tier, size, artefact_dir or "(none)", build.measurable)
             verdict = f"fits the {tier} tier"
         except TierExceeded as error:
             verdict = f"WARNING, it cannot take a seat: {error}"
-        size = f"{human_bytes(build.measured_bytes)} ({build.measured_bytes:,} bytes)"
-        progress(f"bot {name!r} ({kind}) build {number} registered; artefacts {size} in {artefact_dir or '(none)'}; "
-                 f"digest {build.digest[:12]}; {verdict}")
+        measured = f"{human_bytes(size.total)} ({size.total:,} bytes)"
+        if size.unmeasured:
+            measured += f" without its code ({size.unmeasured})"
+        progress(f"bot {name!r} ({kind}) build {number} registered; it measures {measured}: "
+                 f"{size.parts(artefact_dir or '(none)')}; digest {build.digest[:12]}; {verdict}")
