@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 from functools import lru_cache
 
+from rapidfuzz.distance import OSA
+
 from . import lexicon
 from .numbers import decade, is_number
 
@@ -108,30 +110,9 @@ def typo_allowance(length: int) -> int:
     return 3
 
 
-def _close(a: str, b: str, limit: int) -> bool:
-    """A quick bound before the edit distance: each slip brings at most one letter into a word that
-    the other lacks, so words `limit` slips apart differ by at most `limit` letters each way."""
-    return len(set(a) - set(b)) <= limit and len(set(b) - set(a)) <= limit
-
-
-@lru_cache(maxsize=65536)
 def edit_distance(a: str, b: str, limit: int) -> int:
-    """Optimal-string-alignment distance (a swap of neighbours is one slip); stops past limit."""
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    previous2: list[int] = []
-    previous = list(range(len(b) + 1))
-    for i, char_a in enumerate(a, 1):
-        current = [i] + [0] * len(b)
-        for j, char_b in enumerate(b, 1):
-            cost = 0 if char_a == char_b else 1
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            if i > 1 and j > 1 and char_a == b[j - 2] and a[i - 2] == char_b:
-                current[j] = min(current[j], previous2[j - 2] + 1)
-        if min(current) > limit:
-            return limit + 1
-        previous2, previous = previous, current
-    return previous[-1]
+    """Optimal-string-alignment distance (a swap of neighbours is one slip), from RapidFuzz; limit + 1 past limit."""
+    return OSA.distance(a, b, score_cutoff=limit)
 
 
 def _is_subsequence(short: str, long: str) -> bool:
@@ -248,7 +229,7 @@ def word_match(said: str, wanted: str, names: bool = False) -> str | None:
         for a, b in ((said, wanted), (said_stem, wanted_stem)):
             shorter = len(a) if len(a) < len(b) else len(b)
             limit = 0 if shorter < 6 else 1 if shorter < 10 else 2 if shorter < 15 else 3  # typo_allowance
-            if limit and abs(len(a) - len(b)) <= limit and _close(a, b, limit) and edit_distance(a, b, limit) <= limit:
+            if limit and abs(len(a) - len(b)) <= limit and edit_distance(a, b, limit) <= limit:
                 return None if lexicon.different_words(said, wanted) else TYPO
     if said[0] == wanted[0] and (abbreviates(said, wanted) or abbreviates(wanted, said)):
         return SHORT
