@@ -56,6 +56,10 @@ _DESCRIPTIONS = ("any", "answers?", "obvious", "equivalents?", r"word\s+forms?",
 _DESCRIPTIVE = re.compile(r"^(?:%s)\b" % "|".join(_DESCRIPTIONS), re.I)
 _WORD_FORMS = re.compile(r"\b(?:word|other|any)\s+forms?\b", re.I)
 _EXAMPLES = re.compile(r"(?:such\s+as|like|e\.g\.,?|including)\s+(.+)$", re.I)
+# "any answer about X", "anything that mentions X": an answer containing X counts, as the directive says.
+_ABOUT = re.compile(r"^(?:any(?:thing|\s+answers?|\s+responses?)|answers?)\s+(?:that\s+|which\s+)?"
+                    r"(?:is\s+|are\s+)?(?:about|mentions?|mentioning|involving|involves?|includes?|including|containing|contains?|with)\s+(.+)$", re.I)
+_AND = re.compile(r"\s+and\s+", re.I)  # examples of word forms: "such as alveolus and alveolar"
 _QUOTED = re.compile(r"[\"“]([^\"”]+)[\"”]")
 _LIST_SPLIT = re.compile(r"\s*,\s*(?:or\s+)?|\s+or\s+", re.I)
 _PRONUNCIATION = re.compile(r"^[\w\s\"“”'’-]+$")
@@ -283,9 +287,12 @@ def _parse_clause(piece: str, previous: Clause | None) -> tuple[Clause | None, s
         note = _clean(rest)
         examples = _EXAMPLES.search(rest)
         marked = [m.group(0) for m in _TAG.finditer(rest) if m.group(1).lower() in _REQUIRED_TAGS]
-        pieces = _QUOTED.findall(rest) or (_split_texts(examples.group(1)) if examples else [])
+        pieces = _QUOTED.findall(rest) or ([p for e in _split_texts(examples.group(1)) for p in _AND.split(e)] if examples else [])
+        about = _ABOUT.match(_clean(rest))
         if not pieces and marked:  # "accept any answer about <u>apes</u> or <u>chimp</u>anzees"
             pieces, contains = _marked_words(rest), True
+        elif not pieces and about and len(about.group(1).split()) <= 4:  # "accept anything that mentions Gallipoli"
+            pieces, contains = _split_texts(about.group(1)), True
     else:
         pieces = _split_texts(rest) if rest else []
     texts, required = _marked_texts(pieces)

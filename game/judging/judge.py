@@ -13,9 +13,9 @@ from functools import lru_cache
 
 from . import lexicon
 from .answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine, parse_answer_line
-from .candidates import Candidate, candidates, deep_words, latin
+from .candidates import Candidate, candidates, latin
 from .judgement import RANK, Judgement
-from .match import FORM, INITIALS, PLACE, deep_stem, ROUNDED, SHORT, SPELLING, STRICT, TYPO, VARIANT, Comparison, compare
+from .match import FORM, INITIALS, PLACE, deep_stem, ROUNDED, SHORT, SPELLING, STRICT, TYPO, VARIANT, WITHIN, Comparison, compare
 from .names import looks_like_person
 from .normalize import articles, clean_text, squad_normalize, tokens
 from .numbers import is_number
@@ -38,6 +38,7 @@ _HOW = {
     ROUNDED: '"{said}" as "{wanted}" rounded',
     SPELLING: '"{said}" as the British or American spelling of "{wanted}"',
     PLACE: '"{said}" and "{wanted}" as a place and its adjective in WordNet (rule: place adjective)',
+    WITHIN: '"{said}" as a year within "{wanted}", more precise than the line; check the year (rule: year within)',
 }
 
 
@@ -243,8 +244,8 @@ def judge(response: str, answer_line: AnswerLine | str | None = None, references
         best = (RANK["accept"], exact.confidence, exact)
     for said, reading in _response_forms(response).items():
         for candidate in pool:
-            words = deep_words(said) if candidate.word_forms else said
-            comparison = compare(words, candidate.words, candidate.names)
+            words = said
+            comparison = compare(words, candidate.words, candidate.names, candidate.word_forms)
             ruled = _rule(response, words, candidate, comparison, line, references, question_text, buzz)
             if ruled and reading.place and ruled[1].verdict == ACCEPT:
                 ruled = place_conflict(response, reading.place, candidate) or ruled

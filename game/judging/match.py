@@ -19,11 +19,11 @@ from .numbers import decade, is_number
 # Words that carry no identity of their own inside an answer ("Battle of Hastings").
 FUNCTION_WORDS = frozenset({"of", "and", "in", "on", "for", "to", "by", "at", "from", "with", "or", "as"})
 
-EXACT, FORM, TYPO, INITIALS, SHORT, VARIANT, ROUNDED, SPELLING, PLACE = (
+EXACT, FORM, TYPO, INITIALS, SHORT, VARIANT, ROUNDED, SPELLING, PLACE, WITHIN = (
     "exact", "word form", "typo", "initials", "short form", "transliteration", "rounded number", "other spelling",
-    "place adjective")
+    "place adjective", "year within")
 SCORES = {EXACT: 1.0, FORM: 0.95, SHORT: 0.9, INITIALS: 0.9, SPELLING: 0.9, TYPO: 0.85, VARIANT: 0.85, ROUNDED: 0.8,
-          PLACE: 0.85}
+          PLACE: 0.85, WITHIN: 0.75}
 # Matches that read the words as written; the others guess (see judge: exact beats fuzzy).
 STRICT = frozenset({EXACT, FORM})
 
@@ -81,7 +81,7 @@ _DERIVATIONS = (
     "izations", "ization", "isations", "isation", "ational", "ations", "ation", "itions", "ition", "ions", "ion",
     "ivity", "ities", "ity", "nesses", "ness", "ments", "ment", "ors", "or", "ers", "er", "ives", "ive", "ically",
     "ical", "ics", "ic", "ally", "al", "ous", "isms", "ism", "ists", "ist", "ly", "ance", "ence", "ants", "ant",
-    "ents", "ent", "able", "ible",
+    "ents", "ent", "able", "ible", "iz",
 )
 
 
@@ -165,6 +165,18 @@ def _decade_short(said: str, wanted: str) -> bool:
     return bool(a and b and a[1] != b[1] and a[0] % 100 == b[0] % 100)
 
 
+def year_within(said: str, wanted: str) -> bool:
+    """ "1965" for "1960s", "1350" for "1300s" (a century), "65" or "1965" for "60s": a year inside the decade or
+    century the answer names, which is more precise than the answer (rule: year within)."""
+    span = decade(wanted)
+    if not said.isdigit() or len(said) not in (2, 4) or not span:
+        return False
+    start, century_given = span
+    year = int(said) if century_given else int(said) % 100
+    width = 100 if century_given and start % 100 == 0 else 10
+    return start <= year < start + width
+
+
 _DIGRAPHS = (("tch", "c"), ("sch", "s"), ("ph", "f"), ("kh", "h"), ("ch", "c"), ("sh", "s"), ("zh", "z"), ("ts", "z"),
              ("tz", "z"), ("dh", "d"), ("th", "t"), ("gh", "g"), ("ck", "c"), ("k", "c"), ("q", "c"), ("w", "v"),
              ("j", "y"), ("y", "i"))
@@ -214,16 +226,19 @@ def is_variant(said: str, wanted: str) -> bool:
 
 
 @lru_cache(maxsize=131072)
-def word_match(said: str, wanted: str, names: bool = False) -> str | None:
-    """How one response word meets one answer word, or None; `names` allows transliterations."""
+def word_match(said: str, wanted: str, names: bool = False, forms: bool = False) -> str | None:
+    """How one response word meets one answer word, or None; `names` allows transliterations, `forms` any form
+    of the word (the line says "or word forms": "transport" for "transportation"), typos still read as typos."""
     if said == wanted:
         return EXACT
     if is_number(said) or is_number(wanted):
         if _decade_short(said, wanted):
             return SHORT
+        if year_within(said, wanted):
+            return WITHIN
         return ROUNDED if rounds_to(said, wanted) else None  # 1812 is not 1813
     said_stem, wanted_stem = stem(said), stem(wanted)
-    if said_stem == wanted_stem:
+    if said_stem == wanted_stem or forms and deep_stem(said) == deep_stem(wanted):
         return FORM
     if len(said) >= 6 or len(wanted) >= 6:
         for a, b in ((said, wanted), (said_stem, wanted_stem)):
@@ -292,7 +307,7 @@ def _initials_pairs(said: list[str], wanted: list[str], pairs: list, names: bool
                 break
 
 
-_ORDER = {EXACT: 0, FORM: 1, SHORT: 2, SPELLING: 3, TYPO: 4, VARIANT: 5, ROUNDED: 6, PLACE: 7}
+_ORDER = {EXACT: 0, FORM: 1, SHORT: 2, SPELLING: 3, TYPO: 4, VARIANT: 5, ROUNDED: 6, PLACE: 7, WITHIN: 8}
 
 
 def _place_pairs(left_said: list[str], left_wanted: list[str], pairs: list, flip: bool) -> None:
@@ -346,17 +361,18 @@ def _may_meet(said: tuple[str, ...], wanted: tuple[str, ...], names: bool) -> bo
 
 
 @lru_cache(maxsize=32768)
-def compare(said: tuple[str, ...], wanted: tuple[str, ...], names: bool = False) -> Comparison:
+def compare(said: tuple[str, ...], wanted: tuple[str, ...], names: bool = False, forms: bool = False) -> Comparison:
     """Pair the response's words with the answer's, best matches first, order free.
 
-    `names` says the answer is a proper name, whose spelling may vary by transliteration.
+    `names` says the answer is a proper name, whose spelling may vary by transliteration; `forms` that the
+    line accepts any form of its words.
     """
     if not _may_meet(said, wanted, names):
         return Comparison((), tuple(w for w in wanted if w not in FUNCTION_WORDS), tuple(w for w in said if w not in FUNCTION_WORDS))
     # How each pair of words meets, computed once; then the best kinds are paired first.
     found = [(_ORDER[how], i, j, how) for i, word in enumerate(said) for j, target in enumerate(wanted)
              if (word[0] == target[0] or names or len(word) >= 6 or len(target) >= 6 or word[0].isdigit())
-             and (how := word_match(word, target, names))]
+             and (how := word_match(word, target, names, forms))]
     used_said, used_wanted = set(), set()
     pairs: list[tuple[str, str, str]] = []
     for _, i, j, how in sorted(found):

@@ -21,7 +21,7 @@ _FOLD = str.maketrans({
     "ł": "l", "Ł": "L", "þ": "th", "Þ": "Th", "ð": "d", "Ð": "D", "ı": "i",
     "‘": "'", "’": "'", "ʻ": "'", "ʼ": "'", "“": '"', "”": '"', "–": "-", "—": "-", "‐": "-",
 })
-_POSSESSIVE = re.compile(r"'s\b")
+_POSSESSIVE = re.compile(r"(?<!\d)'s\b")  # "1960's" is the 1960s
 _INITIAL_DOT = re.compile(r"(?<=[a-z])\.(?=\s*[a-z])")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _DOTTED_THOUSANDS = re.compile(r"\b\d{1,3}(?:\.\d{3}){2,}\b")  # "7.826.367"; "2.187" stays a decimal
