@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 
 WORDNET_DIR = Path(os.environ.get("EXHIBITION_WORDNET_DIR", "/usr/share/wordnet"))
 INDEX_PATH = Path(os.environ.get("EXHIBITION_WORDNET_INDEX", Path(__file__).resolve().parents[2] / "var" / "wordnet-nouns.json"))
-INDEX_VERSION = 6
+INDEX_VERSION = 7
 MISSING = "WordNet is not installed (Debian package wordnet-base), so synonyms were not checked"
 NOT_BUILT = "WordNet's index was not built for this server, so synonyms were not checked"
 
@@ -118,10 +118,12 @@ def build_index() -> dict:
                     if place.name()[:1].isupper() and place.synset().lexname() in ("noun.location", "noun.object"):
                         of_place.setdefault(name, set()).update(l.name().lower() for l in place.synset().lemmas())
     people, single_names = _people(reader, senses)
+    # One-word nouns WordNet writes with a capital in some sense: names ("Koran", "Mecca", "Hafiz"), not only common words ("lied").
+    proper = sorted(name for name in senses if "_" not in name and any(l.name()[:1].isupper() for l in reader.lemmas(name, pos="n")))
     # "version" first: problem() reads only the start of the file.
     index = {"version": INDEX_VERSION, "source": _source_stamp(), "senses": senses, "plurals": plurals,
              "describing": adjectives, "places": places, "within": within, "of_place": {k: sorted(v) for k, v in sorted(of_place.items())},
-             "people": people, "single_names": single_names}
+             "people": people, "single_names": single_names, "proper": proper}
     INDEX_PATH.parent.mkdir(parents=True, exist_ok=True)
     partial = INDEX_PATH.with_suffix(f".{os.getpid()}.tmp")  # processes building at once each write their own
     partial.write_text(json.dumps(index, separators=(",", ":")))
@@ -257,6 +259,15 @@ def people_called(word: str) -> tuple[tuple[int, str], ...]:
     Theodore Roosevelt; "tchaikovsky" -> one; "beethoven" -> one (his music is no person)."""
     data = index()
     return tuple(tuple(entry) for entry in data.get("single_names", {}).get(word, ())) if data else ()
+
+
+@lru_cache(maxsize=65536)
+def is_common(word: str) -> bool:
+    """Whether WordNet knows the word only as a common noun or an adjective, never as a name: "lied", "peace",
+    "linear"; not "koran", "mecca" (a name too)."""
+    if index() is None:
+        return False
+    return word in _word_set("describing") or bool(senses(word)) and word not in _word_set("proper")
 
 
 def available() -> bool:

@@ -183,12 +183,26 @@ _DIGRAPHS = (("tch", "c"), ("sch", "s"), ("ph", "f"), ("kh", "h"), ("ch", "c"), 
 
 
 @lru_cache(maxsize=65536)
-def skeleton(word: str) -> str:
-    """The consonants of a name as transliterations keep them: "muhammad"/"mohamad" -> "mhmd"."""
+def sound(word: str) -> str:
+    """A name as transliterations hear it: a digraph as one letter, no final "h" after a vowel (an Arabic or Hebrew
+    ending some spell and some leave out: "makkah"/"mecca", "kabah"/"kaaba"), no doubled letters."""
     for pair in _DIGRAPHS:
         word = word.replace(*pair)
+    if len(word) > 3 and word[-1] == "h" and word[-2] in "aeiou":
+        word = word[:-1]
     out = word[:1]
     for char in word[1:]:
+        if char != out[-1]:
+            out += char
+    return out
+
+
+@lru_cache(maxsize=65536)
+def skeleton(word: str) -> str:
+    """The consonants of a name as transliterations keep them: "muhammad"/"mohamad" -> "mhmd"."""
+    heard = sound(word)
+    out = heard[:1]
+    for char in heard[1:]:
         if char not in "aeiou" and char != out[-1]:
             out += char
     return out
@@ -212,17 +226,19 @@ def american(word: str) -> str:
 
 
 def is_variant(said: str, wanted: str) -> bool:
-    """Transliterations of one name (Mohamad/Muhammad, Ludmilla/Lyudmila, Sabbatai/Shabtai).
+    """Transliterations of one name (Mohamad/Muhammad, Ludmilla/Lyudmila, Sabbatai/Shabtai, Makkah/Mecca,
+    Ka'bah/Kaaba: the apostrophe of a letter some alphabets have and English lacks is left out).
 
-    The consonants must agree, and the letters may differ more the longer the name.
+    The consonants must agree, and the letters, as written or as heard, may differ more the longer the name.
     """
     shorter = min(len(said), len(wanted))
     if shorter < 4 or not said.isalpha() or not wanted.isalpha() or skeleton(said) != skeleton(wanted):
         return False
-    if shorter <= 5 and said[-1] != wanted[-1] and (said[-1] in "aeiouy" or wanted[-1] in "aeiouy"):
+    heard, meant = sound(said), sound(wanted)
+    if min(len(heard), len(meant)) <= 5 and heard[-1] != meant[-1] and (heard[-1] in "aeiouy" or meant[-1] in "aeiouy"):
         return False  # "Maria" is not "Mario", nor "Paula" "Paul"; "Josef" is "Joseph"
     limit = max(2, shorter // 2)
-    return edit_distance(said, wanted, limit) <= limit
+    return min(edit_distance(said, wanted, limit), edit_distance(heard, meant, limit)) <= limit
 
 
 @lru_cache(maxsize=131072)
@@ -248,8 +264,8 @@ def word_match(said: str, wanted: str, names: bool = False, forms: bool = False)
                 return None if lexicon.different_words(said, wanted) else TYPO
     if said[0] == wanted[0] and (abbreviates(said, wanted) or abbreviates(wanted, said)):
         return SHORT
-    if names and is_variant(said, wanted):
-        return VARIANT
+    if names and is_variant(said, wanted) and not lexicon.is_common(said):
+        return VARIANT  # a common word is never a foreign name by its sound ("lied" is no "Lyod")
     if said[:2] == wanted[:2] and abs(len(said) - len(wanted)) <= 2 and american(said) == american(wanted):
         return SPELLING
     return None
@@ -345,6 +361,42 @@ def _compound_pairs(said: tuple[str, ...], left_said: list[str], left_wanted: li
                 break
 
 
+def _term_pairs(left_said: list[str], left_wanted: list[str], pairs: list, flip: bool) -> None:
+    """The usual short form of a technical term inside a longer answer: "DNA polymerase" and "deoxyribonucleic
+    acid polymerase", "ATP synthase" and "adenosine triphosphate synthase" (WordNet lists the short form and the
+    term for one thing, the first sense of one among the first of the other)."""
+    for word in list(left_said):
+        if not (word.isalpha() and len(word) <= 6):
+            continue
+        for size in (3, 2):
+            found = next((start for start in range(len(left_wanted) - size + 1)
+                          if left_wanted[start][0] == word[0] and lexicon.shared_sense(word, "_".join(left_wanted[start:start + size]))), None)
+            if found is not None:
+                run = " ".join(left_wanted[found:found + size])
+                del left_wanted[found:found + size]
+                left_said.remove(word)
+                pairs.append((run, word, SHORT) if flip else (word, run, SHORT))
+                break
+
+
+def _slip_in_complete(said: str, wanted: str, answer: tuple[str, ...], pairs: list) -> bool:
+    """ "Morgan le Fay" for "Morgan le Fey": one short word (three to five letters, too short for a typo alone)
+    one slip from the answer's, when every other word of an answer of two or more met as written. Not a number,
+    not two nouns WordNet tells apart ("Rod"/"Red"), not a given name at the start ("Paula"/"Paul", "Maria"/"Mario"),
+    nor a vowel ending changed ("Bela"/"Belo") (rule: misspelt word)."""
+    from .names import is_given_name
+
+    if len([w for w in answer if w not in FUNCTION_WORDS]) < 2 or any(how not in STRICT for _, _, how in pairs):
+        return False
+    if not (said.isalpha() and wanted.isalpha() and said[0] == wanted[0] and 3 <= min(len(said), len(wanted))):
+        return False
+    if said[-1] != wanted[-1] and (said[-1] in "aeiouy" or wanted[-1] in "aeiouy"):
+        return False
+    if answer[0] == wanted and (is_given_name(said) or is_given_name(wanted)):
+        return False
+    return edit_distance(said, wanted, 1) <= 1 and not lexicon.different_words(said, wanted)
+
+
 @lru_cache(maxsize=65536)
 def _starts(words: tuple[str, ...], names: bool) -> frozenset[str]:
     found = {word[0] for word in words} | {word[1] for word in words if len(word) > 5}  # a first letter lost
@@ -392,6 +444,11 @@ def compare(said: tuple[str, ...], wanted: tuple[str, ...], names: bool = False,
     # of an answer that is one letter ("Vagina" for "V").
     if left_said and left_wanted and not (len(said) == 1 and len(said[0]) == 1) and not (len(wanted) == 1 and len(wanted[0]) == 1):
         _initials_pairs(left_said, left_wanted, pairs, names)
+    if left_said and left_wanted and lexicon.index() is not None:
+        _term_pairs(left_said, left_wanted, pairs, flip=False)
+        _term_pairs(left_wanted, left_said, pairs, flip=True)
+    if len(left_said) == 1 and len(left_wanted) == 1 and _slip_in_complete(left_said[0], left_wanted[0], wanted, pairs):
+        pairs.append((left_said.pop(), left_wanted.pop(), TYPO))
     if left_said and left_wanted and "".join(said) == "".join(wanted):
         # Compounds written apart or together: "space time" and "spacetime".
         return Comparison(((" ".join(said), " ".join(wanted), FORM),), (), ())

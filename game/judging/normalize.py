@@ -92,6 +92,11 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(_merge_initials(_WORDS.findall(text)))
 
 
+def spelled_words(text: str) -> tuple[str, ...]:
+    """The canonical words of a text with its articles ("the lord of the rings"), for initialisms."""
+    return _words(text)
+
+
 @lru_cache(maxsize=65536)
 def tokens(text: str) -> tuple[str, ...]:
     """The canonical words of a text, articles dropped, numbers and dates in one form."""

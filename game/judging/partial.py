@@ -13,8 +13,8 @@ from .answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine, parse
 from .candidates import Candidate, candidates
 from .judgement import Judgement
 from .match import FUNCTION_WORDS, INITIALS, Comparison, stem
-from .names import (PARTICLES, SUFFIXES, TITLES, given_names, looks_like_person, nickname, others_with_surname, second_surname,
-                    speaks_of_person, surname)
+from .names import (PARTICLES, SUFFIXES, TITLES, given_names, is_given_name, looks_like_person, nickname, others_with_surname,
+                    second_surname, speaks_of_person, surname)
 from .normalize import tokens
 from .numbers import date_parts, is_number
 from .quantities import more_than_number, number_ruling
@@ -55,6 +55,8 @@ def _name_ruling(response, said, candidate, comparison, line, references, questi
     given = set(given_names(candidate.text))
     if not set(comparison.missing) <= given | PARTICLES | TITLES | SUFFIXES | set(second_surname(candidate.text)):
         return None
+    if matched & given and any(_qualifier(word, candidate.words, matched) for word in comparison.missing):
+        return None  # "Goodman Brown" for "Young Goodman Brown": a word that changes the answer is left out
     if matched & given:
         reason = f'Accept: "{response}" gives the given and family names of {candidate.describe()}; the rest of the name is not needed.'
         return "partial accept", Judgement(ACCEPT, 0.9 * comparison.score, reason, candidate.text)
@@ -74,6 +76,15 @@ def _name_ruling(response, said, candidate, comparison, line, references, questi
     reason = f'Accept: "{response}" is the surname of {candidate.describe()}, and no other {name} is named in the question or the answer line'
     reason += ", nor known to WordNet by that name alone." if lexicon.index() is not None else "."
     return "partial accept", Judgement(ACCEPT, 0.85 * comparison.score, reason, candidate.text)
+
+
+def _qualifier(word: str, words: tuple[str, ...], matched: set[str]) -> bool:
+    """A word left out before the name that is no given name but a common word that makes another thing of it:
+    "Young" in "Young Goodman Brown", the story, not the man (rule: qualifier word). Given names that are words
+    too ("Rose", "Will") are in the names table."""
+    first = min(words.index(w) for w in matched if w in words)
+    return (len(word) > 2 and words.index(word) < first and not is_given_name(word)
+            and (lexicon.is_common(word) or word in CHANGING_WORDS))
 
 
 def answer_people(candidate: Candidate) -> frozenset:
