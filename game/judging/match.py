@@ -326,23 +326,26 @@ def _initials_pairs(said: list[str], wanted: list[str], pairs: list, names: bool
 _ORDER = {EXACT: 0, FORM: 1, SHORT: 2, SPELLING: 3, TYPO: 4, VARIANT: 5, ROUNDED: 6, PLACE: 7, WITHIN: 8}
 
 
-def _place_pairs(left_said: list[str], left_wanted: list[str], pairs: list, flip: bool) -> None:
-    """The adjective of a place for the place's name: "Italian unification" and "unification of Italy",
-    "American flag" and "flag of the United States" (WordNet's pertainyms). Only beside words that
-    already met, so "French" (the language) is never "France"."""
+def _run_pairs(left_said: list[str], left_wanted: list[str], pairs: list, flip: bool, how: str, sizes, meets) -> None:
+    """Pair a leftover response word with a run of leftover answer words (longest runs first) that meets(word, key)
+    says it stands for, the run's words joined by "_" as WordNet writes them."""
     for word in list(left_said):
-        places = lexicon.place_of(word)
-        if not places:
-            continue
-        for size in (3, 2, 1):
+        for size in sizes:
             found = next((start for start in range(len(left_wanted) - size + 1)
-                          if "_".join(left_wanted[start:start + size]) in places), None)
+                          if meets(word, "_".join(left_wanted[start:start + size]))), None)
             if found is not None:
                 run = " ".join(left_wanted[found:found + size])
                 del left_wanted[found:found + size]
                 left_said.remove(word)
-                pairs.append((run, word, PLACE) if flip else (word, run, PLACE))
+                pairs.append((run, word, how) if flip else (word, run, how))
                 break
+
+
+def _place_pairs(left_said: list[str], left_wanted: list[str], pairs: list, flip: bool) -> None:
+    """The adjective of a place for the place's name: "Italian unification" and "unification of Italy",
+    "American flag" and "flag of the United States" (WordNet's pertainyms). Only beside words that
+    already met, so "French" (the language) is never "France"."""
+    _run_pairs(left_said, left_wanted, pairs, flip, PLACE, (3, 2, 1), lambda word, key: key in lexicon.place_of(word))
 
 
 def _compound_pairs(said: tuple[str, ...], left_said: list[str], left_wanted: list[str], pairs: list, flip: bool) -> None:
@@ -365,18 +368,10 @@ def _term_pairs(left_said: list[str], left_wanted: list[str], pairs: list, flip:
     """The usual short form of a technical term inside a longer answer: "DNA polymerase" and "deoxyribonucleic
     acid polymerase", "ATP synthase" and "adenosine triphosphate synthase" (WordNet lists the short form and the
     term for one thing, the first sense of one among the first of the other)."""
-    for word in list(left_said):
-        if not (word.isalpha() and len(word) <= 6):
-            continue
-        for size in (3, 2):
-            found = next((start for start in range(len(left_wanted) - size + 1)
-                          if left_wanted[start][0] == word[0] and lexicon.shared_sense(word, "_".join(left_wanted[start:start + size]))), None)
-            if found is not None:
-                run = " ".join(left_wanted[found:found + size])
-                del left_wanted[found:found + size]
-                left_said.remove(word)
-                pairs.append((run, word, SHORT) if flip else (word, run, SHORT))
-                break
+    def meets(word: str, key: str) -> bool:
+        return word.isalpha() and len(word) <= 6 and key[0] == word[0] and lexicon.shared_sense(word, key)
+
+    _run_pairs(left_said, left_wanted, pairs, flip, SHORT, (3, 2), meets)
 
 
 def _slip_in_complete(said: str, wanted: str, answer: tuple[str, ...], pairs: list) -> bool:
