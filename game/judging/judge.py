@@ -132,6 +132,12 @@ def _rule(response, said, candidate, comparison, line, references, question_text
     strict = set(comparison.hows) <= STRICT
     if not strict and comparison.hows & _MISSPELT and lexicon.different_words("_".join(said), "_".join(candidate.words)):
         return None  # "Lake Eyre" is no misspelling of "Lake Erie": WordNet knows both, as two things
+    if WITHIN in comparison.hows:
+        other = _other_year(said, candidate, line, references)
+        if other:
+            reason = (f'Reject: "{response}" is a year within {candidate.describe()}, but "{other}" is also given, '
+                      f'a year of its own that the response is not (rule: year within).')
+            return "firm reject", Judgement(REJECT, 0.8, reason, candidate.text)
     if comparison.complete:
         return _full_match(response, candidate, comparison, None, strict, buzz)
     clause = candidate.clause
@@ -182,6 +188,18 @@ def _initials_with_articles(text: str) -> frozenset[str]:
 
 def _initialism(said: tuple[str, ...], candidate: Candidate) -> bool:
     return len(said) == 1 and said[0] in _initials_with_articles(candidate.text)
+
+
+def _other_year(said: tuple[str, ...], candidate: Candidate, line, references) -> str | None:
+    """A text of the line or the references that gives a year of its own inside the decade, other than the
+    response's ("1963" for "the 1960s" when "1968" is given too): then the decade is no licence for any year."""
+    years = {word for word in said if word.isdigit()}
+    for other in candidates(line, references):
+        if other.kind == ACCEPT and other is not candidate:
+            given = {word for word in other.words if word.isdigit() and len(word) == 4}
+            if given and not given & years and any(WITHIN in compare((year,), candidate.words).hows for year in given):
+                return other.text
+    return None
 
 
 def _numbers_agree(said: tuple[str, ...], candidate: Candidate) -> bool:

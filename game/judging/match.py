@@ -326,10 +326,10 @@ def _initials_pairs(said: list[str], wanted: list[str], pairs: list, names: bool
 _ORDER = {EXACT: 0, FORM: 1, SHORT: 2, SPELLING: 3, TYPO: 4, VARIANT: 5, ROUNDED: 6, PLACE: 7, WITHIN: 8}
 
 
-def _run_pairs(left_said: list[str], left_wanted: list[str], pairs: list, flip: bool, how: str, sizes, meets) -> None:
-    """Pair a leftover response word with a run of leftover answer words (longest runs first) that meets(word, key)
-    says it stands for, the run's words joined by "_" as WordNet writes them."""
-    for word in list(left_said):
+def _run_pairs(left_said: list[str], left_wanted: list[str], pairs: list, flip: bool, how: str, sizes, may, meets) -> None:
+    """Pair a leftover response word that may stand for a run (a quick test) with a run of leftover answer words
+    (longest runs first) that meets(word, key) says it stands for, the run's words joined by "_" as WordNet writes them."""
+    for word in [word for word in left_said if may(word)]:
         for size in sizes:
             found = next((start for start in range(len(left_wanted) - size + 1)
                           if meets(word, "_".join(left_wanted[start:start + size]))), None)
@@ -345,7 +345,7 @@ def _place_pairs(left_said: list[str], left_wanted: list[str], pairs: list, flip
     """The adjective of a place for the place's name: "Italian unification" and "unification of Italy",
     "American flag" and "flag of the United States" (WordNet's pertainyms). Only beside words that
     already met, so "French" (the language) is never "France"."""
-    _run_pairs(left_said, left_wanted, pairs, flip, PLACE, (3, 2, 1), lambda word, key: key in lexicon.place_of(word))
+    _run_pairs(left_said, left_wanted, pairs, flip, PLACE, (3, 2, 1), lexicon.place_of, lambda word, key: key in lexicon.place_of(word))
 
 
 def _compound_pairs(said: tuple[str, ...], left_said: list[str], left_wanted: list[str], pairs: list, flip: bool) -> None:
@@ -368,10 +368,13 @@ def _term_pairs(left_said: list[str], left_wanted: list[str], pairs: list, flip:
     """The usual short form of a technical term inside a longer answer: "DNA polymerase" and "deoxyribonucleic
     acid polymerase", "ATP synthase" and "adenosine triphosphate synthase" (WordNet lists the short form and the
     term for one thing, the first sense of one among the first of the other)."""
-    def meets(word: str, key: str) -> bool:
-        return word.isalpha() and len(word) <= 6 and key[0] == word[0] and lexicon.shared_sense(word, key)
+    def may(word: str) -> bool:
+        return word.isalpha() and len(word) <= 6 and bool(lexicon.senses(word))
 
-    _run_pairs(left_said, left_wanted, pairs, flip, SHORT, (3, 2), meets)
+    def meets(word: str, key: str) -> bool:
+        return key[0] == word[0] and lexicon.shared_sense(word, key)
+
+    _run_pairs(left_said, left_wanted, pairs, flip, SHORT, (3, 2), may, meets)
 
 
 def _slip_in_complete(said: str, wanted: str, answer: tuple[str, ...], pairs: list) -> bool:
@@ -439,8 +442,8 @@ def compare(said: tuple[str, ...], wanted: tuple[str, ...], names: bool = False,
     # of an answer that is one letter ("Vagina" for "V").
     if left_said and left_wanted and not (len(said) == 1 and len(said[0]) == 1) and not (len(wanted) == 1 and len(wanted[0]) == 1):
         _initials_pairs(left_said, left_wanted, pairs, names)
-    if left_said and left_wanted and lexicon.index() is not None:
-        _term_pairs(left_said, left_wanted, pairs, flip=False)
+    if left_said and left_wanted and len(left_said) + len(left_wanted) >= 3 and lexicon.index() is not None:
+        _term_pairs(left_said, left_wanted, pairs, flip=False)  # a short form for a run of two or three words
         _term_pairs(left_wanted, left_said, pairs, flip=True)
     if len(left_said) == 1 and len(left_wanted) == 1 and _slip_in_complete(left_said[0], left_wanted[0], wanted, pairs):
         pairs.append((left_said.pop(), left_wanted.pop(), TYPO))

@@ -226,3 +226,11 @@ def test_a_common_word_before_a_name_is_no_given_name():
         line = f"{word.title()} Quentin Zorblatt"
         assert judge("Quentin Zorblatt", line, question_text="Name this story, in which he walks.").verdict != "accept", line
     assert judge("Quentin Zorblatt", "Quentin Marcus Zorblatt", question_text="Name this man. He walks.").verdict == "accept"
+
+
+@pytest.mark.parametrize("decade", range(1910, 2000, 20))
+def test_a_year_within_the_decade_is_no_licence_when_a_reference_gives_the_year(decade):
+    given = decade + 8
+    for year in range(decade, decade + 10):
+        said = judge(str(year), references=[str(given), f"the {decade}s"])
+        assert said.verdict == ("accept" if year == given else "reject"), (year, said.reason)
