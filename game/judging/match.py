@@ -368,8 +368,10 @@ def _term_pairs(left_said: list[str], left_wanted: list[str], pairs: list, flip:
     """The usual short form of a technical term inside a longer answer: "DNA polymerase" and "deoxyribonucleic
     acid polymerase", "ATP synthase" and "adenosine triphosphate synthase" (WordNet lists the short form and the
     term for one thing, the first sense of one among the first of the other)."""
+    starts = {word[0] for word in left_wanted}
+
     def may(word: str) -> bool:
-        return word.isalpha() and len(word) <= 6 and bool(lexicon.senses(word))
+        return word[0] in starts and len(word) <= 6 and word.isalpha() and bool(lexicon.senses(word))
 
     def meets(word: str, key: str) -> bool:
         return key[0] == word[0] and lexicon.shared_sense(word, key)
@@ -384,9 +386,9 @@ def _slip_in_complete(said: str, wanted: str, answer: tuple[str, ...], pairs: li
     nor a vowel ending changed ("Bela"/"Belo") (rule: misspelt word)."""
     from .names import is_given_name
 
-    if len([w for w in answer if w not in FUNCTION_WORDS]) < 2 or any(how not in STRICT for _, _, how in pairs):
+    if said[0] != wanted[0] or not 3 <= min(len(said), len(wanted)) <= 5 or not (said.isalpha() and wanted.isalpha()):
         return False
-    if not (said.isalpha() and wanted.isalpha() and said[0] == wanted[0] and 3 <= min(len(said), len(wanted))):
+    if len([w for w in answer if w not in FUNCTION_WORDS]) < 2 or any(how not in STRICT for _, _, how in pairs):
         return False
     if said[-1] != wanted[-1] and (said[-1] in "aeiouy" or wanted[-1] in "aeiouy"):
         return False
@@ -421,7 +423,8 @@ def compare(said: tuple[str, ...], wanted: tuple[str, ...], names: bool = False,
         return Comparison((), tuple(w for w in wanted if w not in FUNCTION_WORDS), tuple(w for w in said if w not in FUNCTION_WORDS))
     # How each pair of words meets, computed once; then the best kinds are paired first.
     found = [(_ORDER[how], i, j, how) for i, word in enumerate(said) for j, target in enumerate(wanted)
-             if (word[0] == target[0] or names or len(word) >= 6 or len(target) >= 6 or word[0].isdigit())
+             if (word[0] == target[0] or len(word) >= 6 or len(target) >= 6 or word[0].isdigit()
+                 or names and skeleton(word)[0] == skeleton(target)[0])  # a transliteration keeps its consonants
              and (how := word_match(word, target, names, forms))]
     used_said, used_wanted = set(), set()
     pairs: list[tuple[str, str, str]] = []
