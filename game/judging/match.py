@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from rapidfuzz.distance import OSA
 
@@ -294,9 +294,9 @@ class Comparison:
     def complete(self) -> bool:
         return bool(self.pairs) and not self.missing and not self.extra
 
-    @property
-    def hows(self) -> set[str]:
-        return {how for _, _, how in self.pairs if how != EXACT}
+    @cached_property
+    def hows(self) -> frozenset[str]:
+        return frozenset(how for _, _, how in self.pairs if how != EXACT)
 
 
 def _initials_pairs(said: list[str], wanted: list[str], pairs: list, names: bool) -> None:
@@ -423,7 +423,8 @@ def compare(said: tuple[str, ...], wanted: tuple[str, ...], names: bool = False,
         return Comparison((), tuple(w for w in wanted if w not in FUNCTION_WORDS), tuple(w for w in said if w not in FUNCTION_WORDS))
     # How each pair of words meets, computed once; then the best kinds are paired first.
     found = [(_ORDER[how], i, j, how) for i, word in enumerate(said) for j, target in enumerate(wanted)
-             if (word[0] == target[0] or len(word) >= 6 or len(target) >= 6 or word[0].isdigit()
+             if (word[0] == target[0] or word[0].isdigit()
+                 or (len(word) >= 6 or len(target) >= 6) and abs(len(word) - len(target)) <= 3  # a typo, first letter and all
                  or names and skeleton(word)[0] == skeleton(target)[0])  # a transliteration keeps its consonants
              and (how := word_match(word, target, names, forms))]
     used_said, used_wanted = set(), set()
