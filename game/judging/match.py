@@ -351,7 +351,7 @@ def _place_pairs(left_said: list[str], left_wanted: list[str], pairs: list, flip
 def _compound_pairs(said: tuple[str, ...], left_said: list[str], left_wanted: list[str], pairs: list, flip: bool) -> None:
     """Two neighbouring words written as one: "space walk" and "spacewalks"."""
     for first, second in zip(said, said[1:]):
-        if first not in left_said or second not in left_said:
+        if first not in left_said or second not in left_said or not any(t.startswith(first[:3]) for t in left_wanted):
             continue
         joined = stem(first + second)
         for target in left_wanted:
