@@ -266,9 +266,13 @@ def _modifier_in_question(candidate: Candidate, comparison: Comparison, question
 
 def _adjective_with_noun(said, candidate: Candidate, comparison: Comparison, question_text: str | None) -> bool:
     """ "normal distribution" for "normal" when the question asks for the adjective that names that distribution:
-    a one-word answer WordNet uses mostly as an adjective, followed by nouns the question itself uses."""
+    a one-word answer WordNet uses mostly as an adjective, followed by nouns the question itself uses. Where the
+    line accepts word forms, the adjective may be the response's form of the answer ("convex polygon" for
+    "convexity [accept any word forms]")."""
     content = [w for w in candidate.words if w not in FUNCTION_WORDS]
-    if not question_text or len(content) != 1 or not lexicon.describes(content[0]) or len(comparison.extra) > 2:
+    adjective = len(content) == 1 and (lexicon.describes(content[0]) or candidate.word_forms and any(
+        lexicon.describes(word) for word, _, _ in comparison.pairs))
+    if not question_text or not adjective or len(comparison.extra) > 2:
         return False
     position = {word: index for index, word in enumerate(said)}
     first = min((position.get(said_word, 0) for said_word, _, _ in comparison.pairs), default=0)

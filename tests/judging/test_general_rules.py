@@ -234,3 +234,15 @@ def test_a_year_within_the_decade_is_no_licence_when_a_reference_gives_the_year(
     for year in range(decade, decade + 10):
         said = judge(str(year), references=[str(given), f"the {decade}s"])
         assert said.verdict == ("accept" if year == given else "reject"), (year, said.reason)
+
+
+@needs_wordnet
+def test_with_word_forms_the_adjective_form_may_come_with_the_noun_the_question_describes():
+    from game.judging.match import deep_stem
+    adjectives = [w for w in lexicon.index()["describing"] if w.isalpha() and 5 <= len(w) <= 8 and deep_stem(w + "ity") == deep_stem(w)]
+    assert len(adjectives) > 20
+    for adjective in adjectives[::max(1, len(adjectives) // 15)]:
+        line = f"{adjective}ity [accept any word forms]"
+        question = "This property of a zorblat holds when any two of its points join. Name this property of the zorblat."
+        assert judge(f"{adjective} zorblat", line, question_text=question).verdict == "accept", adjective
+        assert judge(f"{adjective} zorblat", f"{adjective}ity", question_text=question).verdict != "accept", adjective
