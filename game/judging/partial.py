@@ -631,6 +631,16 @@ def overlapping_answer(response, said, candidate, comparison, question_text):
             reason = (f'Accept: "{response}" gives "{said[0]}" for the given name "{given[0]}" (a name and its nickname in the '
                       f'names table) and the family name of {candidate.describe()} (rule: nickname).')
             return "partial accept", Judgement(ACCEPT, 0.8 * comparison.score, reason, candidate.text)
+        if set(comparison.extra) <= TITLES and said[-len(family):] == family and not any(map(is_given_name, comparison.extra)):
+            # "President Roosevelt": a title and the surname say no more than the surname alone
+            name, known = " ".join(family).title(), _notable_others(candidate, family, [])
+            if known:
+                reason = (f'Prompt: "{response}" gives a title and the surname of {candidate.describe()}, but WordNet knows '
+                          f'{known} by that name alone; ask for the full name (rule: ambiguous surname).')
+                return "partial prompt", Judgement(PROMPT, 0.75 * comparison.score, reason, candidate.text, f"Which {name}?")
+            reason = f'Accept: "{response}" is a title and the surname of {candidate.describe()}'
+            reason += ", which names no one else in WordNet." if lexicon.index() is not None else "."
+            return "partial accept", Judgement(ACCEPT, 0.75 * comparison.score, reason, candidate.text)
         reason = f'Reject: "{response}" names a different person from {candidate.describe()}.'
         return "weak reject", Judgement(REJECT, 0.85, reason, candidate.text)
     reason = f'Reject: "{response}" shares only "{" ".join(sorted(matched))}" with {candidate.describe()}.'

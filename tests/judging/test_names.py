@@ -131,3 +131,13 @@ def test_an_initial_must_be_the_given_names_own():
     assert judge("T. Roosevelt", "Theodore Roosevelt", question_text=QUESTION).verdict == "accept"
     assert judge("F. Roosevelt", "Theodore Roosevelt", question_text=QUESTION).verdict == "reject"
     assert judge("J. Q. Adams", "John Quincy Adams", question_text=QUESTION).verdict == "accept"
+
+
+@needs_wordnet
+def test_a_title_and_the_surname_say_no_more_than_the_surname():
+    assert judge("President Roosevelt", "Theodore Roosevelt", question_text=QUESTION).verdict == "prompt"
+    assert judge("President Lincoln", "Abraham Lincoln", question_text=QUESTION).verdict == "accept"
+    for word in _single_names(lambda n: n >= 2)[::40]:
+        for _, full in lexicon.people_called(word)[:1]:
+            if _given_and_surname(full.split(), word):
+                assert judge(f"Professor {word.title()}", full, question_text=QUESTION).verdict == "prompt", (word, full)
