@@ -68,11 +68,9 @@ def _name_ruling(response, said, candidate, comparison, line, references, questi
                   f"here; ask for the full name.")
         return "partial prompt", Judgement(PROMPT, 0.8 * comparison.score, reason, candidate.text, f"Which {name}?")
     accepted = [c for c in candidates(line, references) if not _may_name_someone_else(c)]
-    known = _notable_others(candidate, family, accepted)
-    if known:
-        reason = (f'Prompt: "{response}" is the surname of {candidate.describe()}, but WordNet knows {known} by that name '
-                  f"alone; ask for the full name (rule: ambiguous surname).")
-        return "partial prompt", Judgement(PROMPT, 0.8 * comparison.score, reason, candidate.text, f"Which {name}?")
+    ambiguous = _ambiguous_surname(response, "is the surname of", candidate, comparison, family, accepted, 0.8)
+    if ambiguous:
+        return ambiguous
     reason = f'Accept: "{response}" is the surname of {candidate.describe()}, and no other {name} is named in the question or the answer line'
     reason += ", nor known to WordNet by that name alone." if lexicon.index() is not None else "."
     return "partial accept", Judgement(ACCEPT, 0.85 * comparison.score, reason, candidate.text)
@@ -93,6 +91,17 @@ def answer_people(candidate: Candidate) -> frozenset:
     family, given = surname(candidate.text), given_names(candidate.text)
     keys = {"_".join(candidate.words)} | ({"_".join(given[:1] + family)} if given else set())
     return frozenset(sense for key in keys for sense in lexicon.people(key))
+
+
+def _ambiguous_surname(response, what, candidate, comparison, family, accepted, factor):
+    """A prompt for the full name when WordNet knows others by the surname (rule: ambiguous surname); None if not."""
+    known = _notable_others(candidate, family, accepted)
+    if not known:
+        return None
+    reason = (f'Prompt: "{response}" {what} {candidate.describe()}, but WordNet knows {known} by that name alone; '
+              f"ask for the full name (rule: ambiguous surname).")
+    question = f"Which {' '.join(family).title()}?"
+    return "partial prompt", Judgement(PROMPT, factor * comparison.score, reason, candidate.text, question)
 
 
 def _notable_others(candidate: Candidate, family: tuple[str, ...], accepted: list[Candidate]) -> str:
@@ -633,11 +642,9 @@ def overlapping_answer(response, said, candidate, comparison, question_text):
             return "partial accept", Judgement(ACCEPT, 0.8 * comparison.score, reason, candidate.text)
         if set(comparison.extra) <= TITLES and said[-len(family):] == family and not any(map(is_given_name, comparison.extra)):
             # "President Roosevelt": a title and the surname say no more than the surname alone
-            name, known = " ".join(family).title(), _notable_others(candidate, family, [])
-            if known:
-                reason = (f'Prompt: "{response}" gives a title and the surname of {candidate.describe()}, but WordNet knows '
-                          f'{known} by that name alone; ask for the full name (rule: ambiguous surname).')
-                return "partial prompt", Judgement(PROMPT, 0.75 * comparison.score, reason, candidate.text, f"Which {name}?")
+            ambiguous = _ambiguous_surname(response, "gives a title and the surname of", candidate, comparison, family, [], 0.75)
+            if ambiguous:
+                return ambiguous
             reason = f'Accept: "{response}" is a title and the surname of {candidate.describe()}'
             reason += ", which names no one else in WordNet." if lexicon.index() is not None else "."
             return "partial accept", Judgement(ACCEPT, 0.75 * comparison.score, reason, candidate.text)
