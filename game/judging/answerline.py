@@ -56,6 +56,13 @@ _DESCRIPTIONS = ("any", "answers?", "obvious", "equivalents?", r"word\s+forms?",
 _DESCRIPTIVE = re.compile(r"^(?:%s)\b" % "|".join(_DESCRIPTIONS), re.I)
 _WORD_FORMS = re.compile(r"\b(?:word|other|any)\s+forms?\b", re.I)
 _EXAMPLES = re.compile(r"(?:such\s+as|like|e\.g\.,?|including)\s+(.+)$", re.I)
+# "any answer about X", "anything that mentions X": an answer containing X counts, as the directive says.
+_ABOUT = re.compile(r"^(?:any(?:thing|\s+answers?|\s+responses?)|answers?)\s+(?:that\s+|which\s+)?"
+                    r"(?:is\s+|are\s+)?(?:about|mentions?|mentioning|involving|involves?|includes?|including|containing|contains?|with)\s+(.+)$", re.I)
+# "Solow in combination with any of the other names": the clause makes its text with any other name sufficient.
+_COMBINED = re.compile(r"^(.+?)\s+(?:in\s+combination|combined|together|along)\s+with\s+(?:any|one|some)\s+(?:one\s+)?(?:of\s+)?"
+                       r"(?:the\s+)?other\s+(?:names?|words?|parts?|terms?|people|scientists|economists)\b", re.I)
+_AND = re.compile(r"\s+and\s+", re.I)  # examples of word forms: "such as alveolus and alveolar"
 _QUOTED = re.compile(r"[\"“]([^\"”]+)[\"”]")
 _LIST_SPLIT = re.compile(r"\s*,\s*(?:or\s+)?|\s+or\s+", re.I)
 _PRONUNCIATION = re.compile(r"^[\w\s\"“”'’-]+$")
@@ -95,6 +102,7 @@ class Clause:
     required: tuple[tuple[str, ...], ...] = ()  # per text: the parts the line underlines in it (none: all of it)
     contains: bool = False  # "accept any answer about <u>apes</u>": an answer containing the text counts
     anti_prompt: bool = False  # the text is more specific than the answer: accept it, and the line says so
+    combined: bool = False  # "Solow in combination with any of the other names": the text with any other word of the answer
 
 
 @dataclass(frozen=True)
@@ -278,14 +286,19 @@ def _parse_clause(piece: str, previous: Clause | None) -> tuple[Clause | None, s
         flag, rest = ("partial" if kind == PROMPT else "no partial"), ""
     elif kind == ACCEPT and _EITHER.match(rest) and not _QUOTED.search(rest[: _EITHER.match(rest).end()]):
         flag, rest = "either", rest[_EITHER.match(rest).end():].strip(" ,")
-    note, contains = None, False
+    note, contains, combined = None, False, False
     if _DESCRIPTIVE.match(rest):
         note = _clean(rest)
         examples = _EXAMPLES.search(rest)
         marked = [m.group(0) for m in _TAG.finditer(rest) if m.group(1).lower() in _REQUIRED_TAGS]
-        pieces = _QUOTED.findall(rest) or (_split_texts(examples.group(1)) if examples else [])
+        pieces = _QUOTED.findall(rest) or ([p for e in _split_texts(examples.group(1)) for p in _AND.split(e)] if examples else [])
+        about = _ABOUT.match(_clean(rest))
         if not pieces and marked:  # "accept any answer about <u>apes</u> or <u>chimp</u>anzees"
             pieces, contains = _marked_words(rest), True
+        elif not pieces and about and len(about.group(1).split()) <= 4:  # "accept anything that mentions Gallipoli"
+            pieces, contains = _split_texts(about.group(1)), True
+    elif _COMBINED.match(rest):
+        pieces, combined = [_COMBINED.match(rest).group(1)], True
     else:
         pieces = _split_texts(rest) if rest else []
     texts, required = _marked_texts(pieces)
@@ -294,7 +307,7 @@ def _parse_clause(piece: str, previous: Clause | None) -> tuple[Clause | None, s
     if not texts and not note:
         return None, flag
     return Clause(kind, tuple(texts), qualifier, question if kind == PROMPT or anti_prompt else None, note, raw, tuple(required),
-                  contains, anti_prompt), flag
+                  contains, anti_prompt, combined), flag
 
 
 def _marked_words(text: str) -> list[str]:

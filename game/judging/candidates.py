@@ -11,7 +11,6 @@ from functools import lru_cache
 from anyascii import anyascii
 
 from .answerline import ACCEPT, REJECT, AnswerLine, Clause, implied_required, parse_answer_line
-from .match import deep_stem
 from .normalize import articles, tokens
 
 
@@ -24,7 +23,7 @@ class Candidate:
     clause: Clause | None = None
     required: tuple[tuple[str, ...], ...] = ()  # canonical words of each required part
     required_source: str = "whole"  # how the required part is known (see AnswerLine.required_source)
-    word_forms: bool = False  # words are derivational stems: the line accepts any form of them
+    word_forms: bool = False  # the line accepts any form of the words ("or word forms")
     names: bool = False  # a proper name (capitalised), whose spelling may vary by transliteration
 
     def describe(self) -> str:
@@ -34,10 +33,6 @@ class Candidate:
         if self.origin == "reference":
             return f'the reference answer "{self.text}"'
         return f'the clause "{self.clause.raw}"' if self.clause and self.clause.raw else f'"{self.text}"'
-
-
-def deep_words(words: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(deep_stem(word) for word in words)
 
 
 def latin(text: str) -> tuple[str, ...]:
@@ -90,7 +85,7 @@ def _from_line(line: AnswerLine) -> list[Candidate]:
     found = [c for c in found if not (c.kind == REJECT and (c.words, articles(c.text)) in main)]
     found += in_latin_letters(found)
     if line.word_forms:  # each accepted text once more, in any form of its words
-        found += [replace(c, words=deep_words(c.words), required=(), required_source="whole", word_forms=True)
+        found += [replace(c, required=(), required_source="whole", word_forms=True)
                   for c in found if c.kind == ACCEPT]
     return found
 

@@ -13,11 +13,11 @@ from functools import lru_cache
 
 from . import lexicon
 from .answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine, parse_answer_line
-from .candidates import Candidate, candidates, deep_words, latin
+from .candidates import Candidate, candidates, latin
 from .judgement import RANK, Judgement
-from .match import FORM, INITIALS, PLACE, deep_stem, ROUNDED, SHORT, SPELLING, STRICT, TYPO, VARIANT, Comparison, compare
+from .match import FORM, INITIALS, PLACE, deep_stem, ROUNDED, SHORT, SPELLING, STRICT, TYPO, VARIANT, WITHIN, Comparison, compare
 from .names import looks_like_person
-from .normalize import articles, clean_text, squad_normalize, tokens
+from .normalize import articles, clean_text, spelled_words, squad_normalize, tokens
 from .numbers import is_number
 from .partial import covers_marked_part, more_than_answer, overlapping_answer, part_of_answer, place_conflict
 from .quantities import conflicting_date
@@ -38,7 +38,11 @@ _HOW = {
     ROUNDED: '"{said}" as "{wanted}" rounded',
     SPELLING: '"{said}" as the British or American spelling of "{wanted}"',
     PLACE: '"{said}" and "{wanted}" as a place and its adjective in WordNet (rule: place adjective)',
+    WITHIN: '"{said}" as a year within "{wanted}", more precise than the line; check the year (rule: year within)',
 }
+
+
+_MISSPELT = frozenset({TYPO, VARIANT, SPELLING})
 
 
 def _how(response: str, candidate: Candidate, comparison: Comparison) -> str:
@@ -126,16 +130,33 @@ def _same_sense(said: tuple[str, ...], wanted: tuple[str, ...]) -> bool:
 
 def _rule(response, said, candidate, comparison, line, references, question_text, buzz):
     strict = set(comparison.hows) <= STRICT
+    if not strict and comparison.hows & _MISSPELT and lexicon.different_words("_".join(said), "_".join(candidate.words)):
+        return None  # "Lake Eyre" is no misspelling of "Lake Erie": WordNet knows both, as two things
+    if WITHIN in comparison.hows:
+        other = _other_year(said, candidate, line, references)
+        if other:
+            reason = (f'Reject: "{response}" is a year within {candidate.describe()}, but "{other}" is also given, '
+                      f'a year of its own that the response is not (rule: year within).')
+            return "firm reject", Judgement(REJECT, 0.8, reason, candidate.text)
     if comparison.complete:
         return _full_match(response, candidate, comparison, None, strict, buzz)
     clause = candidate.clause
     if comparison.pairs and not comparison.missing and clause and clause.contains:
         how = f'it contains "{candidate.text}", and the line accepts any answer about that'
         return _full_match(response, candidate, comparison, how, strict, buzz)
+    if clause and clause.combined and comparison.pairs and not comparison.missing and line:
+        names = set(tokens(" ".join(w for w in re.split(r"[\s\-–]+", line.main) if w[:1].isupper()))) - set(candidate.words)
+        if set(comparison.extra) & names and set(comparison.extra) <= set(tokens(line.main)):
+            how = (f'it gives "{candidate.text}" with "{" ".join(comparison.extra)}", another name of the answer, as the clause allows '
+                   f'(rule: part the clause makes sufficient)')
+            return _full_match(response, candidate, comparison, how, strict, buzz)
     if _synonym(said, candidate, question_text):
         how = f'"{response}" and "{candidate.text}" name the same thing in WordNet (synonyms)'
         ruled = _full_match(response, candidate, comparison, how, False, buzz)
         return (ruled[0].replace("fuzzy", "synonym"), ruled[1]) if ruled and ruled[0].startswith("fuzzy") else ruled
+    if not comparison.pairs and _initialism(said, candidate):
+        how = f'"{response}" as the initials of "{candidate.text}", small words and all (rule: initialism)'
+        return _full_match(response, candidate, comparison, how, False, buzz)
     if not comparison.pairs and _adjective_form(said, candidate):
         reason = (f'Accept: "{response}" is another form of {candidate.describe()}, an adjective, the word the question '
                   f'asks for (rule: adjective word form).')
@@ -152,6 +173,33 @@ def _rule(response, said, candidate, comparison, line, references, question_text
     if not comparison.missing:
         return more_than_answer(response, said, candidate, comparison, question_text)
     return overlapping_answer(response, said, candidate, comparison, question_text)
+
+
+@lru_cache(maxsize=16384)
+def _initials_with_articles(text: str) -> frozenset[str]:
+    """ "lotr" for "The Lord of the Rings": the first letters of every word, articles inside it included, with and
+    without a leading article (the judge's other initials leave articles out)."""
+    words = spelled_words(text)
+    if len(words) < 3 or not all(word.isalpha() for word in words):
+        return frozenset()
+    every = "".join(word[0] for word in words)
+    return frozenset({every, every[1:]} if words[0] in ("the", "a", "an") else {every})
+
+
+def _initialism(said: tuple[str, ...], candidate: Candidate) -> bool:
+    return len(said) == 1 and said[0] in _initials_with_articles(candidate.text)
+
+
+def _other_year(said: tuple[str, ...], candidate: Candidate, line, references) -> str | None:
+    """A text of the line or the references that gives a year of its own inside the decade, other than the
+    response's ("1963" for "the 1960s" when "1968" is given too): then the decade is no licence for any year."""
+    years = {word for word in said if word.isdigit()}
+    for other in candidates(line, references):
+        if other.kind == ACCEPT and other is not candidate:
+            given = {word for word in other.words if word.isdigit() and len(word) == 4}
+            if given and not given & years and any(WITHIN in compare((year,), candidate.words).hows for year in given):
+                return other.text
+    return None
 
 
 def _numbers_agree(said: tuple[str, ...], candidate: Candidate) -> bool:
@@ -243,8 +291,8 @@ def judge(response: str, answer_line: AnswerLine | str | None = None, references
         best = (RANK["accept"], exact.confidence, exact)
     for said, reading in _response_forms(response).items():
         for candidate in pool:
-            words = deep_words(said) if candidate.word_forms else said
-            comparison = compare(words, candidate.words, candidate.names)
+            words = said
+            comparison = compare(words, candidate.words, candidate.names, candidate.word_forms)
             ruled = _rule(response, words, candidate, comparison, line, references, question_text, buzz)
             if ruled and reading.place and ruled[1].verdict == ACCEPT:
                 ruled = place_conflict(response, reading.place, candidate) or ruled

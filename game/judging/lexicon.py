@@ -4,7 +4,8 @@ The data is Debian's `wordnet-base` package (WordNet 3.0 under /usr/share/wordne
 NLTK's WordNet corpus reader. Reading it takes NLTK some twenty seconds and a couple of hundred MiB,
 so it is read once, ahead of time, into a small JSON index under var/ of only what the judge asks
 (each noun's senses, most frequent first, the irregular plurals, the words used mostly as
-adjectives, the places, what they lie in, and the adjectives of places), which a process loads in
+adjectives, the places, what they lie in, the adjectives of places, and the people WordNet names,
+with the single names (mostly surnames) each of them goes by), which a process loads in
 a fraction of a second. `make` and the Docker image build the index (`python -m game.judging.lexicon`).
 
 A running server only ever loads the index, never builds it: the judge runs on the conductor's
@@ -28,7 +29,7 @@ log = logging.getLogger(__name__)
 
 WORDNET_DIR = Path(os.environ.get("EXHIBITION_WORDNET_DIR", "/usr/share/wordnet"))
 INDEX_PATH = Path(os.environ.get("EXHIBITION_WORDNET_INDEX", Path(__file__).resolve().parents[2] / "var" / "wordnet-nouns.json"))
-INDEX_VERSION = 5
+INDEX_VERSION = 7
 MISSING = "WordNet is not installed (Debian package wordnet-base), so synonyms were not checked"
 NOT_BUILT = "WordNet's index was not built for this server, so synonyms were not checked"
 
@@ -42,6 +43,8 @@ _LEXNAMES = (
     "verb.consumption verb.contact verb.creation verb.emotion verb.motion verb.perception verb.possession "
     "verb.social verb.stative verb.weather adj.ppl"
 ).split()
+# Titles that open some of a person's names in WordNet ("President_Roosevelt"); the name shown is one without.
+_TITLES = frozenset("president sir saint st king queen emperor pope general dr mr mrs madame lord lady".split())
 # WordNet's own rules for taking a regular plural back to its noun (morphy(7WN)).
 _NOUN_ENDINGS = (("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"), ("men", "man"),
                  ("ies", "y"), ("s", ""))
@@ -114,14 +117,34 @@ def build_index() -> dict:
                 for place in lemma.pertainyms():
                     if place.name()[:1].isupper() and place.synset().lexname() in ("noun.location", "noun.object"):
                         of_place.setdefault(name, set()).update(l.name().lower() for l in place.synset().lemmas())
+    people, single_names = _people(reader, senses)
+    # One-word nouns WordNet writes with a capital in some sense: names ("Koran", "Mecca", "Hafiz"), not only common words ("lied").
+    proper = sorted(name for name in senses if "_" not in name and any(l.name()[:1].isupper() for l in reader.lemmas(name, pos="n")))
     # "version" first: problem() reads only the start of the file.
     index = {"version": INDEX_VERSION, "source": _source_stamp(), "senses": senses, "plurals": plurals,
-             "describing": adjectives, "places": places, "within": within, "of_place": {k: sorted(v) for k, v in sorted(of_place.items())}}
+             "describing": adjectives, "places": places, "within": within, "of_place": {k: sorted(v) for k, v in sorted(of_place.items())},
+             "people": people, "single_names": single_names, "proper": proper}
     INDEX_PATH.parent.mkdir(parents=True, exist_ok=True)
     partial = INDEX_PATH.with_suffix(f".{os.getpid()}.tmp")  # processes building at once each write their own
     partial.write_text(json.dumps(index, separators=(",", ":")))
     partial.replace(INDEX_PATH)  # whole or not at all: a server never loads half an index
     return index
+
+
+def _people(reader, senses: dict) -> tuple[list[int], dict[str, list[list]]]:
+    """The people WordNet names (instances filed under noun.person: "Theodore Roosevelt", not "president"),
+    and for each single word that names one or more of them ("roosevelt", "tchaikovsky"), those people as
+    [sense, full name], in WordNet's order. Only senses that are people count: "Beethoven" is also his music,
+    "Lincoln" two cities, and neither makes the name ambiguous."""
+    people = {}
+    for synset in reader.all_synsets("n"):
+        if synset.lexname() == "noun.person" and synset.instance_hypernyms():
+            names = synset.lemma_names()  # "Roosevelt", "Theodore_Roosevelt", "President_Roosevelt"
+            full = [n for n in names if "_" in n and n[:1].isupper() and n.split("_")[0].lower().strip(".") not in _TITLES]
+            people[synset.offset()] = (full or names)[0].replace("_", " ")
+    single_names = {name: [[offset, people[offset]] for offset in offsets if offset in people]
+                    for name, offsets in senses.items() if "_" not in name and any(o in people for o in offsets)}
+    return sorted(people), dict(sorted(single_names.items()))
 
 
 def _stored(path: Path) -> dict | None:
@@ -216,6 +239,35 @@ def different_words(a: str, b: str) -> bool:
     then one is no misspelling of the other."""
     first, second = senses(a), senses(b)
     return bool(first and second and not set(first) & set(second))
+
+
+@lru_cache(maxsize=4)
+def _people_set() -> frozenset:
+    data = index()
+    return frozenset(data.get("people", ())) if data else frozenset()
+
+
+@lru_cache(maxsize=65536)
+def people(key: str) -> frozenset:
+    """The people (WordNet senses) a full name written with underscores names: "john_quincy_adams" -> one sense."""
+    known = _people_set()
+    return frozenset(sense for sense in senses(key) if sense in known)
+
+
+def people_called(word: str) -> tuple[tuple[int, str], ...]:
+    """The people WordNet calls by this one name, as (sense, full name): "roosevelt" -> Franklin, Eleanor and
+    Theodore Roosevelt; "tchaikovsky" -> one; "beethoven" -> one (his music is no person)."""
+    data = index()
+    return tuple(tuple(entry) for entry in data.get("single_names", {}).get(word, ())) if data else ()
+
+
+@lru_cache(maxsize=65536)
+def is_common(word: str) -> bool:
+    """Whether WordNet knows the word only as a common noun or an adjective, never as a name: "lied", "peace",
+    "linear"; not "koran", "mecca" (a name too)."""
+    if index() is None:
+        return False
+    return word in _word_set("describing") or bool(senses(word)) and word not in _word_set("proper")
 
 
 def available() -> bool:

@@ -9,7 +9,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
-from functools import lru_cache
+from functools import cached_property, lru_cache
+
+from rapidfuzz.distance import OSA
 
 from . import lexicon
 from .numbers import decade, is_number
@@ -17,11 +19,11 @@ from .numbers import decade, is_number
 # Words that carry no identity of their own inside an answer ("Battle of Hastings").
 FUNCTION_WORDS = frozenset({"of", "and", "in", "on", "for", "to", "by", "at", "from", "with", "or", "as"})
 
-EXACT, FORM, TYPO, INITIALS, SHORT, VARIANT, ROUNDED, SPELLING, PLACE = (
+EXACT, FORM, TYPO, INITIALS, SHORT, VARIANT, ROUNDED, SPELLING, PLACE, WITHIN = (
     "exact", "word form", "typo", "initials", "short form", "transliteration", "rounded number", "other spelling",
-    "place adjective")
+    "place adjective", "year within")
 SCORES = {EXACT: 1.0, FORM: 0.95, SHORT: 0.9, INITIALS: 0.9, SPELLING: 0.9, TYPO: 0.85, VARIANT: 0.85, ROUNDED: 0.8,
-          PLACE: 0.85}
+          PLACE: 0.85, WITHIN: 0.75}
 # Matches that read the words as written; the others guess (see judge: exact beats fuzzy).
 STRICT = frozenset({EXACT, FORM})
 
@@ -79,7 +81,7 @@ _DERIVATIONS = (
     "izations", "ization", "isations", "isation", "ational", "ations", "ation", "itions", "ition", "ions", "ion",
     "ivity", "ities", "ity", "nesses", "ness", "ments", "ment", "ors", "or", "ers", "er", "ives", "ive", "ically",
     "ical", "ics", "ic", "ally", "al", "ous", "isms", "ism", "ists", "ist", "ly", "ance", "ence", "ants", "ant",
-    "ents", "ent", "able", "ible",
+    "ents", "ent", "able", "ible", "iz",
 )
 
 
@@ -108,30 +110,9 @@ def typo_allowance(length: int) -> int:
     return 3
 
 
-def _close(a: str, b: str, limit: int) -> bool:
-    """A quick bound before the edit distance: each slip brings at most one letter into a word that
-    the other lacks, so words `limit` slips apart differ by at most `limit` letters each way."""
-    return len(set(a) - set(b)) <= limit and len(set(b) - set(a)) <= limit
-
-
-@lru_cache(maxsize=65536)
 def edit_distance(a: str, b: str, limit: int) -> int:
-    """Optimal-string-alignment distance (a swap of neighbours is one slip); stops past limit."""
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    previous2: list[int] = []
-    previous = list(range(len(b) + 1))
-    for i, char_a in enumerate(a, 1):
-        current = [i] + [0] * len(b)
-        for j, char_b in enumerate(b, 1):
-            cost = 0 if char_a == char_b else 1
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            if i > 1 and j > 1 and char_a == b[j - 2] and a[i - 2] == char_b:
-                current[j] = min(current[j], previous2[j - 2] + 1)
-        if min(current) > limit:
-            return limit + 1
-        previous2, previous = previous, current
-    return previous[-1]
+    """Optimal-string-alignment distance (a swap of neighbours is one slip), from RapidFuzz; limit + 1 past limit."""
+    return OSA.distance(a, b, score_cutoff=limit)
 
 
 def _is_subsequence(short: str, long: str) -> bool:
@@ -184,18 +165,44 @@ def _decade_short(said: str, wanted: str) -> bool:
     return bool(a and b and a[1] != b[1] and a[0] % 100 == b[0] % 100)
 
 
+def year_within(said: str, wanted: str) -> bool:
+    """ "1965" for "1960s", "1350" for "1300s" (a century), "65" or "1965" for "60s": a year inside the decade or
+    century the answer names, which is more precise than the answer (rule: year within)."""
+    span = decade(wanted)
+    if not said.isdigit() or len(said) not in (2, 4) or not span:
+        return False
+    start, century_given = span
+    year = int(said) if century_given else int(said) % 100
+    width = 100 if century_given and start % 100 == 0 else 10
+    return start <= year < start + width
+
+
 _DIGRAPHS = (("tch", "c"), ("sch", "s"), ("ph", "f"), ("kh", "h"), ("ch", "c"), ("sh", "s"), ("zh", "z"), ("ts", "z"),
              ("tz", "z"), ("dh", "d"), ("th", "t"), ("gh", "g"), ("ck", "c"), ("k", "c"), ("q", "c"), ("w", "v"),
              ("j", "y"), ("y", "i"))
 
 
 @lru_cache(maxsize=65536)
-def skeleton(word: str) -> str:
-    """The consonants of a name as transliterations keep them: "muhammad"/"mohamad" -> "mhmd"."""
+def sound(word: str) -> str:
+    """A name as transliterations hear it: a digraph as one letter, no final "h" after a vowel (an Arabic or Hebrew
+    ending some spell and some leave out: "makkah"/"mecca", "kabah"/"kaaba"), no doubled letters."""
     for pair in _DIGRAPHS:
         word = word.replace(*pair)
+    if len(word) > 3 and word[-1] == "h" and word[-2] in "aeiou":
+        word = word[:-1]
     out = word[:1]
     for char in word[1:]:
+        if char != out[-1]:
+            out += char
+    return out
+
+
+@lru_cache(maxsize=65536)
+def skeleton(word: str) -> str:
+    """The consonants of a name as transliterations keep them: "muhammad"/"mohamad" -> "mhmd"."""
+    heard = sound(word)
+    out = heard[:1]
+    for char in heard[1:]:
         if char not in "aeiou" and char != out[-1]:
             out += char
     return out
@@ -219,41 +226,46 @@ def american(word: str) -> str:
 
 
 def is_variant(said: str, wanted: str) -> bool:
-    """Transliterations of one name (Mohamad/Muhammad, Ludmilla/Lyudmila, Sabbatai/Shabtai).
+    """Transliterations of one name (Mohamad/Muhammad, Ludmilla/Lyudmila, Sabbatai/Shabtai, Makkah/Mecca,
+    Ka'bah/Kaaba: the apostrophe of a letter some alphabets have and English lacks is left out).
 
-    The consonants must agree, and the letters may differ more the longer the name.
+    The consonants must agree, and the letters, as written or as heard, may differ more the longer the name.
     """
     shorter = min(len(said), len(wanted))
     if shorter < 4 or not said.isalpha() or not wanted.isalpha() or skeleton(said) != skeleton(wanted):
         return False
-    if shorter <= 5 and said[-1] != wanted[-1] and (said[-1] in "aeiouy" or wanted[-1] in "aeiouy"):
+    heard, meant = sound(said), sound(wanted)
+    if min(len(heard), len(meant)) <= 5 and heard[-1] != meant[-1] and (heard[-1] in "aeiouy" or meant[-1] in "aeiouy"):
         return False  # "Maria" is not "Mario", nor "Paula" "Paul"; "Josef" is "Joseph"
     limit = max(2, shorter // 2)
-    return edit_distance(said, wanted, limit) <= limit
+    return min(edit_distance(said, wanted, limit), edit_distance(heard, meant, limit)) <= limit
 
 
 @lru_cache(maxsize=131072)
-def word_match(said: str, wanted: str, names: bool = False) -> str | None:
-    """How one response word meets one answer word, or None; `names` allows transliterations."""
+def word_match(said: str, wanted: str, names: bool = False, forms: bool = False) -> str | None:
+    """How one response word meets one answer word, or None; `names` allows transliterations, `forms` any form
+    of the word (the line says "or word forms": "transport" for "transportation"), typos still read as typos."""
     if said == wanted:
         return EXACT
     if is_number(said) or is_number(wanted):
         if _decade_short(said, wanted):
             return SHORT
+        if year_within(said, wanted):
+            return WITHIN
         return ROUNDED if rounds_to(said, wanted) else None  # 1812 is not 1813
     said_stem, wanted_stem = stem(said), stem(wanted)
-    if said_stem == wanted_stem:
+    if said_stem == wanted_stem or forms and deep_stem(said) == deep_stem(wanted):
         return FORM
     if len(said) >= 6 or len(wanted) >= 6:
         for a, b in ((said, wanted), (said_stem, wanted_stem)):
             shorter = len(a) if len(a) < len(b) else len(b)
             limit = 0 if shorter < 6 else 1 if shorter < 10 else 2 if shorter < 15 else 3  # typo_allowance
-            if limit and abs(len(a) - len(b)) <= limit and _close(a, b, limit) and edit_distance(a, b, limit) <= limit:
+            if limit and abs(len(a) - len(b)) <= limit and edit_distance(a, b, limit) <= limit:
                 return None if lexicon.different_words(said, wanted) else TYPO
     if said[0] == wanted[0] and (abbreviates(said, wanted) or abbreviates(wanted, said)):
         return SHORT
-    if names and is_variant(said, wanted):
-        return VARIANT
+    if names and is_variant(said, wanted) and not lexicon.is_common(said):
+        return VARIANT  # a common word is never a foreign name by its sound ("lied" is no "Lyod")
     if said[:2] == wanted[:2] and abs(len(said) - len(wanted)) <= 2 and american(said) == american(wanted):
         return SPELLING
     return None
@@ -282,9 +294,9 @@ class Comparison:
     def complete(self) -> bool:
         return bool(self.pairs) and not self.missing and not self.extra
 
-    @property
-    def hows(self) -> set[str]:
-        return {how for _, _, how in self.pairs if how != EXACT}
+    @cached_property
+    def hows(self) -> frozenset[str]:
+        return frozenset(how for _, _, how in self.pairs if how != EXACT)
 
 
 def _initials_pairs(said: list[str], wanted: list[str], pairs: list, names: bool) -> None:
@@ -311,32 +323,35 @@ def _initials_pairs(said: list[str], wanted: list[str], pairs: list, names: bool
                 break
 
 
-_ORDER = {EXACT: 0, FORM: 1, SHORT: 2, SPELLING: 3, TYPO: 4, VARIANT: 5, ROUNDED: 6, PLACE: 7}
+_ORDER = {EXACT: 0, FORM: 1, SHORT: 2, SPELLING: 3, TYPO: 4, VARIANT: 5, ROUNDED: 6, PLACE: 7, WITHIN: 8}
+
+
+def _run_pairs(left_said: list[str], left_wanted: list[str], pairs: list, flip: bool, how: str, sizes, may, meets) -> None:
+    """Pair a leftover response word that may stand for a run (a quick test) with a run of leftover answer words
+    (longest runs first) that meets(word, key) says it stands for, the run's words joined by "_" as WordNet writes them."""
+    for word in [word for word in left_said if may(word)]:
+        for size in sizes:
+            found = next((start for start in range(len(left_wanted) - size + 1)
+                          if meets(word, "_".join(left_wanted[start:start + size]))), None)
+            if found is not None:
+                run = " ".join(left_wanted[found:found + size])
+                del left_wanted[found:found + size]
+                left_said.remove(word)
+                pairs.append((run, word, how) if flip else (word, run, how))
+                break
 
 
 def _place_pairs(left_said: list[str], left_wanted: list[str], pairs: list, flip: bool) -> None:
     """The adjective of a place for the place's name: "Italian unification" and "unification of Italy",
     "American flag" and "flag of the United States" (WordNet's pertainyms). Only beside words that
     already met, so "French" (the language) is never "France"."""
-    for word in list(left_said):
-        places = lexicon.place_of(word)
-        if not places:
-            continue
-        for size in (3, 2, 1):
-            found = next((start for start in range(len(left_wanted) - size + 1)
-                          if "_".join(left_wanted[start:start + size]) in places), None)
-            if found is not None:
-                run = " ".join(left_wanted[found:found + size])
-                del left_wanted[found:found + size]
-                left_said.remove(word)
-                pairs.append((run, word, PLACE) if flip else (word, run, PLACE))
-                break
+    _run_pairs(left_said, left_wanted, pairs, flip, PLACE, (3, 2, 1), lexicon.place_of, lambda word, key: key in lexicon.place_of(word))
 
 
 def _compound_pairs(said: tuple[str, ...], left_said: list[str], left_wanted: list[str], pairs: list, flip: bool) -> None:
     """Two neighbouring words written as one: "space walk" and "spacewalks"."""
     for first, second in zip(said, said[1:]):
-        if first not in left_said or second not in left_said:
+        if first not in left_said or second not in left_said or not any(t.startswith(first[:3]) for t in left_wanted):
             continue
         joined = stem(first + second)
         for target in left_wanted:
@@ -347,6 +362,39 @@ def _compound_pairs(said: tuple[str, ...], left_said: list[str], left_wanted: li
                 pair = (f"{first} {second}", target, FORM)
                 pairs.append((pair[1], pair[0], FORM) if flip else pair)
                 break
+
+
+def _term_pairs(left_said: list[str], left_wanted: list[str], pairs: list, flip: bool) -> None:
+    """The usual short form of a technical term inside a longer answer: "DNA polymerase" and "deoxyribonucleic
+    acid polymerase", "ATP synthase" and "adenosine triphosphate synthase" (WordNet lists the short form and the
+    term for one thing, the first sense of one among the first of the other)."""
+    starts = {word[0] for word in left_wanted}
+
+    def may(word: str) -> bool:
+        return word[0] in starts and len(word) <= 6 and word.isalpha() and bool(lexicon.senses(word))
+
+    def meets(word: str, key: str) -> bool:
+        return key[0] == word[0] and lexicon.shared_sense(word, key)
+
+    _run_pairs(left_said, left_wanted, pairs, flip, SHORT, (3, 2), may, meets)
+
+
+def _slip_in_complete(said: str, wanted: str, answer: tuple[str, ...], pairs: list) -> bool:
+    """ "Morgan le Fay" for "Morgan le Fey": one short word (three to five letters, too short for a typo alone)
+    one slip from the answer's, when every other word of an answer of two or more met as written. Not a number,
+    not two nouns WordNet tells apart ("Rod"/"Red"), not a given name at the start ("Paula"/"Paul", "Maria"/"Mario"),
+    nor a vowel ending changed ("Bela"/"Belo") (rule: misspelt word)."""
+    from .names import is_given_name
+
+    if said[0] != wanted[0] or not 3 <= min(len(said), len(wanted)) <= 5 or not (said.isalpha() and wanted.isalpha()):
+        return False
+    if len([w for w in answer if w not in FUNCTION_WORDS]) < 2 or any(how not in STRICT for _, _, how in pairs):
+        return False
+    if said[-1] != wanted[-1] and (said[-1] in "aeiouy" or wanted[-1] in "aeiouy"):
+        return False
+    if answer[0] == wanted and (is_given_name(said) or is_given_name(wanted)):
+        return False
+    return edit_distance(said, wanted, 1) <= 1 and not lexicon.different_words(said, wanted)
 
 
 @lru_cache(maxsize=65536)
@@ -365,17 +413,20 @@ def _may_meet(said: tuple[str, ...], wanted: tuple[str, ...], names: bool) -> bo
 
 
 @lru_cache(maxsize=32768)
-def compare(said: tuple[str, ...], wanted: tuple[str, ...], names: bool = False) -> Comparison:
+def compare(said: tuple[str, ...], wanted: tuple[str, ...], names: bool = False, forms: bool = False) -> Comparison:
     """Pair the response's words with the answer's, best matches first, order free.
 
-    `names` says the answer is a proper name, whose spelling may vary by transliteration.
+    `names` says the answer is a proper name, whose spelling may vary by transliteration; `forms` that the
+    line accepts any form of its words.
     """
     if not _may_meet(said, wanted, names):
         return Comparison((), tuple(w for w in wanted if w not in FUNCTION_WORDS), tuple(w for w in said if w not in FUNCTION_WORDS))
     # How each pair of words meets, computed once; then the best kinds are paired first.
     found = [(_ORDER[how], i, j, how) for i, word in enumerate(said) for j, target in enumerate(wanted)
-             if (word[0] == target[0] or names or len(word) >= 6 or len(target) >= 6 or word[0].isdigit())
-             and (how := word_match(word, target, names))]
+             if (word[0] == target[0] or word[0].isdigit()
+                 or (len(word) >= 6 or len(target) >= 6) and abs(len(word) - len(target)) <= 3  # a typo, first letter and all
+                 or names and skeleton(word)[0] == skeleton(target)[0])  # a transliteration keeps its consonants
+             and (how := word_match(word, target, names, forms))]
     used_said, used_wanted = set(), set()
     pairs: list[tuple[str, str, str]] = []
     for _, i, j, how in sorted(found):
@@ -395,6 +446,11 @@ def compare(said: tuple[str, ...], wanted: tuple[str, ...], names: bool = False)
     # of an answer that is one letter ("Vagina" for "V").
     if left_said and left_wanted and not (len(said) == 1 and len(said[0]) == 1) and not (len(wanted) == 1 and len(wanted[0]) == 1):
         _initials_pairs(left_said, left_wanted, pairs, names)
+    if left_said and left_wanted and len(left_said) + len(left_wanted) >= 3 and lexicon.index() is not None:
+        _term_pairs(left_said, left_wanted, pairs, flip=False)  # a short form for a run of two or three words
+        _term_pairs(left_wanted, left_said, pairs, flip=True)
+    if len(left_said) == 1 and len(left_wanted) == 1 and _slip_in_complete(left_said[0], left_wanted[0], wanted, pairs):
+        pairs.append((left_said.pop(), left_wanted.pop(), TYPO))
     if left_said and left_wanted and "".join(said) == "".join(wanted):
         # Compounds written apart or together: "space time" and "spacetime".
         return Comparison(((" ".join(said), " ".join(wanted), FORM),), (), ())

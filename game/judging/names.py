@@ -6,6 +6,8 @@ in the question or the answer line; otherwise the moderator should prompt for th
 from __future__ import annotations
 
 import re
+from collections import defaultdict
+from functools import lru_cache
 
 from .normalize import fix_mojibake, fold, tokens
 
@@ -113,3 +115,26 @@ def others_with_surname(answer: str, elsewhere: list[str]) -> list[str]:
             if given - mine:  # a given name the answer's person does not have: someone else
                 found.append(match.group(0))
     return found
+
+
+@lru_cache(maxsize=1)
+def _nicknames() -> dict[str, frozenset[str]]:
+    """Given names with their nicknames and diminutives, read both ways ("theodore" <-> "teddy", "william" <->
+    "bill"), from the `nicknames` package: Carlton Northern's hand-curated names.csv (Apache-2.0)."""
+    from nicknames import name_triplets
+
+    table: dict[str, set[str]] = defaultdict(set)
+    for row in name_triplets():
+        table[row.name1].add(row.name2)
+        table[row.name2].add(row.name1)
+    return {name: frozenset(others) for name, others in table.items()}
+
+
+def nickname(a: str, b: str) -> bool:
+    """Whether one given name is a nickname or diminutive of the other ("teddy" and "theodore", "bill" and "william")."""
+    return b in _nicknames().get(a, ())
+
+
+def is_given_name(word: str) -> bool:
+    """Whether the word is an English given name or a nickname the names table lists ("paul", "paula", "teddy")."""
+    return word in _nicknames()

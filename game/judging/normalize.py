@@ -21,7 +21,7 @@ _FOLD = str.maketrans({
     "ł": "l", "Ł": "L", "þ": "th", "Þ": "Th", "ð": "d", "Ð": "D", "ı": "i",
     "‘": "'", "’": "'", "ʻ": "'", "ʼ": "'", "“": '"', "”": '"', "–": "-", "—": "-", "‐": "-",
 })
-_POSSESSIVE = re.compile(r"'s\b")
+_POSSESSIVE = re.compile(r"(?<!\d)'s\b")  # "1960's" is the 1960s
 _INITIAL_DOT = re.compile(r"(?<=[a-z])\.(?=\s*[a-z])")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _DOTTED_THOUSANDS = re.compile(r"\b\d{1,3}(?:\.\d{3}){2,}\b")  # "7.826.367"; "2.187" stays a decimal
@@ -90,6 +90,11 @@ def _words(text: str) -> tuple[str, ...]:
     if "." in text:
         text = _DOTTED_THOUSANDS.sub(lambda match: match.group(0).replace(".", ""), text)
     return tuple(_merge_initials(_WORDS.findall(text)))
+
+
+def spelled_words(text: str) -> tuple[str, ...]:
+    """The canonical words of a text with its articles ("the lord of the rings"), for initialisms."""
+    return _words(text)
 
 
 @lru_cache(maxsize=65536)

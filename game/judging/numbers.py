@@ -40,7 +40,8 @@ _ROMAN_LETTERS = frozenset("mdclxvi")
 _ROMAN_VALUES = {"m": 1000, "d": 500, "c": 100, "l": 50, "x": 10, "v": 5, "i": 1}
 # Words that happen to be valid Roman numerals but are far more often words or name parts.
 _NOT_ROMAN = {"mix", "di", "mi", "li", "ci", "dc", "cd", "md", "cv", "mcc", "dim", "lid", "mild", "civic", "vid",
-              "cm", "mm", "ml", "cl", "dl", "mc", "xl", "cc", "dm"}  # units and sizes, not numbers
+              "cm", "mm", "ml", "cl", "dl", "mc", "xl", "cc", "dm",  # units and sizes, not numbers
+              "dix", "liv"}  # names: Otto and Dorothea Dix, Liv Ullmann
 _AFTER_NUMERAL = {"", "of", "and", "the", "de", "von", "van", "du"}
 
 

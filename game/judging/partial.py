@@ -13,7 +13,8 @@ from .answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine, parse
 from .candidates import Candidate, candidates
 from .judgement import Judgement
 from .match import FUNCTION_WORDS, INITIALS, Comparison, stem
-from .names import PARTICLES, SUFFIXES, TITLES, given_names, second_surname, looks_like_person, others_with_surname, speaks_of_person, surname
+from .names import (PARTICLES, SUFFIXES, TITLES, given_names, is_given_name, looks_like_person, nickname, others_with_surname,
+                    second_surname, speaks_of_person, surname)
 from .normalize import tokens
 from .numbers import date_parts, is_number
 from .quantities import more_than_number, number_ruling
@@ -54,6 +55,8 @@ def _name_ruling(response, said, candidate, comparison, line, references, questi
     given = set(given_names(candidate.text))
     if not set(comparison.missing) <= given | PARTICLES | TITLES | SUFFIXES | set(second_surname(candidate.text)):
         return None
+    if matched & given and any(_qualifier(word, candidate.words, matched) for word in comparison.missing):
+        return None  # "Goodman Brown" for "Young Goodman Brown": a word that changes the answer is left out
     if matched & given:
         reason = f'Accept: "{response}" gives the given and family names of {candidate.describe()}; the rest of the name is not needed.'
         return "partial accept", Judgement(ACCEPT, 0.9 * comparison.score, reason, candidate.text)
@@ -64,8 +67,58 @@ def _name_ruling(response, said, candidate, comparison, line, references, questi
         reason = (f'Prompt: "{response}" is the surname of {candidate.describe()}, but {others[0]} is also named '
                   f"here; ask for the full name.")
         return "partial prompt", Judgement(PROMPT, 0.8 * comparison.score, reason, candidate.text, f"Which {name}?")
-    reason = f'Accept: "{response}" is the surname of {candidate.describe()}, and no other {name} is named in the question or the answer line.'
+    accepted = [c for c in candidates(line, references) if not _may_name_someone_else(c)]
+    ambiguous = _ambiguous_surname(response, "is the surname of", candidate, comparison, family, accepted, 0.8)
+    if ambiguous:
+        return ambiguous
+    reason = f'Accept: "{response}" is the surname of {candidate.describe()}, and no other {name} is named in the question or the answer line'
+    reason += ", nor known to WordNet by that name alone." if lexicon.index() is not None else "."
     return "partial accept", Judgement(ACCEPT, 0.85 * comparison.score, reason, candidate.text)
+
+
+def _qualifier(word: str, words: tuple[str, ...], matched: set[str]) -> bool:
+    """A word left out before the name that is no given name but a common word that makes another thing of it:
+    "Young" in "Young Goodman Brown", the story, not the man (rule: qualifier word). Given names that are words
+    too ("Rose", "Will") are in the names table."""
+    first = min(words.index(w) for w in matched if w in words)
+    return (len(word) > 2 and words.index(word) < first and not is_given_name(word)
+            and (lexicon.is_common(word) or word in CHANGING_WORDS))
+
+
+def answer_people(candidate: Candidate) -> frozenset:
+    """The people WordNet knows the answer's name for: the whole name, or the first given name and the surname
+    ("Pyotr Ilyich Tchaikovsky" is unknown to it, "John Adams" one person)."""
+    family, given = surname(candidate.text), given_names(candidate.text)
+    keys = {"_".join(candidate.words)} | ({"_".join(given[:1] + family)} if given else set())
+    return frozenset(sense for key in keys for sense in lexicon.people(key))
+
+
+def _ambiguous_surname(response, what, candidate, comparison, family, accepted, factor):
+    """A prompt for the full name when WordNet knows others by the surname (rule: ambiguous surname); None if not."""
+    known = _notable_others(candidate, family, accepted)
+    if not known:
+        return None
+    reason = (f'Prompt: "{response}" {what} {candidate.describe()}, but WordNet knows {known} by that name alone; '
+              f"ask for the full name (rule: ambiguous surname).")
+    question = f"Which {' '.join(family).title()}?"
+    return "partial prompt", Judgement(PROMPT, factor * comparison.score, reason, candidate.text, question)
+
+
+def _notable_others(candidate: Candidate, family: tuple[str, ...], accepted: list[Candidate]) -> str:
+    """The people WordNet calls by the surname alone, when it names someone besides the answer's person
+    (rule: ambiguous surname): "Roosevelt" is Franklin, Eleanor and Theodore; "Tchaikovsky" one person; "Kennedy"
+    alone is John F. Kennedy, so it is ambiguous only for another Kennedy. People the line or the references accept
+    as well ("Marie Curie" and "Pierre Curie") are no confusion. Empty when nobody else is known by it."""
+    called = lexicon.people_called(family[-1])
+    if not called:
+        return ""
+    mine = answer_people(candidate)
+    also = frozenset(sense for other in accepted for sense in answer_people(other))
+    others = [name for sense, name in called if sense not in mine | also]
+    if not others or len(others) == 1 and len(called) == 1 and not mine:
+        return ""  # the one person WordNet knows by the name may be the answer's, under a name it does not list
+    names = [name for _, name in called]
+    return names[0] if len(names) == 1 else f"{len(names)} people ({', '.join(names)})"
 
 
 def _may_name_someone_else(candidate: Candidate) -> bool:
@@ -222,9 +275,13 @@ def _modifier_in_question(candidate: Candidate, comparison: Comparison, question
 
 def _adjective_with_noun(said, candidate: Candidate, comparison: Comparison, question_text: str | None) -> bool:
     """ "normal distribution" for "normal" when the question asks for the adjective that names that distribution:
-    a one-word answer WordNet uses mostly as an adjective, followed by nouns the question itself uses."""
+    a one-word answer WordNet uses mostly as an adjective, followed by nouns the question itself uses. Where the
+    line accepts word forms, the adjective may be the response's form of the answer ("convex polygon" for
+    "convexity [accept any word forms]")."""
     content = [w for w in candidate.words if w not in FUNCTION_WORDS]
-    if not question_text or len(content) != 1 or not lexicon.describes(content[0]) or len(comparison.extra) > 2:
+    adjective = len(content) == 1 and (lexicon.describes(content[0]) or candidate.word_forms and any(
+        lexicon.describes(word) for word, _, _ in comparison.pairs))
+    if not question_text or not adjective or len(comparison.extra) > 2:
         return False
     position = {word: index for index, word in enumerate(said)}
     first = min((position.get(said_word, 0) for said_word, _, _ in comparison.pairs), default=0)
@@ -456,6 +513,11 @@ def more_than_answer(response, said, candidate, comparison, question_text):
         if lexicon.index() is not None and lexicon.any_shared_sense("_".join(said), "_".join(candidate.words)):
             reason = f'Accept: "{response}" is {candidate.describe()} with the middle name(s) "{extra}"; WordNet gives both names to one person.'
             return "partial accept", Judgement(ACCEPT, 0.8 * comparison.score, reason, candidate.text)
+        theirs, mine = lexicon.people("_".join(said)), answer_people(candidate)
+        if theirs and mine and not theirs & mine:
+            reason = (f'Reject: "{response}" is another person of the surname {family} in WordNet, not {candidate.describe()} '
+                      f"(rule: another person of that surname).")
+            return "firm reject", Judgement(REJECT, 0.85, reason, candidate.text)
         reason = (f'Prompt: "{response}" adds the middle name(s) "{extra}" to {candidate.describe()}; '
                   f"it may be another {family} (John Quincy Adams is not John Adams), so ask.")
         return "partial prompt", Judgement(PROMPT, 0.6 * comparison.score, reason, candidate.text, f"Which {family}?")
@@ -573,6 +635,18 @@ def overlapping_answer(response, said, candidate, comparison, question_text):
         if given and len(comparison.extra) == 1 and said[0] == comparison.extra[0] and _short_given_name(said[0], given[0]):
             reason = (f'Accept: "{response}" gives "{said[0]}", a short form of the given name "{given[0]}", and the family name '
                       f'of {candidate.describe()} (rule: short given name).')
+            return "partial accept", Judgement(ACCEPT, 0.75 * comparison.score, reason, candidate.text)
+        if given and len(comparison.extra) == 1 and said[0] == comparison.extra[0] and nickname(said[0], given[0]):
+            reason = (f'Accept: "{response}" gives "{said[0]}" for the given name "{given[0]}" (a name and its nickname in the '
+                      f'names table) and the family name of {candidate.describe()} (rule: nickname).')
+            return "partial accept", Judgement(ACCEPT, 0.8 * comparison.score, reason, candidate.text)
+        if set(comparison.extra) <= TITLES and said[-len(family):] == family and not any(map(is_given_name, comparison.extra)):
+            # "President Roosevelt": a title and the surname say no more than the surname alone
+            ambiguous = _ambiguous_surname(response, "gives a title and the surname of", candidate, comparison, family, [], 0.75)
+            if ambiguous:
+                return ambiguous
+            reason = f'Accept: "{response}" is a title and the surname of {candidate.describe()}'
+            reason += ", which names no one else in WordNet." if lexicon.index() is not None else "."
             return "partial accept", Judgement(ACCEPT, 0.75 * comparison.score, reason, candidate.text)
         reason = f'Reject: "{response}" names a different person from {candidate.describe()}.'
         return "weak reject", Judgement(REJECT, 0.85, reason, candidate.text)

@@ -24,10 +24,12 @@ def number_ruling(response, said, candidate, comparison):
     if date and date[1] and date[0] and set(said) == {date[0]}:
         reason = f'Prompt: "{response}" gives only the year of the date {candidate.describe()}; ask for the full date.'
         return "partial prompt", Judgement(PROMPT, 0.7, reason, candidate.text, "Can you give the full date?")
-    if set(said) == set(numbers) and others and set(others) <= HEDGES:
+    paired = {pair[0]: pair[1] for pair in comparison.pairs}
+    same = set(said) == set(numbers) or set(said) <= set(paired) and {paired[w] for w in said} == set(numbers)  # "1350" in "1300s"
+    if same and others and set(others) <= HEDGES:
         reason = f'Accept: "{response}" is the number of {candidate.describe()} without "{" ".join(others)}".'
         return "partial accept", Judgement(ACCEPT, 0.8 * comparison.score, reason, candidate.text)
-    if set(said) == set(numbers):
+    if same:
         if others and not date and not candidate.names and candidate.words.index(numbers[0]) < candidate.words.index(others[0]):
             reason = f'Accept: "{response}" is the number of {candidate.describe()}, without its unit "{" ".join(others)}".'
             return "partial accept", Judgement(ACCEPT, 0.8 * comparison.score, reason, candidate.text)

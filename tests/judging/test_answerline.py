@@ -87,6 +87,7 @@ def test_the_parse_is_json_serialisable():
     assert data["clauses"][0] == {
         "kind": "prompt", "texts": ["ships"], "qualifier": None, "prompt_question": "Which?", "note": None,
         "raw": 'prompt on "ships" by asking "Which?"', "required": [[]], "contains": False, "anti_prompt": False,
+        "combined": False,
     }
 
 

@@ -25,7 +25,7 @@ def test_a_surname_is_prompted_when_the_question_names_another_person_of_that_na
     ambiguous = judge("Adams", "John Adams", question_text=question)
     assert (ambiguous.verdict, ambiguous.prompt_question) == ("prompt", "Which Adams?")
     assert "Samuel Adams" in ambiguous.reason
-    assert judge("Adams", "John Adams", question_text="He succeeded George Washington as president.").verdict == "accept"
+    assert judge("Tchaikovsky", "Pyotr Ilyich Tchaikovsky", question_text="He wrote Swan Lake.").verdict == "accept"
     assert judge("Adams", 'John Adams [do not accept "John Quincy Adams"]').verdict == "prompt"
 
 

@@ -70,7 +70,7 @@ KINDS = {
         Case("sacramental <b><u>bread</u></b> [accept the <b><u>host</u></b>; prompt on <u>Eucharist</u>]", "Eucharist", P),
         Case("hypothesis <b><u>test</u></b>", "testing", A),
         Case("hypothesis <b><u>test</u></b>", "hypothesis", R),
-        Case("John <b><u>Adams</u></b>", "John Quincy Adams", P),
+        Case("John <b><u>Adams</u></b>", "John Quincy Adams", R),  # another person of that surname (issue 22)
         # Added for the rules of kind 1 as ACF/NAQT lines write them.
         Case("<b><u>Battle of Hastings</u></b> [prompt on <u>Hastings</u> alone]", "Hastings", P),
         Case("<b><u>Battle of Hastings</u></b> [prompt on <u>Hastings</u> alone]", "Battle of Hastings", A),
@@ -282,7 +282,7 @@ KINDS = {
         Case(None, "John Fitzgerald Kennedy", A, refs=["John F. Kennedy"], question="who was president in 1962"),
         Case(None, "Robert Kennedy", R, refs=["John F. Kennedy"], question="who was president in 1962"),
         Case(None, "Alexander Stirling Calder", P, refs=["Alexander Calder"], question="who made the first mobile"),
-        Case(None, "John Quincy Adams", P, refs=["John Adams"], question="who was the second president"),
+        Case(None, "John Quincy Adams", R, refs=["John Adams"], question="who was the second president"),
         Case(None, "Franklin Delano Roosevelt", A, refs=["Franklin Roosevelt"], question="who was president in 1940"),
         Case(None, "Mohamad Ali", A, refs=["Muhammad Ali"], question="who was known as the greatest"),
         Case(None, "Lyudmila Savelyeva", A, refs=["Ludmilla Savelyeva"], question="who played natasha in war and peace 1966"),
@@ -320,7 +320,7 @@ KINDS = {
         Case(None, "Mario Lopez", R, refs=["Maria Lopez"], question="who won the title"),
         Case(None, "Paul Abdul", R, refs=["Paula Abdul"], question="who sang straight up"),
         Case(None, "Steve Allan", A, refs=["Steve Allen"], question="who hosted the tonight show first"),
-        Case(None, "Smyth", A, refs=["Adam Smith"], question="who wrote the wealth of nations"),
+        Case(None, "Smyth", P, refs=["Adam Smith"], question="who wrote the wealth of nations"),  # eight Smiths in WordNet
         Case(None, "Lincoln", A, refs=["Abraham Lincoln"], question="who was president during the civil war"),
         Case(None, "Mary Lincoln", R, refs=["Abraham Lincoln"], question="who was president during the civil war"),
         Case(None, "Tchaikovsky", A, refs=["Pyotr Ilyich Tchaikovsky"], question="who composed swan lake"),
