@@ -191,6 +191,10 @@ EXHIBITION_SEAT_TOKEN_HOURS = float(os.environ.get("EXHIBITION_SEAT_TOKEN_HOURS"
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_IGNORE_RESULT = True
+# A bot worker's pool process is replaced after an act once its peak resident size passed this (KiB);
+# unset, bots/memory.py sets it to the process's share of its tier (docs/bots.md, "Memory, held during every act").
+if os.environ.get("CELERY_WORKER_MAX_MEMORY_PER_CHILD"):
+    CELERY_WORKER_MAX_MEMORY_PER_CHILD = int(os.environ["CELERY_WORKER_MAX_MEMORY_PER_CHILD"])
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
