@@ -215,7 +215,9 @@ export function botCardState(view, seat) {
     state.note = "has answered (shown once the humans are done)";
   } else if (!guess) {
     const own = (view.rules?.phases || []).findIndex((ph) => ph.bot_tier === seat.tier);
-    if (settled || (own >= 0 && own + 1 < q.phase)) state.note = "no guess on this question";
+    if (settled || (own >= 0 && own + 1 < q.phase && view.audience === "moderator")) state.note = "no guess on this question";
+    // The hall cannot tell a bot that said nothing from one whose guesses wait for the question to end.
+    else if (own >= 0 && own + 1 < q.phase) state.note = "its guesses show when the question is over";
     else if (own >= 0 && own + 1 > q.phase) state.note = `plays in phase ${own + 1}`;
     else state.note = c?.state === "guessing" ? "no guess" : "no guess yet";
   }

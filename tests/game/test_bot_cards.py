@@ -114,3 +114,13 @@ def test_a_card_shows_what_the_bot_measured_at_the_start_and_its_parts():
     assert card["size"] == "612.4 MiB"  # as bots/budgets.py human_bytes says it
     assert card["sizeParts"] == "artefacts 300 MiB + code 185.5 KiB + packages 326.1 MiB"
     assert unsized["size"] is None
+
+
+def test_after_its_phase_the_hall_is_told_its_guesses_wait_and_the_moderator_that_it_said_nothing():
+    """In phase 3 the hall sees no card for the phase-1 bot, whether it guessed or not (its guesses are
+    held while the humans may still score on the question); the moderator, who sees every guess, is
+    told plainly when it made none."""
+    hall, moderator = cards([view({"small": {"state": "waiting"}}, phase=3), "small"],
+                            [dict(view({"small": {"state": "waiting"}}, phase=3), audience="moderator"), "small"])
+    assert hall["note"] == "its guesses show when the question is over"
+    assert moderator["note"] == "no guess on this question"
