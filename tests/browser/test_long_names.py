@@ -134,7 +134,8 @@ def test_the_hall_and_the_console_fit_the_longest_names_and_a_bots_long_name(nam
     expect(screen.locator("#bots .bot-card")).to_have_count(3)
     assert_no_scrolling(screen)
     for card in screen.locator("#bots .bot-card").all():
-        assert_in_view(card.locator(".pill"), "a bot's tier")
+        for pill in card.locator(".pill").all():  # its tier and its measured size
+            assert_in_view(pill, "a bot's tier and size")
     assert_in_view(screen.locator("#scores .score .side-marks").first, "the humans' part in the phase")
     console = open_page(*DESKTOP)
     log_in(console, names_server, f"/m/{code}/moderate")
