@@ -336,11 +336,12 @@ function renderRoom(view) {
   const live = view.status !== "finished";
   const roster = new Map((view.roster?.seats || []).map((r) => [r.seat, r]));
   const watchers = view.roster?.watchers;
-  $("players").replaceChildren(...view.teams.filter((t) => seats.some((s) => s.team === t.id)).map((team) => el("div", {},
+  const teams = view.teams.filter((t) => seats.some((s) => s.team === t.id)).map((team) => el("div", {},
     el("h3", { class: teamClass(view, team.id), text: team.name }),
     el("ul", { class: "players" }, seats.filter((s) => s.team === team.id).map((s) =>
-      s.kind === "bot" ? botRow(s, roster.get(s.id)?.bot) : playerRow(s, live, view.roster ? roster.get(s.id) : undefined))))),
-  typeof watchers === "number" ? el("p", { class: "muted small room-foot", text: `${watchers} screen${watchers === 1 ? "" : "s"} watching` }) : null);
+      s.kind === "bot" ? botRow(s, roster.get(s.id)?.bot) : playerRow(s, live, view.roster ? roster.get(s.id) : undefined)))));
+  const foot = typeof watchers === "number" ? [el("p", { class: "muted small room-foot", text: `${watchers} screen${watchers === 1 ? "" : "s"} watching` })] : [];
+  $("players").replaceChildren(...teams, ...foot);
 }
 
 const clock = (ms) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });

@@ -332,7 +332,7 @@ export function renderFinal(box, view, { links = [] } = {}) {
   const corrected = (view.corrections || []).length > 0;
   body.push(line(corrected ? "Final, corrected" : "Final", (id) => String(view.scores[id] ?? 0)));
   const called = corrected ? calledScores(view) : null;
-  box.replaceChildren(
+  box.replaceChildren(...[  // (replaceChildren writes a null as the text "null": the parts left out are filtered)
     el("p", { class: "final-winner" }, view.winner ? [finalName(teamName(view, view.winner)), winsSuffix(teamName(view, view.winner))] : "A tie!"),
     el("p", { class: "final-score" }, view.teams.flatMap((t, i) => [i ? " — " : "", finalName(t.name), ` ${view.scores[t.id] ?? 0}`])),
     corrected ? el("p", { class: "final-corrected" }, el("span", { class: "pill warn", text: "corrected after the final" }),
@@ -340,7 +340,7 @@ export function renderFinal(box, view, { links = [] } = {}) {
       view.corrections.map((c) => correctionText(view, c)).join("; "), ".") : null,
     el("table", { class: "final-table" }, el("thead", {}, head), el("tbody", {}, body)),
     links.length ? el("p", { class: "final-links" }, links.flatMap(([href, text]) => [el("a", { href, text }), " "])) : null,
-  );
+  ].filter(Boolean));
 }
 
 export function statusText(status) {
