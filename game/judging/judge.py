@@ -154,7 +154,7 @@ def _rule(response, said, candidate, comparison, line, references, question_text
         how = f'"{response}" and "{candidate.text}" name the same thing in WordNet (synonyms)'
         ruled = _full_match(response, candidate, comparison, how, False, buzz)
         return (ruled[0].replace("fuzzy", "synonym"), ruled[1]) if ruled and ruled[0].startswith("fuzzy") else ruled
-    if not comparison.pairs and _initialism(said, candidate):
+    if not comparison.pairs and len(said) == 1 and said[0] in _initials_with_articles(candidate.text):
         how = f'"{response}" as the initials of "{candidate.text}", small words and all (rule: initialism)'
         return _full_match(response, candidate, comparison, how, False, buzz)
     if not comparison.pairs and _adjective_form(said, candidate):
@@ -184,10 +184,6 @@ def _initials_with_articles(text: str) -> frozenset[str]:
         return frozenset()
     every = "".join(word[0] for word in words)
     return frozenset({every, every[1:]} if words[0] in ("the", "a", "an") else {every})
-
-
-def _initialism(said: tuple[str, ...], candidate: Candidate) -> bool:
-    return len(said) == 1 and said[0] in _initials_with_articles(candidate.text)
 
 
 def _other_year(said: tuple[str, ...], candidate: Candidate, line, references) -> str | None:

@@ -9,11 +9,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
-from functools import cached_property, lru_cache
+from functools import lru_cache
 
 from rapidfuzz.distance import OSA
 
 from . import lexicon
+from .names import is_given_name
 from .numbers import decade, is_number
 
 # Words that carry no identity of their own inside an answer ("Battle of Hastings").
@@ -260,7 +261,7 @@ def word_match(said: str, wanted: str, names: bool = False, forms: bool = False)
         for a, b in ((said, wanted), (said_stem, wanted_stem)):
             shorter = len(a) if len(a) < len(b) else len(b)
             limit = 0 if shorter < 6 else 1 if shorter < 10 else 2 if shorter < 15 else 3  # typo_allowance
-            if limit and abs(len(a) - len(b)) <= limit and edit_distance(a, b, limit) <= limit:
+            if limit and abs(len(a) - len(b)) <= limit and OSA.distance(a, b, score_cutoff=limit) <= limit:
                 return None if lexicon.different_words(said, wanted) else TYPO
     if said[0] == wanted[0] and (abbreviates(said, wanted) or abbreviates(wanted, said)):
         return SHORT
@@ -294,9 +295,10 @@ class Comparison:
     def complete(self) -> bool:
         return bool(self.pairs) and not self.missing and not self.extra
 
-    @cached_property
-    def hows(self) -> frozenset[str]:
-        return frozenset(how for _, _, how in self.pairs if how != EXACT)
+    hows: frozenset[str] = frozenset()  # the kinds of match other than exact, filled in from pairs
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "hows", frozenset(how for _, _, how in self.pairs if how != EXACT))
 
 
 def _initials_pairs(said: list[str], wanted: list[str], pairs: list, names: bool) -> None:
@@ -329,16 +331,20 @@ _ORDER = {EXACT: 0, FORM: 1, SHORT: 2, SPELLING: 3, TYPO: 4, VARIANT: 5, ROUNDED
 def _run_pairs(left_said: list[str], left_wanted: list[str], pairs: list, flip: bool, how: str, sizes, may, meets) -> None:
     """Pair a leftover response word that may stand for a run (a quick test) with a run of leftover answer words
     (longest runs first) that meets(word, key) says it stands for, the run's words joined by "_" as WordNet writes them."""
-    for word in [word for word in left_said if may(word)]:
+    for word in list(left_said):
+        if not may(word):
+            continue
         for size in sizes:
-            found = next((start for start in range(len(left_wanted) - size + 1)
-                          if meets(word, "_".join(left_wanted[start:start + size]))), None)
-            if found is not None:
-                run = " ".join(left_wanted[found:found + size])
-                del left_wanted[found:found + size]
-                left_said.remove(word)
-                pairs.append((run, word, how) if flip else (word, run, how))
-                break
+            for start in range(len(left_wanted) - size + 1):
+                if meets(word, "_".join(left_wanted[start:start + size])):
+                    run = " ".join(left_wanted[start:start + size])
+                    del left_wanted[start:start + size]
+                    left_said.remove(word)
+                    pairs.append((run, word, how) if flip else (word, run, how))
+                    break
+            else:
+                continue
+            break
 
 
 def _place_pairs(left_said: list[str], left_wanted: list[str], pairs: list, flip: bool) -> None:
@@ -350,8 +356,11 @@ def _place_pairs(left_said: list[str], left_wanted: list[str], pairs: list, flip
 
 def _compound_pairs(said: tuple[str, ...], left_said: list[str], left_wanted: list[str], pairs: list, flip: bool) -> None:
     """Two neighbouring words written as one: "space walk" and "spacewalks"."""
+    if len(said) < 2:
+        return
+    starts = {target[:size] for target in left_wanted for size in (1, 2, 3)}  # "ox bow" and "oxbow" too
     for first, second in zip(said, said[1:]):
-        if first not in left_said or second not in left_said or not any(t.startswith(first[:3]) for t in left_wanted):
+        if first[:3] not in starts or first not in left_said or second not in left_said:
             continue
         joined = stem(first + second)
         for target in left_wanted:
@@ -384,8 +393,6 @@ def _slip_in_complete(said: str, wanted: str, answer: tuple[str, ...], pairs: li
     one slip from the answer's, when every other word of an answer of two or more met as written. Not a number,
     not two nouns WordNet tells apart ("Rod"/"Red"), not a given name at the start ("Paula"/"Paul", "Maria"/"Mario"),
     nor a vowel ending changed ("Bela"/"Belo") (rule: misspelt word)."""
-    from .names import is_given_name
-
     if said[0] != wanted[0] or not 3 <= min(len(said), len(wanted)) <= 5 or not (said.isalpha() and wanted.isalpha()):
         return False
     if len([w for w in answer if w not in FUNCTION_WORDS]) < 2 or any(how not in STRICT for _, _, how in pairs):
@@ -423,8 +430,9 @@ def compare(said: tuple[str, ...], wanted: tuple[str, ...], names: bool = False,
         return Comparison((), tuple(w for w in wanted if w not in FUNCTION_WORDS), tuple(w for w in said if w not in FUNCTION_WORDS))
     # How each pair of words meets, computed once; then the best kinds are paired first.
     found = [(_ORDER[how], i, j, how) for i, word in enumerate(said) for j, target in enumerate(wanted)
-             if (word[0] == target[0] or word[0].isdigit()
-                 or (len(word) >= 6 or len(target) >= 6) and abs(len(word) - len(target)) <= 3  # a typo, first letter and all
+             if (word[0] == target[0]
+                 or (len(word) >= 6 or len(target) >= 6) and -3 <= len(word) - len(target) <= 3  # a typo, first letter and all
+                 or word[0].isdigit()
                  or names and skeleton(word)[0] == skeleton(target)[0])  # a transliteration keeps its consonants
              and (how := word_match(word, target, names, forms))]
     used_said, used_wanted = set(), set()
