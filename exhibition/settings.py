@@ -143,6 +143,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # "database is locked" when its read turns into a write.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         timeout=20, transaction_mode="IMMEDIATE", init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+    # The test database is a file too, not SQLite's shared in-memory cache: there two threads (a test and
+    # the embedded conductor, which now also hears each socket's presence) fail at once with "table is
+    # locked" instead of waiting as they do on every real database.
+    DATABASES["default"].setdefault("TEST", {}).setdefault(
+        "NAME", os.environ.get("EXHIBITION_TEST_SQLITE", str(BASE_DIR / "var" / "test.sqlite3")))
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A bounded pool of connections per process (Django's psycopg pool): a request, a consumer's read or

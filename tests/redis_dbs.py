@@ -3,7 +3,8 @@
 EXHIBITION_TEST_REDIS (default redis://127.0.0.1:6379) names the server and EXHIBITION_TEST_REDIS_DBS
 (default "guard=9,faults=10,memory=11,compose=12,restart=14,bots=15") the database of each kind. The suite empties a
 database only if it is empty already, carries the suite's mark (set when it first empties it), or
-holds only the channel layer's keys, which expire on their own: a database holding anyone else's keys fails the test with a sentence saying which and how to choose
+holds only keys the suite's own services write (the channel layer's, the test brokers' prefixed
+ones, say after an interrupted run): a database holding anyone else's keys fails the test with a sentence saying which and how to choose
 another, and is left as it was.
 """
 from __future__ import annotations
@@ -12,7 +13,9 @@ import os
 
 DEFAULT_DBS = {"guard": 9, "faults": 10, "memory": 11, "compose": 12, "restart": 14, "bots": 15}
 MARK = "exhibition:test-suite-database"
-TRANSIENT = b"asgi"  # the channel layer's keys: messages and groups that expire on their own
+# Keys the suite's own services write: the channel layer's (messages and groups that expire on their
+# own) and the Celery brokers' of the bot and compose tests, under their test-/compose- prefixes.
+SUITES_OWN = (b"asgi", b"test-", b"compose-")
 
 
 def _dbs() -> dict[str, int]:
@@ -44,7 +47,7 @@ def fresh_redis(url: str) -> bool:
     try:
         size, ours = client.dbsize(), client.exists(MARK)
         if size and not ours:
-            ours = all(key.startswith(TRANSIENT) for key in client.scan_iter(count=1000))
+            ours = all(key.startswith(SUITES_OWN) for key in client.scan_iter(count=1000))
     except redis.RedisError:
         return False
     if size and not ours:
