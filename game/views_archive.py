@@ -27,7 +27,7 @@ from .replay_data import replay_response
 from .views_host import staff_required
 
 PER_PAGE = 20
-REPLAY_MODULES = ("js/replay.js", "js/replay-frames.js", "js/match-socket.js", "js/screen.js", "js/ui.js")
+REPLAY_MODULES = ("js/replay.js", "js/replay-frames.js", "js/match-fold.js", "js/match-socket.js", "js/screen.js", "js/ui.js")
 
 
 def is_staff(request) -> bool:

@@ -2,7 +2,7 @@
 // controls of the match. Keys: A accept, P prompt, R reject, N next, Space reveal, U undo,
 // H pause/resume. Keys never fire while the moderator is typing in a field.
 
-import { seatName, teamName } from "./match-socket.js";
+import { seatName, teamName } from "./match-fold.js";
 import { botLabel, calledScores, correctionText, el, openScreen, phaseText, renderBots, renderFinal, renderQuestion, renderScores, renderSnippets, showEnded, teamClass } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);

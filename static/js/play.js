@@ -2,7 +2,8 @@
 // the answer box when you hold the floor, and in team phases the team's discussion where the
 // captain submits or passes.
 
-import { FINAL_CLOSES, seatName, teamName } from "./match-socket.js";
+import { FINAL_CLOSES } from "./match-socket.js";
+import { seatName, teamName } from "./match-fold.js";
 import { el, openScreen, phaseText, renderFeed, renderFinal, renderQuestion, renderScores, renderSnippets, showEnded } from "./ui.js";
 import { ScreenWakeLock } from "./wake-lock.js";
 

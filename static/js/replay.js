@@ -1,12 +1,12 @@
 // The replay of a finished match: the frames one audience received (projected on the server, as they
-// were live), folded by the same fold as the live screens (match-socket.js) and drawn by the same code
+// were live), folded by the same fold as the live screens (match-fold.js) and drawn by the same code
 // as the spectator screen (screen.js). Around it: play/pause, speed, a timeline to click or drag,
 // keys, jump to the next buzz, the question list, and each bot's confidence chart (uPlot).
 //
 // Keys: Space play/pause · ←/→ 5 s back/on · Shift+←/→ previous/next question · 1–9, 0 question 1–10 ·
 // B next buzz.
 
-import { applyFrame, applySnapshot, emptyView, seatName, teamName } from "./match-socket.js";
+import { applyFrame, applySnapshot, emptyView, seatName, teamName } from "./match-fold.js";
 import { flashBuzz, keepFitted, renderScreen } from "./screen.js";
 import { botLabel, correctionText, el, renderTimer, teamClass } from "./ui.js";
 import { unpackFrames } from "./replay-frames.js";

@@ -11,7 +11,7 @@
 // big, the question keeps its latest words in view. The phase-3 search results keep a size the back of
 // a room reads and show as many results as fit, the first first (fitSnippets).
 
-import { teamName } from "./match-socket.js";
+import { teamName } from "./match-fold.js";
 import { el, phaseText, renderBots, renderFeed, renderFinal, renderQuestion, renderScores, renderSnippets, teamClass } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);

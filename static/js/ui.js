@@ -2,7 +2,8 @@
 // scoreboard, the phase banner, timers, the feed of answers and rulings, and bot guesses.
 // Everything a person typed goes in through textContent, never as HTML.
 
-import { MatchClient, seatName, teamName } from "./match-socket.js";
+import { MatchClient } from "./match-socket.js";
+import { seatName, teamName } from "./match-fold.js";
 
 export function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);

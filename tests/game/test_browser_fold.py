@@ -1,5 +1,5 @@
 """Stale state + events == fresh state, for the browser: the fold every page runs
-(static/js/match-socket.js), run under Node on the frames each audience received in played matches,
+(static/js/match-fold.js), run under Node on the frames each audience received in played matches,
 equals the server's snapshot (game/engine/projection.py) at every seq, for every audience (moderator,
 spectator, a player of each team), on both formats, with undo, override, throw-out, held bot guesses
 and judge suggestions in the logs; from the first frame, and from a snapshot taken midway (a page that

@@ -1,4 +1,4 @@
-// Runs the browser's fold (static/js/match-socket.js applyFrame/applySnapshot) under Node on the frames
+// Runs the browser's fold (static/js/match-fold.js applyFrame/applySnapshot) under Node on the frames
 // of a played match, as a live screen would get them, and prints its view after every frame as JSON,
 // for tests/game/test_browser_fold.py to compare with the server's snapshot at the same seq.
 //
@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 
 const [root, inputPath] = process.argv.slice(2);
-const { applyFrame, applySnapshot, emptyView } = await import(pathToFileURL(`${root}/static/js/match-socket.js`));
+const { applyFrame, applySnapshot, emptyView } = await import(pathToFileURL(`${root}/static/js/match-fold.js`));
 const input = JSON.parse(readFileSync(inputPath, "utf8"));
 
 function shown(view) {
