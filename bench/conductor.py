@@ -67,7 +67,7 @@ def make_matches(count: int) -> list[str]:
 
 
 async def measure(codes: list[str], seconds: float) -> dict:
-    from exhibition.local_layer import LocalChannelLayer
+    from serving.local_layer import LocalChannelLayer
     from game.conductor.core import Conductor
     from game.conductor.groups import CONDUCTOR_CHANNEL, match_group
     from game.models import MatchEvent

@@ -131,7 +131,7 @@ def bench_server(match, events: list[dict], repeat: int, seeks: int):
     from django.test import Client
 
     from game.engine.api import snapshot
-    from game.replay import Replay, load_log
+    from game.archive.replay import Replay, load_log
 
     client = Client(HTTP_HOST="127.0.0.1", HTTP_ACCEPT_ENCODING="gzip, deflate, br")
     url = f"/m/{match.code}/replay"
@@ -281,7 +281,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="bench-replay-") as folder:
         db = Path(folder) / "bench.sqlite3"
         setup_django(db)
-        from game.replay import load_log
+        from game.archive.replay import load_log
 
         codes = {}
         for format_name in FORMATS:

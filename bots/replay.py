@@ -21,7 +21,7 @@ from bots.artefacts import read_meta
 from bots.base import BaseBot
 from bots.errors import BotError
 from bots.protocol import Act, Query
-from game.exports import from_text_cell
+from game.importers.csv_cells import from_text_cell
 from game.importers.base import ImportProblem
 from game.importers.csv_rows import as_dict, header_and_rows
 from game.importers.limits import ANSWER
@@ -50,7 +50,7 @@ def read_responses(path) -> dict[str, list[tuple[int, str, float, bool]]]:
                 raise BotError(f"{path} lacks the column(s) {', '.join(missing)}; it needs {', '.join(COLUMNS)}.")
             for line, cells in rows:
                 row = as_dict(names, cells)
-                guess = from_text_cell(row["guess"])  # as game/exports.py writes a guess that looks like a formula
+                guess = from_text_cell(row["guess"])  # as game/archive/exports.py writes a guess that looks like a formula
                 check_length(ANSWER, guess, f"{path} line {line:,}")
                 by_question[row["question_id"]].append((line, row["token_position"], guess, row["confidence"],
                                                         row["buzz"]))

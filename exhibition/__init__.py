@@ -1,4 +1,4 @@
 """Exhibition: live human-versus-computer trivia matches."""
-from .celery import app as celery_app
+from exhibition.celery import app as celery_app
 
 __all__ = ("celery_app",)

@@ -1,6 +1,6 @@
 """ASGI entry point: HTTP through Django, websockets through the Channels consumers.
 
-Websockets are bounded in what they may send (exhibition/websocket_limits.py), then pass the Origin
+Websockets are bounded in what they may send (serving/websocket_limits.py), then pass the Origin
 check (ALLOWED_HOSTS) and the session login before a consumer sees them. In the embedded default
 (no REDIS_URL) the application also starts the conductor inside this process on the first request;
 with Redis, `manage.py conduct` runs it separately. GET /healthz is answered before all of that
@@ -19,15 +19,15 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from exhibition.health import HealthCheck  # noqa: E402
-from exhibition.websocket_limits import BoundedMessages  # noqa: E402
+from serving.websocket_limits import BoundedMessages  # noqa: E402
 from game.conductor.embedded import ConductorStarter, embedded_enabled  # noqa: E402
-from game.routing import websocket_urlpatterns  # noqa: E402
+from game.live.routing import websocket_urlpatterns  # noqa: E402
 
 
 class KeepServerSend:
     """Outermost: keep the server's own `send` in the scope (scope["exhibition.send"]), before the
     session and auth middleware wrap it, so the fan-out can write prepared frames straight to
-    Daphne's websocket protocol (game/fanout.py)."""
+    Daphne's websocket protocol (game/live/fanout.py)."""
 
     def __init__(self, app):
         self.app = app

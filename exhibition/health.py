@@ -36,7 +36,7 @@ async def _layer() -> str:
 
 
 async def report() -> tuple[int, dict]:
-    from game.fanout import local_counts
+    from game.live.fanout import local_counts
 
     body = {"ok": True, "pid": os.getpid()}
     problems = []

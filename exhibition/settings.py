@@ -11,7 +11,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from exhibition import client_address, hall
+from serving import client_address, hall
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -28,7 +28,7 @@ def env_flag(name: str, default: bool = False) -> bool:
 DEBUG = env_flag("DEBUG", False)
 
 # Hall mode (EXHIBITION_HALL=1, `make demo HALL=1`): phones on the hall's network play. The server
-# answers at this machine's LAN addresses (read from its interfaces, exhibition/hall.py) and at
+# answers at this machine's LAN addresses (read from its interfaces, serving/hall.py) and at
 # EXHIBITION_PUBLIC_URL's host when set; the big screen hands out that URL and its QR code.
 EXHIBITION_HALL = env_flag("EXHIBITION_HALL", False)
 try:
@@ -60,7 +60,7 @@ if EXHIBITION_PUBLIC_URL:
 # unless EXHIBITION_PUBLIC_URL is an https:// address. Behind a TLS-terminating proxy set
 # BEHIND_PROXY=1: the proxy's X-Forwarded-Proto is then believed, and X-Forwarded-For from the
 # proxies in TRUSTED_PROXIES (comma-separated addresses and networks; unset, loopback and the private
-# ranges, where docker-compose's network lives): exhibition/client_address.py says how it is read.
+# ranges, where docker-compose's network lives): serving/client_address.py says how it is read.
 HTTPS = env_flag("HTTPS", EXHIBITION_PUBLIC_URL.startswith("https://") if EXHIBITION_HALL else not DEBUG)
 try:
     TRUSTED_PROXIES = client_address.parse_networks(os.environ.get("TRUSTED_PROXIES", ""))
@@ -165,18 +165,18 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    # Time-outs, retries and the pool are explained in exhibition/redis_layer.py. Group members
+    # Time-outs, retries and the pool are explained in serving/redis_layer.py. Group members
     # are renewed by each socket's heartbeat (15 s), so a member left behind by a dead process ages
     # out after a minute instead of a day.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "exhibition.redis_layer.ResilientRedisChannelLayer",
+            "BACKEND": "serving.redis_layer.ResilientRedisChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30, "group_expiry": 60},
         }
     }
 else:
-    # In memory, shared by the web loop and the embedded conductor's own thread (exhibition/local_layer.py).
-    CHANNEL_LAYERS = {"default": {"BACKEND": "exhibition.local_layer.LocalChannelLayer", "CONFIG": {"capacity": 1500}}}
+    # In memory, shared by the web loop and the embedded conductor's own thread (serving/local_layer.py).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "serving.local_layer.LocalChannelLayer", "CONFIG": {"capacity": 1500}}}
 
 # The cache keeps join rate limits; with Redis every web process shares it.
 if REDIS_URL:
@@ -226,8 +226,8 @@ AXES_FAILURE_LIMIT = int(os.environ.get("EXHIBITION_LOGIN_FAILURES", 5))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("EXHIBITION_LOGIN_COOLOFF_MINUTES", 15)))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "exhibition.client_address.client_address"
-AXES_LOCKOUT_CALLABLE = "exhibition.login_lockout.lockout_page"
+AXES_CLIENT_IP_CALLABLE = "serving.client_address.client_address"
+AXES_LOCKOUT_CALLABLE = "serving.login_lockout.lockout_page"
 
 # Where the shared public question sets live (tests and benchmarks read them from here).
 EXHIBITION_DATA_DIR = Path(os.environ.get("EXHIBITION_DATA_DIR", BASE_DIR.parent / "shared" / "data"))
@@ -237,14 +237,14 @@ EXHIBITION_BOT_DIR = Path(os.environ.get("EXHIBITION_BOT_DIR", BASE_DIR / "var" 
 # built-in kinds under its `kind` in every process (bots.registry.plug_in; README "Your own bot class").
 EXHIBITION_BOT_KINDS = [p.strip() for p in os.environ.get("EXHIBITION_BOT_KINDS", "").split(",") if p.strip()]
 
-# LOG_FORMAT=json: one JSON object a line (exhibition/logs.py), for log collectors; plain text otherwise.
+# LOG_FORMAT=json: one JSON object a line (serving/logs.py), for log collectors; plain text otherwise.
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "text").strip().lower()
 if LOG_FORMAT not in ("text", "json"):
     raise ImproperlyConfigured(f"LOG_FORMAT must be text or json, not {LOG_FORMAT!r}.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"json": {"()": "exhibition.logs.JsonFormatter"},
+    "formatters": {"json": {"()": "serving.logs.JsonFormatter"},
                    "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},

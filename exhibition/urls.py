@@ -2,10 +2,10 @@
 from django.contrib import admin
 from django.urls import include, path
 
-handler500 = "exhibition.busy.server_error"  # a database that did not answer in time: "busy, try again" (503)
+handler500 = "serving.busy.server_error"  # a database that did not answer in time: "busy, try again" (503)
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
-    path("", include("game.urls")),
+    path("", include("game.web.urls")),
 ]

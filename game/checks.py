@@ -2,7 +2,7 @@
 server would otherwise find out only in the middle of a match."""
 from django.core.checks import Warning, register
 
-from .judging import lexicon
+from game.judging import lexicon
 
 
 @register()

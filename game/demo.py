@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .importers.run import import_path
-from .models import Packet
+from game.importers.run import import_path
+from game.models import Packet
 
 DEMO_PACKET = Path(__file__).resolve().parent / "fixtures" / "demo_packet.json"
 

@@ -240,7 +240,7 @@ class ConductorPresence(models.Model):
     """A running conductor, renewed with its leases: how many matches it holds, for placing new ones.
 
     A new match goes to the live conductor that holds the fewest; the live matches of one that died
-    are shared out the same way (game/conductor/leases.py). A row not renewed for a lease's length
+    are shared out the same way (game/leases.py). A row not renewed for a lease's length
     belongs to a conductor that is gone. `manage.py conductors` lists them (and checks one for health).
     """
 

@@ -10,10 +10,10 @@ from django import forms
 from django.core.management.base import CommandError
 from django.db.models import Case, IntegerField, Value, When
 
-from .engine.questions import POWER_MARK
-from .engine.selection import MAX_SEED, NOUNS, ORDERS, QuestionOrder, SelectionError, describe
-from .models import Match, MatchEvent, Question
-from .store import new_seed
+from game.engine.questions import POWER_MARK
+from game.engine.selection import MAX_SEED, NOUNS, ORDERS, QuestionOrder, SelectionError, describe
+from game.models import Match, MatchEvent, Question
+from game.store import new_seed
 
 START_HELP = ("1 = from the start. Counts the packet's questions of the kind this format plays (tossups or short "
               "questions) in the packet's own order, before the categories and the shuffle; earlier ones are not played")

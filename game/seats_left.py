@@ -1,15 +1,15 @@
 """What a seat given up changes in the database, in the same transaction as its seat_left event.
 
 The event log says who left; the Seat row is what the web layer reads instead of the log. Its
-credential generation goes up, so every token made for it stops working (game/seat_tokens.py), on
+credential generation goes up, so every token made for it stops working (game/live/seat_tokens.py), on
 every web process, at the moment the event is stored. It is marked left, so its name is free for a
-new join and it no longer counts towards the match's players (game/views_match.py). And the captaincy
+new join and it no longer counts towards the match's players (game/web/views_match.py). And the captaincy
 moves as the event says, so a newcomer to a team left without a captain becomes its captain.
 """
 from django.db.models import F
 from django.utils import timezone
 
-from .models import Seat
+from game.models import Seat
 
 
 def seat_pk(key: str) -> int:

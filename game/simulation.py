@@ -16,9 +16,9 @@ import itertools
 import random
 from dataclasses import dataclass
 
-from .engine.api import Rejected, next_wakeup
-from .engine.state import MatchState
-from .store import MatchRunner
+from game.engine.api import Rejected, next_wakeup
+from game.engine.state import MatchState
+from game.store import MatchRunner
 
 MODERATOR = {"role": "moderator"}
 SYSTEM = {"role": "system"}

@@ -15,13 +15,13 @@ from dataclasses import dataclass, field, replace
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
-from .conductor.leases import LeaseLost, hold, renew
-from .engine.api import Rejected, create_match, decide_and_fold, fold, make_rules
-from .engine.selection import PACKET_ORDER, QuestionOrder, select_questions
-from .judging.judge import judge
-from .snippets import top_snippets
-from .models import CommandReceipt, Match, MatchEvent, Packet, Seat, Team
-from .seats_left import record_seats_left
+from game.leases import LeaseLost, hold, renew
+from game.engine.api import Rejected, create_match, decide_and_fold, fold, make_rules
+from game.engine.selection import PACKET_ORDER, QuestionOrder, select_questions
+from game.judging.judge import judge
+from game.snippets import top_snippets
+from game.models import CommandReceipt, Match, MatchEvent, Packet, Seat, Team
+from game.seats_left import record_seats_left
 
 SNIPPETS_SHOWN = 3
 RESERVE_QUESTIONS = 10  # extra questions carried for throw-outs and tiebreakers

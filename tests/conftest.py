@@ -47,7 +47,7 @@ def live_match(transactional_db):
     Words are revealed by the moderator by default (reveal="moderator"), so play never races a clock.
     """
     from game.models import Packet, Question
-    from game.seat_tokens import make_seat_token
+    from game.live.seat_tokens import make_seat_token
     from game.store import SeatSpec, TeamSpec, create_match_record
 
     def make(format_name="quizbowl", overrides=None, bots=(), questions=6, title="Live test"):
@@ -196,7 +196,7 @@ async def connect():
         headers = [(b"host", b"127.0.0.1"), (b"origin", origin.encode())]
         if cookie:
             headers.append((b"cookie", cookie.encode()))
-        if token is not None:  # a seat token, as non-browser clients send it (game/seat_tokens.py)
+        if token is not None:  # a seat token, as non-browser clients send it (game/live/seat_tokens.py)
             headers.append((b"x-seat-token", token.encode()))
         io = WebsocketCommunicator(websocket_application, path, headers=headers)
         connected, _ = await io.connect(timeout=20)

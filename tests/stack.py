@@ -166,7 +166,7 @@ class Client:
         import websockets
 
         headers = {"Cookie": self.cookie} if self.cookie else {}
-        if self.seat_token:  # a player's seat token goes in a header, never in the URL (game/seat_tokens.py)
+        if self.seat_token:  # a player's seat token goes in a header, never in the URL (game/live/seat_tokens.py)
             headers["X-Seat-Token"] = self.seat_token
         for _ in range(100):
             try:

@@ -2,7 +2,7 @@
 import pytest
 from django.test import RequestFactory
 
-from exhibition.client_address import PRIVATE_NETWORKS, client_address, parse_networks
+from serving.client_address import PRIVATE_NETWORKS, client_address, parse_networks
 
 PROXY = "172.18.0.5"  # nginx on docker-compose's network
 

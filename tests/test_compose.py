@@ -84,7 +84,7 @@ async def reply_on(layer, channel: str, timeout: float = 60) -> dict:
 
 async def test_each_compose_command_runs_and_does_its_job(stack):
     from celery import Celery
-    from exhibition.redis_layer import ResilientRedisChannelLayer
+    from serving.redis_layer import ResilientRedisChannelLayer
 
     procs, env, prefix = stack
     services = compose_services()

@@ -1,6 +1,6 @@
 """Bounded database connections: on PostgreSQL each process borrows from a pool of its own size, and
 a request that finds no free connection in time is told "busy, try again" (503) with what it typed,
-never a 500 (exhibition/busy.py)."""
+never a 500 (serving/busy.py)."""
 import os
 import threading
 

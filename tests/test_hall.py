@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from exhibition import hall
+from serving import hall
 from tests.conftest import need_service
 from tests.servers import ROOT
 
@@ -21,7 +21,7 @@ import json, django
 django.setup()
 from django.conf import settings
 from django.test import Client
-from exhibition import hall
+from serving import hall
 lan = hall.lan_addresses()
 hosts = {"lan": hall.host_entry(lan[0]) + ":8000" if lan else None, "local": "127.0.0.1:8000", "foreign": "evil.example:8000",
          "public": "quiz.hall.example:8000"}

@@ -1,4 +1,4 @@
-"""GET /healthz (exhibition/health.py) and LOG_FORMAT=json (exhibition/logs.py): what an operator's
+"""GET /healthz (exhibition/health.py) and LOG_FORMAT=json (serving/logs.py): what an operator's
 load balancer, compose and log collector read."""
 import json
 import logging
@@ -8,7 +8,7 @@ import pytest
 from channels.testing import HttpCommunicator
 
 from exhibition import health
-from exhibition.logs import JsonFormatter
+from serving.logs import JsonFormatter
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

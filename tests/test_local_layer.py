@@ -10,7 +10,7 @@ import threading
 import pytest
 from channels.exceptions import ChannelFull
 
-from exhibition.local_layer import LocalChannelLayer
+from serving.local_layer import LocalChannelLayer
 
 
 async def test_a_message_reaches_a_receiver_on_another_threads_loop():

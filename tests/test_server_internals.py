@@ -1,5 +1,5 @@
 """The insides of Daphne, Twisted, autobahn and channels-redis that Exhibition reads are all in two
-adapters (exhibition/server_internals.py, exhibition/redis_layer.py). An upgrade of any of those
+adapters (serving/server_internals.py, serving/redis_layer.py). An upgrade of any of those
 libraries fails here until the adapters are read again against it; what they read is checked
 against the installed versions so a change that breaks them is named."""
 from __future__ import annotations
@@ -10,15 +10,15 @@ from importlib.metadata import version
 
 import pytest
 
-from exhibition import server_internals
-from exhibition.server_internals import CHECKED_WITH, can_write_through, daphne_protocol, unsent_bytes
+from serving import server_internals
+from serving.server_internals import CHECKED_WITH, can_write_through, daphne_protocol, unsent_bytes
 
 
 @pytest.mark.parametrize("distribution", sorted(CHECKED_WITH))
 def test_the_installed_version_is_the_one_the_adapters_were_read_against(distribution):
     assert version(distribution) == CHECKED_WITH[distribution], (
         f"{distribution} is {version(distribution)}, the adapters were read against {CHECKED_WITH[distribution]}: "
-        f"read exhibition/server_internals.py and exhibition/redis_layer.py against it, run the Daphne and "
+        f"read serving/server_internals.py and serving/redis_layer.py against it, run the Daphne and "
         f"Redis tests, then update CHECKED_WITH")
 
 

@@ -7,7 +7,7 @@ no Redis. Web views tell it about a new or changed match with wake_match(code).
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from .groups import CONDUCTOR_CHANNEL
+from game.conductor.groups import CONDUCTOR_CHANNEL
 
 
 async def send_wake(code: str, layer=None) -> None:

@@ -27,10 +27,11 @@ from django.db import connections
 from game.budgets import Budgets
 from game.store import now_ms
 
-from . import leases, loading
-from .database import DatabaseThread
-from .groups import CONDUCTOR_CHANNEL, Sender
-from .host import MatchHost, actor_key
+from game import leases
+from game.conductor import loading
+from game.conductor.database import DatabaseThread
+from game.conductor.groups import CONDUCTOR_CHANNEL, Sender
+from game.conductor.host import MatchHost, actor_key
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 The conductor gets an event loop of its own in a thread of its own, so the game clock never waits
 for the web loop: a thousand sockets to write to (or a slow page) cannot make a word late or a
 buzz arrive after the question closed. The two loops talk through the in-process channel layer
-(exhibition/local_layer.py), which is safe across threads. It starts the first time any HTTP
+(serving/local_layer.py), which is safe across threads. It starts the first time any HTTP
 request or websocket arrives (Daphne has no startup hook); ConductorStarter wraps the ASGI
 application to do that. At exit it stops cleanly and gives its leases back. With REDIS_URL set,
 `manage.py conduct` runs the conductor instead and nothing starts here.
@@ -18,7 +18,7 @@ import threading
 
 from django.conf import settings
 
-from .core import Conductor
+from game.conductor.core import Conductor
 
 log = logging.getLogger(__name__)
 

@@ -5,12 +5,12 @@ means a lost frame. Each event is projected and encoded once per audience here, 
 one command go out as ONE channel-layer message per match carrying every audience's frames, keyed
 by audience (the moderator, each team, the watchers). The members of a match's group are web
 processes, not sockets: each process's hub writes each audience's frames to its own sockets of
-that audience only (game/fanout.py), so a player's socket never gets the moderator's frame. Only
+that audience only (game/live/fanout.py), so a player's socket never gets the moderator's frame. Only
 the conductor sends to them. (One message per audience cost four channel-layer sends per event,
 each a handful of Redis round trips, and four wake-ups of every web process.)
 
 A seat_left event is followed by a "hub.seat_left" message to the same group, so every web process
-closes that seat's sockets (game/seat_holders.py) right after writing the event's frames.
+closes that seat's sockets (game/live/seat_holders.py) right after writing the event's frames.
 """
 from __future__ import annotations
 
@@ -97,7 +97,7 @@ async def broadcast(layer, code: str, team_ids: list[str], events: list[dict], s
 class Sender:
     """The conductor's group sends: those asked for in the same turn of the event loop (the matches
     whose events were stored in one transaction) go to Redis together, in one round trip, where the
-    layer can (exhibition/redis_layer.py group_send_many). Each caller waits for its own send and
+    layer can (serving/redis_layer.py group_send_many). Each caller waits for its own send and
     gets its failure, if any."""
 
     def __init__(self, layer):

@@ -23,11 +23,11 @@ from django.db import IntegrityError
 from game.engine.api import Rejected, next_wakeup
 from game.store import Receipt, refusal_reply
 
-from . import loading
-from .bots import BotDriver
-from .groups import broadcast, roster_message
-from .leases import LeaseLost
-from .room import REPORT_TTL_MS, Room
+from game.conductor import loading
+from game.conductor.bots import BotDriver
+from game.conductor.groups import broadcast, roster_message
+from game.leases import LeaseLost
+from game.conductor.room import REPORT_TTL_MS, Room
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@ and how each bot is doing. None of it is in the event log (a reconnect is not pa
 goes to the moderator's sockets only, as an ephemeral "roster" frame (docs/wire-protocol.md).
 
 Connections are known by the web processes, each for its own sockets: each one reports the seats it
-holds a socket for (game/presence.py), at once when that changes and again every heartbeat. A seat is
+holds a socket for (game/live/presence.py), at once when that changes and again every heartbeat. A seat is
 connected while any process reports it; a process that stops reporting (it died) is forgotten after
 REPORT_TTL_MS. Bot health is what this conductor saw of each bot's acts: how many it was asked, answered,
 timed out or failed, how long the last answer took, and its last failure's reason. Both are memory only:

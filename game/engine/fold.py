@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import copy
 
-from .questions import Question
-from .state import MatchState, QuestionState
+from game.engine.questions import Question
+from game.engine.state import MatchState, QuestionState
 
 
 def initial_state(data: dict) -> MatchState:

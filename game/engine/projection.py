@@ -16,9 +16,9 @@ the team has submitted (the big screen shows who has). Every audience gets every
 """
 from __future__ import annotations
 
-from .questions import clean_answer
-from .rules import MAX_GUESSES
-from .state import MatchState
+from game.engine.questions import clean_answer
+from game.engine.rules import MAX_GUESSES
+from game.engine.state import MatchState
 
 AUDIENCES = ("moderator", "spectator", "player", "bot")
 HALL = ("spectator", "player")  # the people in the room: the big screen and the phones

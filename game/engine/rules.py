@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import math
 
-from .clock import word_ms
-from .errors import Rejected
-from .fold import apply, apply_in_place
-from .selection import PACKET_ORDER
-from .state import MatchState
+from game.engine.clock import word_ms
+from game.engine.commands import COMMANDS, MODERATOR, SEAT, senders
+from game.engine.errors import Rejected
+from game.engine.fold import apply, apply_in_place
+from game.engine.selection import PACKET_ORDER
+from game.engine.state import MatchState
 
 MAX_TEXT = 200
 MAX_REASON = 1000  # why a bot was stopped: the figures and the mechanism that held it
@@ -926,16 +927,8 @@ _COMMANDS = {
     "bot_missed": _cmd_bot_missed, "bot_stopped": _cmd_bot_stopped, "judge": _cmd_judge, "snippets": _cmd_snippets,
     "kick": _cmd_kick, "leave": _cmd_leave,
 }
-_MOD = frozenset({"moderator"})
-_SYS = frozenset({"system"})
-_SEAT = frozenset({"player", "bot"})
-_ROLES = {
-    "tick": _SYS, "join": _SYS, "bot_missed": _SYS, "bot_stopped": _SYS, "judge": _SYS, "snippets": _SYS,
-    "start": _MOD, "next": _MOD, "end": _MOD, "reveal": _MOD, "rule": _MOD, "undo": _MOD,
-    "override": _MOD, "adjust": _MOD, "throw_out": _MOD, "pause": _MOD, "resume": _MOD, "kick": _MOD,
-    "leave": frozenset({"player"}), "buzz": _SEAT, "answer": _SEAT, "submit": _SEAT, "pass": _SEAT, "chat": frozenset({"player"}),
-    "bot_guess": frozenset({"bot"}),
-}
+_MOD, _SEAT = MODERATOR, SEAT
+_ROLES = {kind: senders(kind) for kind in COMMANDS}
 _ROLE_MESSAGES = {k: "Only the moderator can do that." for k, v in _ROLES.items() if v is _MOD}
 _ROLE_MESSAGES.update({k: "Only a seated player can do that." for k, v in _ROLES.items() if v is _SEAT})
 COMMAND_TYPES = frozenset(_COMMANDS)

@@ -19,8 +19,8 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from .errors import Rejected
-from .questions import POWER_MARK
+from game.engine.errors import Rejected
+from game.engine.questions import POWER_MARK
 
 ORDERS = ("packet", "shuffled")
 MAX_SEED = 2**53 - 1  # a seed must survive JSON and JavaScript numbers unchanged

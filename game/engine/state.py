@@ -4,7 +4,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from .questions import Question
+from game.engine.questions import Question
 
 
 _ATOMS = (str, int, float, bool, type(None))

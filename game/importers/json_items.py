@@ -10,9 +10,9 @@ import json
 import re
 from typing import Iterable, Iterator
 
-from .base import ImportProblem
-from .json_limits import value_end
-from .limits import LINE
+from game.importers.base import ImportProblem
+from game.importers.json_limits import value_end
+from game.importers.limits import LINE
 
 _DECODER = json.JSONDecoder()
 _WHITESPACE = re.compile(r"\s*")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from .base import ImportProblem
+from game.importers.base import ImportProblem
 
 KIB = 1024
 MIB = 1024 * KIB

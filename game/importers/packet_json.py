@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import json
 
-from .base import ImportProblem, Parsed, rows_from
-from .json_items import object_with_array
+from game.importers.base import ImportProblem, Parsed, rows_from
+from game.importers.json_items import object_with_array
 
 FORMAT_NAME = "exhibition-packet"
 VERSION = 1

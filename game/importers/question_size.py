@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from .limits import ANSWER, QUESTION, TEXT, Limit, LimitExceeded
+from game.importers.limits import ANSWER, QUESTION, TEXT, Limit, LimitExceeded
 
 
 def check_length(limit: Limit, value, where: str) -> None:

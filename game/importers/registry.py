@@ -4,12 +4,12 @@ from __future__ import annotations
 import io
 import json
 
-from . import nq, packet_json, plain_csv, qanta, tossups_csv
-from .base import ImportProblem, Parsed
-from .csv_rows import header_names, records
-from .json_limits import value_end
-from .limits import LimitExceeded
-from .reading import Source, plain_name
+from game.importers import nq, packet_json, plain_csv, qanta, tossups_csv
+from game.importers.base import ImportProblem, Parsed
+from game.importers.csv_rows import header_names, records
+from game.importers.json_limits import value_end
+from game.importers.limits import LimitExceeded
+from game.importers.reading import Source, plain_name
 
 FORMATS = {
     "qanta": ("QANTA JSON", qanta.parse),

@@ -6,12 +6,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Callable
 
-from .base import ImportProblem, LineError
-from .limits import QUESTIONS, LimitExceeded
-from .question_size import check_question_size
-from .reading import Source, plain_name
-from .registry import FORMATS, parse
-from .save import check_slug, save_packet
+from game.importers.base import ImportProblem, LineError
+from game.importers.limits import QUESTIONS, LimitExceeded
+from game.importers.question_size import check_question_size
+from game.importers.reading import Source, plain_name
+from game.importers.registry import FORMATS, parse
+from game.importers.save import check_slug, save_packet
 
 PROGRESS_EVERY = 500
 

@@ -6,7 +6,7 @@ from django.utils.text import slugify
 
 from game.models import Packet, Question
 
-from .base import ImportProblem
+from game.importers.base import ImportProblem
 
 
 def check_slug(slug: str) -> str:

@@ -12,7 +12,7 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 
-from .normalize import clean_text
+from game.judging.normalize import clean_text
 
 ACCEPT, PROMPT, REJECT = "accept", "prompt", "reject"
 MORE_SPECIFIC = "Can you be more specific?"

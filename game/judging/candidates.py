@@ -10,8 +10,8 @@ from functools import lru_cache
 
 from anyascii import anyascii
 
-from .answerline import ACCEPT, REJECT, AnswerLine, Clause, implied_required, parse_answer_line
-from .normalize import articles, tokens
+from game.judging.answerline import ACCEPT, REJECT, AnswerLine, Clause, implied_required, parse_answer_line
+from game.judging.normalize import articles, tokens
 
 
 @dataclass(frozen=True)

@@ -11,17 +11,17 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from . import lexicon
-from .answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine, parse_answer_line
-from .candidates import Candidate, candidates, latin
-from .judgement import RANK, Judgement
-from .match import FORM, INITIALS, PLACE, deep_stem, ROUNDED, SHORT, SPELLING, STRICT, TYPO, VARIANT, WITHIN, Comparison, compare
-from .names import looks_like_person
-from .normalize import articles, clean_text, spelled_words, squad_normalize, tokens
-from .numbers import is_number
-from .partial import covers_marked_part, more_than_answer, overlapping_answer, part_of_answer, place_conflict
-from .quantities import conflicting_date
-from .qualifiers import Buzz, in_force
+from game.judging import lexicon
+from game.judging.answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine, parse_answer_line
+from game.judging.candidates import Candidate, candidates, latin
+from game.judging.judgement import RANK, Judgement
+from game.judging.match import FORM, INITIALS, PLACE, deep_stem, ROUNDED, SHORT, SPELLING, STRICT, TYPO, VARIANT, WITHIN, Comparison, compare
+from game.judging.names import looks_like_person
+from game.judging.normalize import articles, clean_text, spelled_words, squad_normalize, tokens
+from game.judging.numbers import is_number
+from game.judging.partial import covers_marked_part, more_than_answer, overlapping_answer, part_of_answer, place_conflict
+from game.judging.quantities import conflicting_date
+from game.judging.qualifiers import Buzz, in_force
 
 _PARENTHETICAL = re.compile(r"\s*\([^)]*\)")
 # Where a description of the answer starts: ", the president of ...", ", who ...", " - a city in ...".

@@ -13,9 +13,9 @@ from functools import lru_cache
 
 from rapidfuzz.distance import OSA
 
-from . import lexicon
-from .names import is_given_name
-from .numbers import decade, is_number
+from game.judging import lexicon
+from game.judging.names import is_given_name
+from game.judging.numbers import decade, is_number
 
 # Words that carry no identity of their own inside an answer ("Battle of Hastings").
 FUNCTION_WORDS = frozenset({"of", "and", "in", "on", "for", "to", "by", "at", "from", "with", "or", "as"})

@@ -9,7 +9,7 @@ import re
 from collections import defaultdict
 from functools import lru_cache
 
-from .normalize import fix_mojibake, fold, tokens
+from game.judging.normalize import fix_mojibake, fold, tokens
 
 PARTICLES = frozenset({"van", "von", "de", "da", "di", "del", "della", "der", "den", "du", "la", "le", "ibn", "bin", "al", "el", "ten", "ter", "st"})
 TITLES = frozenset(

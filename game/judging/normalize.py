@@ -11,7 +11,7 @@ import string
 import unicodedata
 from functools import lru_cache
 
-from .numbers import dates_to_month_first, numbers_to_digits, spell_numeric_dates
+from game.judging.numbers import dates_to_month_first, numbers_to_digits, spell_numeric_dates
 
 ARTICLES = frozenset({"a", "an", "the"})
 _SQUAD_PUNCT = set(string.punctuation)

@@ -8,17 +8,17 @@ from __future__ import annotations
 
 import re
 
-from . import lexicon
-from .answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine, parse_answer_line
-from .candidates import Candidate, candidates
-from .judgement import Judgement
-from .match import FUNCTION_WORDS, INITIALS, Comparison, stem
-from .names import (PARTICLES, SUFFIXES, TITLES, given_names, is_given_name, looks_like_person, nickname, others_with_surname,
+from game.judging import lexicon
+from game.judging.answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine, parse_answer_line
+from game.judging.candidates import Candidate, candidates
+from game.judging.judgement import Judgement
+from game.judging.match import FUNCTION_WORDS, INITIALS, Comparison, stem
+from game.judging.names import (PARTICLES, SUFFIXES, TITLES, given_names, is_given_name, looks_like_person, nickname, others_with_surname,
                     second_surname, speaks_of_person, surname)
-from .normalize import tokens
-from .numbers import date_parts, is_number
-from .quantities import more_than_number, number_ruling
-from .vocabulary import (ADDED_KINDS, ADDED_TITLES, CHANGING_WORDS, GENERIC, INSTITUTIONS, KEY_WORDS, PLACE_KINDS, RELATIONS,
+from game.judging.normalize import tokens
+from game.judging.numbers import date_parts, is_number
+from game.judging.quantities import more_than_number, number_ruling
+from game.judging.vocabulary import (ADDED_KINDS, ADDED_TITLES, CHANGING_WORDS, GENERIC, INSTITUTIONS, KEY_WORDS, PLACE_KINDS, RELATIONS,
                          WORK_TITLES, is_generic)
 
 MARKED = ("braces", "markup", "caps")  # required parts the line itself marks

@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .match import stem
-from .normalize import tokens
+from game.judging.match import stem
+from game.judging.normalize import tokens
 
 _QUOTED = re.compile(r"[\"“']([^\"”']+)[\"”']")
 _BEFORE = re.compile(r"^(?:only\s+)?(?:before|until|till|prior\s+to|up\s+to)\b\s*(.*)$", re.I)

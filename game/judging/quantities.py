@@ -6,13 +6,13 @@ another date.
 """
 from __future__ import annotations
 
-from .answerline import ACCEPT, PROMPT, REJECT
-from .candidates import Candidate
-from .judgement import Judgement
-from .match import FUNCTION_WORDS
-from .normalize import tokens
-from .numbers import date_parts, is_number
-from .vocabulary import HEDGES, is_generic
+from game.judging.answerline import ACCEPT, PROMPT, REJECT
+from game.judging.candidates import Candidate
+from game.judging.judgement import Judgement
+from game.judging.match import FUNCTION_WORDS
+from game.judging.normalize import tokens
+from game.judging.numbers import date_parts, is_number
+from game.judging.vocabulary import HEDGES, is_generic
 
 def number_ruling(response, said, candidate, comparison):
     """A response of numbers only must be the answer's number: "14" is not "14 December 1972"."""

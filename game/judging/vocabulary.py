@@ -4,7 +4,7 @@ Kept apart so that each rule names the words it relies on, and a change to a lis
 """
 from __future__ import annotations
 
-from .match import stem
+from game.judging.match import stem
 
 # Words whose absence or presence does not change which thing is meant ("Republic of Poland").
 GENERIC = frozenset(

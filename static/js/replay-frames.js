@@ -1,4 +1,4 @@
-// The replay's frames as the server packs them (game/replay_data.py pack_frames): each type and its
+// The replay's frames as the server packs them (game/archive/replay_data.py pack_frames): each type and its
 // data keys named once; per frame a type number, seq and time as differences from the frame before,
 // and the data's values in the type's key order (or, for a frame whose data has other keys, its data
 // as it is). unpackFrames gives back exactly the frames the server projected.

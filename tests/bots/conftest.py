@@ -188,7 +188,7 @@ def broker_at(settings, url: str):
     purge_broker_keys(url)
     settings.REDIS_URL = url
     settings.CHANNEL_LAYERS = {
-        "default": {"BACKEND": "exhibition.redis_layer.ResilientRedisChannelLayer", "CONFIG": {"hosts": [url]}}
+        "default": {"BACKEND": "serving.redis_layer.ResilientRedisChannelLayer", "CONFIG": {"hosts": [url]}}
     }
     saved = {key: celery_app.conf[key] for key in ("broker_url", "task_always_eager", "broker_transport_options")}
     celery_app.conf.update(

@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 
 from game.engine.api import fold, project, snapshot
-from game.replay import timeline
+from game.archive.replay import timeline
 
 from .test_live_match import expect
 

@@ -95,9 +95,9 @@ def test_the_same_command_twice_applies_once(kind):
 
 
 def test_the_command_list_is_every_moderator_command():
-    from game.engine.rules import _MOD, _ROLES
+    from game.engine.commands import COMMANDS, MODERATOR
 
-    assert set(MODERATOR_COMMANDS) == {kind for kind, roles in _ROLES.items() if roles is _MOD}
+    assert set(MODERATOR_COMMANDS) == {kind for kind, (roles, _) in COMMANDS.items() if roles == MODERATOR}
 
 
 @pytest.mark.parametrize("kind, data, code", [

@@ -34,7 +34,7 @@ from game.engine.api import Rejected, apply, decide, fold, next_wakeup, project,
 from game.engine.fold import apply_in_place
 from game.engine.rules import COMMAND_TYPES, question_outcome
 
-from game.replay import Replay, timeline
+from game.archive.replay import Replay, timeline
 
 from .hall import VIEWERS as HALL_VIEWERS, check_hall_fairness
 from .support import MOD, SYS, TEAMS, Match, actor_for

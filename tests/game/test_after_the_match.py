@@ -13,12 +13,12 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from bots.replay import read_responses
-from game.boxscore import box_score
+from game.archive.boxscore import box_score
 from game.demo import ensure_demo_packet
 from game.management.commands.simulate import play_simulated_match
 from game.models import Match, MatchEvent, Packet
-from game.replay import Replay, load_log
-from game.replay_data import unpack_frames
+from game.archive.replay import Replay, load_log
+from game.archive.replay_data import unpack_frames
 from game.store import TeamSpec, create_match_record
 
 pytestmark = pytest.mark.django_db

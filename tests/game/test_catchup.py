@@ -1,10 +1,8 @@
-"""The per-process state cache behind snapshots (game/catchup.py): a thousand sockets resyncing at
+"""The per-process state cache behind snapshots (game/live/catchup.py): a thousand sockets resyncing at
 once share reads of the event log, and none of them gets a state older than when it asked."""
 import asyncio
 
-from game import catchup
-
-
+from game.live import catchup
 async def test_callers_share_reads_and_none_gets_a_state_from_before_it_asked(monkeypatch):
     stored = {"seq": 1}
     reads = []

@@ -9,7 +9,7 @@ from asgiref.sync import sync_to_async
 from django.db import OperationalError
 
 from game.conductor import host as host_module
-from game.conductor import leases
+from game import leases
 from game.conductor.core import Conductor
 from game.conductor.groups import CONDUCTOR_CHANNEL, MODERATOR
 from game.conductor.host import LAYER_REASON, RESTART_REASON, STORAGE_REASON

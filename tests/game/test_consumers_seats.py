@@ -6,9 +6,9 @@ from asgiref.sync import sync_to_async
 from django.core.cache import cache
 from django.test import Client
 
-from game.fanout import hub
+from game.live.fanout import hub
 from game.models import MatchEvent, Seat
-from game.seat_holders import claim_message
+from game.live.seat_holders import claim_message
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from game.boxscore import box_score, format_box_score
-from game.match_archive import import_archive
-from game.replay import Replay
+from game.archive.boxscore import box_score, format_box_score
+from game.archive.match_archive import import_archive
+from game.archive.replay import Replay
 from tests.engine.played import PLAYED
 
 pytestmark = pytest.mark.django_db

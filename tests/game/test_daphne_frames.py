@@ -1,4 +1,4 @@
-"""Frames a client should never send, sent to a real Daphne (exhibition/websocket_limits.py).
+"""Frames a client should never send, sent to a real Daphne (serving/websocket_limits.py).
 
 A message over the bound (64 KiB) and a text frame that is not UTF-8 end that socket with a close
 frame whose code says why (1009, 1007), never a dropped connection (1006): before, Daphne's
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from exhibition.websocket_limits import MAX_MESSAGE_BYTES
+from serving.websocket_limits import MAX_MESSAGE_BYTES
 from tests.servers import ROOT, Processes, free_port, wait_for_port
 
 pytestmark = [pytest.mark.integration]

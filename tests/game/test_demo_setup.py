@@ -62,7 +62,7 @@ def test_running_it_again_reuses_the_bots_and_adds_a_fresh_match(bot_dir):
 
 def test_in_hall_mode_it_prints_the_address_people_in_the_room_type(bot_dir, settings, monkeypatch):
     settings.EXHIBITION_HALL = True
-    monkeypatch.setattr("exhibition.hall.lan_addresses", lambda: ["192.168.1.23"])
+    monkeypatch.setattr("serving.hall.lan_addresses", lambda: ["192.168.1.23"])
     text = run_setup()
     code = Match.objects.get().code
     assert f"http://192.168.1.23:8000/m/{code}/join" in text

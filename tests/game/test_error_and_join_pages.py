@@ -14,7 +14,7 @@ def broken_view(request):
 
 
 # This module is also a URLconf (pytest.mark.urls below): the site's pages plus one that fails.
-urlpatterns = [path("broken", broken_view), path("", include("game.urls"))]
+urlpatterns = [path("broken", broken_view), path("", include("game.web.urls"))]
 
 
 @pytest.fixture
@@ -28,7 +28,7 @@ def match():
 @pytest.fixture
 def lan(monkeypatch):
     """This machine's LAN address, as its network interfaces would report it."""
-    monkeypatch.setattr("exhibition.hall.lan_addresses", lambda: ["192.168.1.23"])
+    monkeypatch.setattr("serving.hall.lan_addresses", lambda: ["192.168.1.23"])
 
 
 def test_in_hall_mode_the_screen_opened_on_the_server_names_the_lan_address_and_its_qr_code(match, settings, lan):

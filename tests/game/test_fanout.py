@@ -1,4 +1,4 @@
-"""The fan-out in a web process (game/fanout.py): every socket gets every frame once and in order,
+"""The fan-out in a web process (game/live/fanout.py): every socket gets every frame once and in order,
 through one subscription per process, and a socket that cannot keep up never holds the others back.
 
 The slow-socket test drives the hub with real sockets (the consumers' own push and writer) whose
@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from game.conductor.groups import SPECTATOR, match_group
-from game.consumers import SpectatorSocket
-from game.fanout import CLOSE_TOO_SLOW, TOO_SLOW, QueuedWriter, hub
+from game.live.consumers import SpectatorSocket
+from game.live.fanout import CLOSE_TOO_SLOW, TOO_SLOW, QueuedWriter, hub
 
 
 def frame(seq: int) -> list:
@@ -159,9 +159,9 @@ async def test_one_subscription_per_process_delivers_every_seq_once_to_every_soc
 
 
 async def test_a_big_room_written_in_slices_gets_every_delivery_in_order(channel_layer, monkeypatch):
-    import game.fanout
+    import game.live.fanout
 
-    monkeypatch.setattr(game.fanout, "SLICE", 3)
+    monkeypatch.setattr(game.live.fanout, "SLICE", 3)
     received = {n: [] for n in range(10)}
 
     def quick(n):
@@ -196,7 +196,7 @@ async def test_one_message_per_match_gives_each_audience_its_own_frames_and_no_p
     from asgiref.sync import sync_to_async
 
     from game.conductor.groups import MODERATOR, team_key
-    from game.consumers import ModeratorSocket, PlayerSocket
+    from game.live.consumers import ModeratorSocket, PlayerSocket
     from game.engine.api import project
     from game.store import load_events
 
@@ -251,7 +251,7 @@ async def test_one_message_per_match_gives_each_audience_its_own_frames_and_no_p
 # -- Redis: every match's frames of one tick in one round trip -----------------------------------------
 
 async def test_group_send_many_reaches_every_member_of_each_group_once_and_in_order():
-    from exhibition.redis_layer import ResilientRedisChannelLayer
+    from serving.redis_layer import ResilientRedisChannelLayer
     from tests.conftest import need_service
     from tests.game.test_integration_faults import REDIS_URL
     from tests.redis_dbs import fresh_redis
@@ -280,7 +280,7 @@ async def test_group_send_many_reaches_every_member_of_each_group_once_and_in_or
 
 
 async def test_receive_many_takes_what_waits_in_order_and_waits_when_nothing_does():
-    from exhibition.redis_layer import ResilientRedisChannelLayer
+    from serving.redis_layer import ResilientRedisChannelLayer
     from tests.conftest import need_service
     from tests.game.test_integration_faults import REDIS_URL
     from tests.redis_dbs import fresh_redis
@@ -305,7 +305,7 @@ async def test_receive_many_takes_what_waits_in_order_and_waits_when_nothing_doe
 async def test_send_in_one_round_trip_keeps_order_capacity_and_process_local_channels():
     from channels.exceptions import ChannelFull
 
-    from exhibition.redis_layer import ResilientRedisChannelLayer
+    from serving.redis_layer import ResilientRedisChannelLayer
     from tests.conftest import need_service
     from tests.game.test_integration_faults import REDIS_URL
     from tests.redis_dbs import fresh_redis
@@ -362,8 +362,7 @@ async def test_after_redis_restarts_the_hub_joins_again_and_its_sockets_catch_up
     """Redis restarts before the hub's first look at it (the first seconds of a match), with calls
     failing meanwhile or with the client's retries hiding it: the hub must still join its groups
     again, and tell its sockets the last seq at once, not at the next heartbeat."""
-    from game import fanout
-
+    from game.live import fanout
     monkeypatch.setattr(fanout, "PROBE_S", 0.05)
     redis = RestartingRedis(channel_layer)
     here = fanout.Hub(redis)

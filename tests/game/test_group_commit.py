@@ -10,7 +10,7 @@ from django.db import IntegrityError, OperationalError, connection, connections
 from django.test.utils import CaptureQueriesContext
 
 from game.conductor.database import DatabaseThread
-from game.conductor.leases import LEASE_MS, LeaseLost
+from game.leases import LEASE_MS, LeaseLost
 from game.engine.api import Rejected
 from game.models import CommandReceipt, MatchEvent, MatchLease
 from game.store import MatchRunner, Receipt, WriteBatch, write_together

@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from game.engine.formats import PRESETS
-from game.forms_host import PHASE_RANGES, TOP_RANGES
+from game.web.forms_host import PHASE_RANGES, TOP_RANGES
 from game.models import Match, MatchEvent, Packet, Question
 
 pytestmark = pytest.mark.django_db

@@ -32,7 +32,7 @@ import json
 from django.contrib.auth import get_user_model
 from django.test import Client
 from game.models import Packet, Question
-from game.seat_tokens import make_seat_token
+from game.live.seat_tokens import make_seat_token
 from game.store import SeatSpec, TeamSpec, create_match_record
 spec = json.loads(SPEC)
 packet = Packet.objects.create(slug="stack", title="Stack")

@@ -27,7 +27,7 @@ import json
 from django.contrib.auth import get_user_model
 from django.test import Client
 from game.models import Packet, Question
-from game.seat_tokens import make_seat_token
+from game.live.seat_tokens import make_seat_token
 from game.store import SeatSpec, TeamSpec, create_match_record
 packet = Packet.objects.create(slug="restart", title="Restart")
 for i in range(4):

@@ -1,9 +1,9 @@
-"""How conductors share the matches (game/conductor/leases.py): a new match goes to the live
+"""How conductors share the matches (game/leases.py): a new match goes to the live
 conductor holding the fewest, and the matches of a dead one are shared out by the same rule, the
 same way on every conductor. The real processes doing it are in tests/test_scale_out.py."""
 import pytest
 
-from game.conductor import leases
+from game import leases
 from game.models import ConductorPresence, Match, MatchLease
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -7,9 +7,9 @@ from django.core.management import call_command
 
 from game.engine.api import fold
 from game.models import Match
-from game.replay import Replay, load_log
+from game.archive.replay import Replay, load_log
 from game.store import load_events
-from game.views_archive import final_scores
+from game.web.views_archive import final_scores
 from tests.game.test_postgres_store import on_postgres  # noqa: F401  (autouse: the same check, PostgreSQL or skip)
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]

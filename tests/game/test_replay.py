@@ -8,7 +8,7 @@ import pickle
 import pytest
 
 from game.engine.api import AUDIENCES, fold, project, snapshot
-from game.replay import Replay, timeline
+from game.archive.replay import Replay, timeline
 from tests.engine.played import PLAYED
 
 AUDIENCE_TEAMS = [(a, t) for a in AUDIENCES for t in (("t0", "t1") if a == "player" else (None,))]

@@ -15,13 +15,13 @@ from django.core.cache import cache
 from django.core.management import call_command
 from django.test import Client
 
-from game import replay_data
+from game.archive import replay_data
 from game.demo import ensure_demo_packet
 from game.engine.api import AUDIENCES
 from game.management.commands.simulate import play_simulated_match
 from game.models import Match, MatchEvent
-from game.replay import Replay
-from game.replay_data import pack_frames, unpack_frames
+from game.archive.replay import Replay
+from game.archive.replay_data import pack_frames, unpack_frames
 from tests.conftest import need_service
 from tests.engine.played import PLAYED
 from tests.servers import ROOT

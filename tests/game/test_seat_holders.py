@@ -1,10 +1,10 @@
 """Two devices racing for one seat on two web processes: exactly one keeps it, whatever order each
-process hears the claims in, and whichever clock runs ahead (game/seat_holders.py)."""
+process hears the claims in, and whichever clock runs ahead (game/live/seat_holders.py)."""
 import itertools
 
 import pytest
 
-from game.seat_holders import CLOSE_TAKEN_OVER, SeatHolders
+from game.live.seat_holders import CLOSE_TAKEN_OVER, SeatHolders
 
 
 class Device:

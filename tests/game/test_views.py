@@ -11,7 +11,7 @@ from django.utils.html import escape
 from django.core.exceptions import ValidationError
 
 from game.models import NAME_MAX_LENGTH, Match, MatchEvent, MatchLease, Packet, Question, Seat, Team
-from game.seat_tokens import make_seat_token
+from game.live.seat_tokens import make_seat_token
 from game.store import TeamSpec, create_match_record
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the conductor reads on a thread of its own
@@ -27,7 +27,7 @@ def conductor_in_process(settings):
 
     from game.conductor import embedded
 
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "exhibition.local_layer.LocalChannelLayer"}}
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "serving.local_layer.LocalChannelLayer"}}
     channel_layers.backends = {}
     embedded.ensure_started()
     yield
@@ -217,7 +217,7 @@ def test_a_seat_token_for_another_match_opens_no_seat_here(client, match, packet
 
 def give_up(match, seat: Seat, by: str = "player"):
     """The seat is given up through the match's conductor, as its player or the moderator would."""
-    from game.views import ask_conductor
+    from game.web.views import ask_conductor
 
     if by == "player":
         command = {"type": "leave", "actor": {"role": "player", "seat": seat.key, "team": seat.team.key}}
@@ -423,7 +423,7 @@ def test_a_join_no_conductor_stored_is_answered_try_again_and_the_retry_seats_th
 
 
 def test_a_join_the_rules_refuse_gives_the_seat_back_and_says_why(client, match):
-    from game.views import ask_conductor
+    from game.web.views import ask_conductor
 
     # A seat the log has that the seats table does not: the rules refuse a second "Zed".
     reply = ask_conductor({"type": "command", "match": match.code, "ref": None, "command": {

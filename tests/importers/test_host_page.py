@@ -9,7 +9,7 @@ from django.test import Client
 
 from game.importers.limits import FILE, MIB
 from game.models import Packet
-from game.views_import import FORM_FIELDS_BYTES
+from game.web.views_import import FORM_FIELDS_BYTES
 from tests.servers import ROOT
 
 pytestmark = pytest.mark.django_db

@@ -1,9 +1,9 @@
 """`manage.py boxscore CODE`: print a match's box score and statistics."""
 from django.core.management.base import BaseCommand, CommandError
 
-from game.boxscore import box_score, format_box_score
+from game.archive.boxscore import box_score, format_box_score
 from game.models import Match
-from game.replay import Replay, load_log
+from game.archive.replay import Replay, load_log
 
 
 class Command(BaseCommand):

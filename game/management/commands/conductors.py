@@ -9,7 +9,7 @@ import socket
 
 from django.core.management.base import BaseCommand, CommandError
 
-from game.conductor.leases import LEASE_MS
+from game.leases import LEASE_MS
 from game.models import ConductorPresence
 from game.store import now_ms
 

@@ -15,7 +15,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from bots.budgets import check_tier
-from exhibition import hall
+from serving import hall
 from bots.models import Bot
 from game.demo import ensure_demo_packet
 from game.engine.api import Rejected, make_rules
@@ -76,7 +76,7 @@ class Command(BaseCommand):
             computer.seats.append(SeatSpec(name, kind="bot", tier=tier, config=bot.spec))
         match = create_match_record(title="Demo: humans vs. computer", packet=packet, format_name=DEMO_FORMAT,
                                     teams=[TeamSpec("Humans"), computer], order=order)
-        # In a hall, the room is told this machine's LAN address, not 127.0.0.1 (exhibition/hall.py).
+        # In a hall, the room is told this machine's LAN address, not 127.0.0.1 (serving/hall.py).
         room = hall.base_url(base_url.split("://", 1)[-1], base_url.split("://", 1)[0], hall=settings.EXHIBITION_HALL,
                              public_url=settings.EXHIBITION_PUBLIC_URL)
         if settings.EXHIBITION_HALL and hall.is_local_host(room.split("://", 1)[-1]):

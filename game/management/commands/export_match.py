@@ -4,11 +4,11 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from game.boxscore import box_score
-from game.exports import bot_seats, boxscore_csv, buzz_csv, gameplay_csv
-from game.match_archive import export_lines
+from game.archive.boxscore import box_score
+from game.archive.exports import bot_seats, boxscore_csv, buzz_csv, gameplay_csv
+from game.archive.match_archive import export_lines
 from game.models import Match
-from game.replay import Replay, load_log
+from game.archive.replay import Replay, load_log
 
 
 class Command(BaseCommand):

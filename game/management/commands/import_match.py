@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 from game.importers.base import ImportProblem
 from game.importers.limits import RECORD
 from game.importers.streams import lines, unpacked
-from game.match_archive import ArchiveError, import_archive
+from game.archive.match_archive import ArchiveError, import_archive
 
 
 class Command(BaseCommand):

@@ -5,7 +5,7 @@ tier's seat instead of a simulated one; it plays for real, word by word.
 """
 from django.core.management.base import BaseCommand, CommandError
 
-from game.boxscore import box_score, format_box_score
+from game.archive.boxscore import box_score, format_box_score
 from game.demo import ensure_demo_packet
 from game.engine.api import PRESETS, Rejected, RulesError
 from game.engine.selection import PACKET_ORDER, QuestionOrder

@@ -2,13 +2,13 @@
 
 Daphne fixes autobahn's options as it starts (a 1 MiB limit) and has no setting for how a bad frame
 ends a connection; autobahn's default drops the TCP connection, so a 2 MB message or a text frame
-that is not UTF-8 left the browser a bare 1006. No useful frame is over 4096 bytes (game/protocol.py),
+that is not UTF-8 left the browser a bare 1006. No useful frame is over 4096 bytes (game/live/protocol.py),
 so each connection is set up here, before it is accepted, through the protocol behind Daphne's
-`send` (exhibition/server_internals.py): it reads at most 64 KiB of a message, and ends with a close
+`send` (serving/server_internals.py): it reads at most 64 KiB of a message, and ends with a close
 frame, 1009 over that and 1007 for broken UTF-8, with autobahn's reason. Set by the application, it
 holds under `daphne`, `manage.py runserver` and the tests' servers alike. See docs/wire-protocol.md.
 """
-from exhibition.server_internals import bound_messages, daphne_protocol
+from serving.server_internals import bound_messages, daphne_protocol
 
 MAX_MESSAGE_BYTES = 64 * 1024  # sixteen times the largest useful frame
 

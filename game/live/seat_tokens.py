@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core import signing
 
-from .models import Seat
+from game.models import Seat
 
 SALT = "exhibition.seat"
 HEADER = "X-Seat-Token"

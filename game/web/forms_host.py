@@ -9,10 +9,10 @@ from __future__ import annotations
 from django import forms
 
 from bots.remote_registration import PROTOCOLS
-from .engine import formats
-from .engine.formats import PRESETS, RulesError, make_rules
-from .forms import NewMatchForm
-from .question_order import QuestionOrderFields, category_choices, packet_outlines
+from game.engine import formats
+from game.engine.formats import PRESETS, RulesError, make_rules
+from game.web.forms import NewMatchForm
+from game.question_order import QuestionOrderFields, category_choices, packet_outlines
 
 # The engine's ranges, read from it rather than copied: field -> (kind, low, high).
 TOP_RANGES, PHASE_RANGES = formats.number_ranges()

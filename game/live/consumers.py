@@ -2,7 +2,7 @@
 
 They never change a match. A command goes to the conductor with the actor taken from the socket
 (never from the frame) and the time it arrived. The match's events, and the conductor's answer to
-a command (an ack or an error), come through this process's fan-out hub (game/fanout.py), which
+a command (an ack or an error), come through this process's fan-out hub (game/live/fanout.py), which
 holds one subscription per audience for all local sockets and one channel for answers: a socket
 has no channel of its own. A socket joins the hub before it reads the event log, so nothing falls
 between catch-up and live frames, and frames that arrive while it catches up wait until it has.
@@ -24,15 +24,15 @@ from channels.db import database_sync_to_async
 from channels.exceptions import ChannelFull
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from exhibition.server_internals import daphne_protocol
+from serving.server_internals import daphne_protocol
 
-from .catchup import catch_up
-from .conductor.groups import CONDUCTOR_CHANNEL, audience_key
-from .fanout import CLOSE_TOO_SLOW, TOO_SLOW, DaphneWriter, QueuedWriter, hub
-from .models import Match
-from .protocol import MODERATOR, PLAYER, FrameError, TokenBucket, error_frame, parse, peek_ref
-from .seat_tokens import HEADER, SESSION_SEATS, read_seat_token, seat_for_token
-from .store import now_ms
+from game.live.catchup import catch_up
+from game.conductor.groups import CONDUCTOR_CHANNEL, audience_key
+from game.live.fanout import CLOSE_TOO_SLOW, TOO_SLOW, DaphneWriter, QueuedWriter, hub
+from game.models import Match
+from game.live.protocol import MODERATOR, PLAYER, FrameError, TokenBucket, error_frame, parse, peek_ref
+from game.live.seat_tokens import HEADER, SESSION_SEATS, read_seat_token, seat_for_token
+from game.store import now_ms
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_NO_MATCH = 4404
@@ -311,7 +311,7 @@ class ModeratorSocket(MatchSocket):
 
 
 class PlayerSocket(MatchSocket):
-    """ws/m/<code>/play: the person's seat whose token comes with the handshake (game/seat_tokens.py):
+    """ws/m/<code>/play: the person's seat whose token comes with the handshake (game/live/seat_tokens.py):
     in the X-Seat-Token header, or else in the browser's session. Its newest socket plays the seat."""
 
     audience = "player"

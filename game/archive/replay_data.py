@@ -1,4 +1,4 @@
-"""The replay page's data as it is sent: one audience's bundle (game/replay.py) with its frames packed
+"""The replay page's data as it is sent: one audience's bundle (game/archive/replay.py) with its frames packed
 in columns, written as JSON and gzip-compressed once, kept in the cache for a finished match, and
 answered with an ETag so a browser that has it already gets a 304.
 
@@ -25,8 +25,8 @@ from django.db.models import Max
 from django.http import HttpResponse
 from django.utils.cache import get_conditional_response, patch_vary_headers
 
-from .models import Match, MatchEvent
-from .replay import Replay, load_log
+from game.models import Match, MatchEvent
+from game.archive.replay import Replay, load_log
 
 PACK_VERSION = 3  # part of the cache key: raise it when the packed form or the bundle changes
 CACHE_SECONDS = 7 * 24 * 3600

@@ -1,7 +1,7 @@
 """The address a room types to join a match, and its QR code, for the big screen and the host page.
 
 In hall mode a page opened on the server's own machine names the machine's LAN address instead of
-127.0.0.1 (exhibition/hall.py), so the big screen never tells a room of phones to open an address
+127.0.0.1 (serving/hall.py), so the big screen never tells a room of phones to open an address
 only the projector's computer can reach. The QR code is drawn on the server by segno as inline SVG:
 no script, no image file, sharp at any size.
 """
@@ -13,9 +13,7 @@ import segno
 from django.conf import settings
 from django.utils.safestring import SafeString, mark_safe
 
-from exhibition import hall
-
-
+from serving import hall
 @dataclass(frozen=True)
 class JoinLink:
     base: str  # scheme://host:port people reach this server at

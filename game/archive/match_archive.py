@@ -19,13 +19,13 @@ from datetime import datetime, timezone
 
 from django.db import transaction
 
-from .engine.api import EVENT_TYPES
-from .engine.fold import apply_in_place
-from .engine.selection import QuestionOrder, SelectionError
-from .importers.json_limits import value_end
-from .importers.limits import RECORD, LimitExceeded
-from .importers.question_size import check_question_size
-from .models import Match, MatchEvent, Packet, Question, Team
+from game.engine.api import EVENT_TYPES
+from game.engine.fold import apply_in_place
+from game.engine.selection import QuestionOrder, SelectionError
+from game.importers.json_limits import value_end
+from game.importers.limits import RECORD, LimitExceeded
+from game.importers.question_size import check_question_size
+from game.models import Match, MatchEvent, Packet, Question, Team
 
 FORMAT = "exhibition-match"
 VERSION = 1

@@ -16,7 +16,9 @@ import re
 import time
 from dataclasses import dataclass
 
-MAX_FRAME_BYTES = 4096  # up to exhibition/websocket_limits.py's bound a larger frame gets too_big; beyond it, 1009
+from game.engine.commands import socket_commands
+
+MAX_FRAME_BYTES = 4096  # up to serving/websocket_limits.py's bound a larger frame gets too_big; beyond it, 1009
 MAX_REF = 64
 MAX_STRING = 500
 MAX_INT = 2**31 - 1
@@ -24,23 +26,10 @@ COMMAND_ID = re.compile(r"[A-Za-z0-9_.:-]{8,64}")
 # NUL and the other C0 controls but tab and newline; lone surrogates cannot be stored or sent on.
 _BAD_TEXT = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]")
 
-# type -> {field: python type}; every field is optional here, the engine says what is missing.
+# The session frames any socket may send; the commands come from the engine's one table of who sends what.
 SESSION = {"hello": {"last_seq": int}, "resync": {}, "ping": {}}
-MODERATOR = {
-    "start": {}, "next": {}, "end": {}, "resume": {},
-    "reveal": {"word": int},
-    "rule": {"verdict": str, "heard": str, "after": int, "on": str, "reason": str, "public": bool},
-    "undo": {"ruling": int},
-    "override": {"ruling": int, "verdict": str, "reason": str, "public": bool, "confirm": bool},
-    "adjust": {"team": str, "points": int, "reason": str, "public": bool, "scores_seq": int, "confirm": bool},
-    "throw_out": {"reason": str, "public": bool, "question": int},
-    "pause": {"reason": str, "public": bool},
-    "kick": {"seat": str},
-}
-# "question" (its index) and "phase" name what a player's command was meant for: late ones are refused.
-PLAYER = {"buzz": {"seen": int, "question": int, "phase": int}, "answer": {"text": str, "question": int},
-          "submit": {"text": str, "question": int, "phase": int}, "pass": {"question": int, "phase": int},
-          "chat": {"text": str}, "leave": {}}
+MODERATOR = socket_commands("moderator")
+PLAYER = socket_commands("player")
 KNOWN = {**SESSION, **MODERATOR, **PLAYER}
 # What a moderator command was pressed for (field -> how to say it is missing): without it a double
 # click or a retry could apply twice, and a stale console could rule on another buzz than it showed.

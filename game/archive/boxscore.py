@@ -9,8 +9,8 @@ received (buzzes and rulings), so a public box score holds nothing the hall did 
 """
 from __future__ import annotations
 
-from .engine.projection import private_reason
-from .engine.state import MatchState
+from game.engine.projection import private_reason
+from game.engine.state import MatchState
 
 
 def box_score(state: MatchState, frames: list[dict] | None = None) -> dict:

@@ -10,9 +10,9 @@ from django import forms
 from bots.budgets import TIER_LIMITS, TierExceeded, check_tier
 from bots.models import Bot
 
-from .engine.formats import PRESETS, RulesError, make_rules
-from .models import NAME_MAX_LENGTH, Match, Packet, Seat, Team, name_length
-from .store import SeatSpec, TeamSpec
+from game.engine.formats import PRESETS, RulesError, make_rules
+from game.models import NAME_MAX_LENGTH, Match, Packet, Seat, Team, name_length
+from game.store import SeatSpec, TeamSpec
 
 SIMULATED = "simulated"
 SIMULATED_CONFIG = {"kind": "simulated", "simulated": True, "accuracy": 0.6}

@@ -15,16 +15,16 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from .boxscore import box_score
-from .engine.formats import PRESETS
-from .engine.selection import QuestionOrder, describe
-from .exports import bot_seats, boxscore_csv, buzz_csv, gameplay_csv
-from .match_archive import export_lines
-from .models import Match, MatchEvent
-from .not_found import match_page
-from .replay import Replay, load_log
-from .replay_data import replay_response
-from .views_host import staff_required
+from game.archive.boxscore import box_score
+from game.engine.formats import PRESETS
+from game.engine.selection import QuestionOrder, describe
+from game.archive.exports import bot_seats, boxscore_csv, buzz_csv, gameplay_csv
+from game.archive.match_archive import export_lines
+from game.models import Match, MatchEvent
+from game.web.not_found import match_page
+from game.archive.replay import Replay, load_log
+from game.archive.replay_data import replay_response
+from game.web.views_host import staff_required
 
 PER_PAGE = 20
 REPLAY_MODULES = ("js/replay.js", "js/replay-frames.js", "js/match-fold.js", "js/match-socket.js", "js/screen.js", "js/ui.js")

@@ -1,7 +1,7 @@
-"""Websocket routes: one per audience of a match (see game.consumers and docs/wire-protocol.md)."""
+"""Websocket routes: one per audience of a match (see game.live.consumers and docs/wire-protocol.md)."""
 from django.urls import re_path
 
-from .consumers import ModeratorSocket, PlayerSocket, SpectatorSocket
+from game.live.consumers import ModeratorSocket, PlayerSocket, SpectatorSocket
 
 _CODE = r"^ws/m/(?P<code>[A-Za-z0-9]{1,12})"
 

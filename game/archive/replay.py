@@ -13,10 +13,10 @@ import json
 
 from django.db import connection
 
-from .engine.api import EVENT_TYPES, project, snapshot, split_words
-from .engine.fold import apply_in_place
-from .engine.state import MatchState
-from .models import Match, MatchEvent
+from game.engine.api import EVENT_TYPES, project, snapshot, split_words
+from game.engine.fold import apply_in_place
+from game.engine.state import MatchState
+from game.models import Match, MatchEvent
 
 CHECKPOINT_EVERY = 250  # events between the states kept for seeking; a seek folds at most this many
 MAX_GAP_MS = 4000  # a replay skips the dead air between questions beyond this

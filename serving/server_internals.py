@@ -1,6 +1,6 @@
 """The one place Exhibition reads the insides of Daphne, Twisted and autobahn.
 
-A web process writes each broadcast frame once per process, not once per socket (game/fanout.py),
+A web process writes each broadcast frame once per process, not once per socket (game/live/fanout.py),
 which ASGI's public interface cannot do: it needs the autobahn protocol behind Daphne's `send`,
 that protocol's prepared-message API, and how many bytes Twisted still holds for the socket. None of
 that is public API, so all of it is here, checked against the versions named in CHECKED_WITH by
@@ -8,12 +8,12 @@ tests/test_server_internals.py: an upgrade of any of them fails that test until 
 been read again against the new version. Without Daphne (another ASGI server) every function
 here answers "not available" and the fan-out falls back to a queue per socket.
 
-channels-redis is the other library whose insides we use; its adapter is exhibition/redis_layer.py
+channels-redis is the other library whose insides we use; its adapter is serving/redis_layer.py
 (a subclass of its layer), checked by the same test.
 """
 from __future__ import annotations
 
-# The versions this module (and exhibition/redis_layer.py) was last read against; pinned in requirements.txt.
+# The versions this module (and serving/redis_layer.py) was last read against; pinned in requirements.txt.
 CHECKED_WITH = {"daphne": "4.2.3", "twisted": "26.10.0", "autobahn": "26.10.2", "channels-redis": "4.3.0"}
 
 

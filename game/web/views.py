@@ -11,7 +11,7 @@ from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
 from django.shortcuts import render
 
-from .models import Match
+from game.models import Match
 
 log = logging.getLogger(__name__)
 

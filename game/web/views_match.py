@@ -10,16 +10,16 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.shortcuts import get_object_or_404, redirect, render
 
-from exhibition.client_address import client_address
+from serving.client_address import client_address
 
-from .forms import JoinCodeForm, JoinForm, normalise_code
-from .models import Match, Seat
-from .seat_tokens import SESSION_SEATS, make_seat_token, seat_for_token
-from .store import seat_data
-from .views import ask_conductor
-from .views_host import staff_required
-from .join_link import join_link
-from .not_found import match_page
+from game.web.forms import JoinCodeForm, JoinForm, normalise_code
+from game.models import Match, Seat
+from game.live.seat_tokens import SESSION_SEATS, make_seat_token, seat_for_token
+from game.store import seat_data
+from game.web.views import ask_conductor
+from game.web.views_host import staff_required
+from game.web.join_link import join_link
+from game.web.not_found import match_page
 
 JOIN_RETRY_S = 2  # the "taking your seat" page asks again after this long
 RETRIED = {None, "unavailable", "busy", "server_error"}  # answers that mean "not now", not "no"

@@ -12,7 +12,7 @@ from functools import wraps
 from django.http import Http404
 from django.shortcuts import render
 
-from .models import Match
+from game.models import Match
 
 
 def no_such_match_text(code: str) -> str:

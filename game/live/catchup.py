@@ -14,8 +14,8 @@ import json
 from channels.db import database_sync_to_async
 from django.db.models import Max
 
-from .engine.api import apply, project, snapshot
-from .models import MatchEvent
+from game.engine.api import apply, project, snapshot
+from game.models import MatchEvent
 
 CATCH_UP_LIMIT = 300  # further behind than this, a snapshot is cheaper than replaying events
 MATCHES_KEPT = 64

@@ -8,14 +8,14 @@ from django.views.decorators.http import require_POST
 
 from bots.models import Bot
 from bots.remote_registration import RegistrationRefused, register_remote
-from .engine.api import Rejected
-from .forms_host import HostMatchForm, RemoteBotForm, preset_values
-from .join_link import join_link
-from .models import Match
-from .not_found import match_page
-from .question_order import question_plan
-from .store import RESERVE_QUESTIONS, create_match_record
-from .views import wake_conductor
+from game.engine.api import Rejected
+from game.web.forms_host import HostMatchForm, RemoteBotForm, preset_values
+from game.web.join_link import join_link
+from game.models import Match
+from game.web.not_found import match_page
+from game.question_order import question_plan
+from game.store import RESERVE_QUESTIONS, create_match_record
+from game.web.views import wake_conductor
 
 staff_required = user_passes_test(lambda u: u.is_active and u.is_staff, login_url=settings.LOGIN_URL)
 

@@ -1,9 +1,9 @@
 """A finished match in the files other tools read: per bot, qb-tournament-runner's *.buzz.csv; a
 per-buzz gameplay CSV in the spirit of QANTA's gameplay logs; and the box score as CSV.
 
-Each is written from one audience's frames (game.replay.Replay.frames), so a public export holds
+Each is written from one audience's frames (game.archive.replay.Replay.frames), so a public export holds
 what the hall saw and nothing else (the bot guesses the audience rule let through, the buzzes and
-the rulings), and a staff export everything. The full event log is game.match_archive's job.
+the rulings), and a staff export everything. The full event log is game.archive.match_archive's job.
 """
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ import csv
 import io
 from datetime import datetime, timezone
 
-from .engine.state import MatchState
-from .replay import timeline
+from game.engine.state import MatchState
+from game.importers.csv_cells import as_text_cell
+from game.archive.replay import timeline
 
 BUZZ_CSV_COLUMNS = ("question_id", "token_position", "guess", "confidence", "buzz")  # bots/replay.py reads these
 GAMEPLAY_COLUMNS = ("date", "question_number", "question_id", "phase", "player", "team", "kind", "word_position",
@@ -22,22 +23,6 @@ BOXSCORE_COLUMNS = ("question_number", "question_id", "tiebreaker", "thrown_out"
                     "overridden", "points")
 PLAYER_COLUMNS = ("player", "team", "kind", "buzzes", "correct", "wrong", "negs", "prompts", "points",
                   "mean_buzz_position")
-
-
-# A cell a spreadsheet would run as a formula (=HYPERLINK(...), +cmd, -2+3, @SUM): names, answers and
-# guesses are typed by people and bots, so such a cell is written with a leading apostrophe, which
-# spreadsheets read as "this is text" and do not show.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def as_text_cell(value):
-    """The value as a CSV cell a spreadsheet opens as text; numbers stay numbers."""
-    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
-
-
-def from_text_cell(cell: str) -> str:
-    """A cell as as_text_cell wrote it, back to what was typed (for readers of our own exports)."""
-    return cell[1:] if cell.startswith("'") and cell[1:].startswith(FORMULA_STARTS) else cell
 
 
 def _csv(rows, header) -> str:

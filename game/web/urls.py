@@ -1,7 +1,7 @@
 """Page routes."""
 from django.urls import path
 
-from . import views, views_archive, views_host, views_import, views_match
+from game.web import views, views_archive, views_host, views_import, views_match
 
 urlpatterns = [
     path("", views.home, name="home"),

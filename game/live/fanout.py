@@ -26,11 +26,11 @@ nothing waits for it.
 Commands go to the conductor with this hub's channel to answer on, so a socket's ack comes the same
 way as its frames: the sockets need no channel (or channel-layer reader) of their own.
 
-The hub also keeps one live socket per seat (game/seat_holders.py): it hears the seat claims of
+The hub also keeps one live socket per seat (game/live/seat_holders.py): it hears the seat claims of
 the other processes and the seats given up through the same group.
 
 The hub also tells the conductor which seats it holds a socket for and how many screens watch
-(game/presence.py), and writes the moderator's roster, which the conductor sends to the group as
+(game/live/presence.py), and writes the moderator's roster, which the conductor sends to the group as
 "hub.roster", to its moderator sockets only; it keeps the last one, so a moderator socket that
 connects gets it at once.
 
@@ -53,13 +53,13 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db.models import Max
 
-from exhibition.server_internals import can_write_through, unsent_bytes, writes_pending
+from serving.server_internals import can_write_through, unsent_bytes, writes_pending
 
-from .budgets import Budgets
-from .conductor.groups import CONDUCTOR_CHANNEL, MODERATOR, ROSTER, SEAT_LEFT, SPECTATOR, match_group
-from .models import MatchEvent
-from .presence import PresenceReports
-from .seat_holders import CLAIM, SeatHolders
+from game.budgets import Budgets
+from game.conductor.groups import CONDUCTOR_CHANNEL, MODERATOR, ROSTER, SEAT_LEFT, SPECTATOR, match_group
+from game.models import MatchEvent
+from game.live.presence import PresenceReports
+from game.live.seat_holders import CLAIM, SeatHolders
 
 log = logging.getLogger(__name__)
 

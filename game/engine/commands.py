@@ -1,0 +1,47 @@
+"""Every command in one table: who may send it, and the fields a socket frame of it may carry.
+
+The engine's role check (rules.decide) and the sockets' frame check (game/live/protocol.py) both read
+this table, so a command cannot be allowed in one and unknown to the other. Every field is optional
+here: the engine says what is missing, in words.
+"""
+from __future__ import annotations
+
+MODERATOR = frozenset({"moderator"})
+SYSTEM = frozenset({"system"})  # the conductor itself: its clock, joins it stored, bots that failed, the judge
+PLAYER = frozenset({"player"})
+BOT = frozenset({"bot"})
+SEAT = frozenset({"player", "bot"})  # whoever sits in a seat: a person or a bot
+
+# type -> (who may send it, {field: python type} for a socket frame, or None: never sent on a socket)
+COMMANDS: dict[str, tuple[frozenset, dict | None]] = {
+    "tick": (SYSTEM, None), "join": (SYSTEM, None), "bot_missed": (SYSTEM, None), "bot_stopped": (SYSTEM, None),
+    "judge": (SYSTEM, None), "snippets": (SYSTEM, None),
+    "start": (MODERATOR, {}), "next": (MODERATOR, {}), "end": (MODERATOR, {}), "resume": (MODERATOR, {}),
+    "reveal": (MODERATOR, {"word": int}),
+    "rule": (MODERATOR, {"verdict": str, "heard": str, "after": int, "on": str, "reason": str, "public": bool}),
+    "undo": (MODERATOR, {"ruling": int}),
+    "override": (MODERATOR, {"ruling": int, "verdict": str, "reason": str, "public": bool, "confirm": bool}),
+    "adjust": (MODERATOR, {"team": str, "points": int, "reason": str, "public": bool, "scores_seq": int,
+                           "confirm": bool}),
+    "throw_out": (MODERATOR, {"reason": str, "public": bool, "question": int}),
+    "pause": (MODERATOR, {"reason": str, "public": bool}),
+    "kick": (MODERATOR, {"seat": str}),
+    # "question" (its index) and "phase" name what a player's command was meant for: late ones are refused.
+    "buzz": (SEAT, {"seen": int, "question": int, "phase": int}),
+    "answer": (SEAT, {"text": str, "question": int}),
+    "submit": (SEAT, {"text": str, "question": int, "phase": int}),
+    "pass": (SEAT, {"question": int, "phase": int}),
+    "chat": (PLAYER, {"text": str}),
+    "leave": (PLAYER, {}),
+    "bot_guess": (BOT, None),
+}
+
+
+def senders(kind: str) -> frozenset:
+    """Who may send a command of this type."""
+    return COMMANDS[kind][0]
+
+
+def socket_commands(role: str) -> dict[str, dict]:
+    """The commands a socket of this role may send, with their fields."""
+    return {kind: fields for kind, (roles, fields) in COMMANDS.items() if fields is not None and role in roles}
