@@ -75,7 +75,7 @@ LINE_CASES = [
     ("Jean Louis Theodore Gericault", "Gericault", ACCEPT),
     ("Ludwig van Beethoven", "Beethoven", ACCEPT),
     ("Ludwig van Beethoven", "van Beethoven", ACCEPT),
-    ("Martin Luther King Jr.", "King", PROMPT),  # WordNet knows B. B. and Billie Jean King too (issue 22)
+    pytest.param("Martin Luther King Jr.", "King", PROMPT, marks=pytest.mark.wordnet),  # WordNet knows B. B. and Billie Jean King too (issue 22)
     ("Richard Milhous Nixon", "Richard Nixon", ACCEPT),
     ("Fyodor Mikhailovich Dostoyevsky", "Fyodor Dostoevsky", ACCEPT),
     ("Friedrich August von Hayek", "Friedrich Hayek", ACCEPT),
@@ -132,7 +132,7 @@ LINE_CASES = [
     ("Prime Minister of Australia [or PM of Australia; prompt on partial answer]", "Prime Minister", PROMPT),
     ("Prime Minister of Australia [or PM of Australia; prompt on partial answer]", "PM of Australia", ACCEPT),
     ("ceiling [or dome or nave; prompt on room or church or chapel]", "chapel", PROMPT),
-    ("linear momentum", "momentum", ACCEPT),
+    pytest.param("linear momentum", "momentum", ACCEPT, marks=pytest.mark.wordnet),
     ("Texas annexation", "Texas", PROMPT),
     ("Harper's Weekly [prompt on A Journal of Civilization]", "a journal of civilization", PROMPT),
     # rejections beat acceptance
@@ -181,7 +181,7 @@ REFERENCE_CASES = [
     (["14 December 1972 UTC", "December 1972"], "1973", REJECT),
     (["Bobby Scott", "Bob Russell"], "Bob Russell", ACCEPT),
     (["Bobby Scott", "Bob Russell"], "bob russell.", ACCEPT),
-    (["Bobby Scott", "Bob Russell"], "Russell", PROMPT),  # WordNet knows seven Russells (issue 22)
+    pytest.param(["Bobby Scott", "Bob Russell"], "Russell", PROMPT, marks=pytest.mark.wordnet),  # WordNet knows seven Russells (issue 22)
     (["Bobby Scott", "Bob Russell"], "Kurt Russell", REJECT),
     (["one", "one season"], "1", ACCEPT),
     (["one", "one season"], "one season", ACCEPT),
@@ -198,7 +198,7 @@ REFERENCE_CASES = [
     (["an apple"], "apple", ACCEPT),
     (["Independence Day", "4th of July"], "July 4", ACCEPT),
     (["Independence Day", "4th of July"], "July 14", REJECT),
-    (["George Washington"], "Washington", PROMPT),  # and Booker T. Washington (issue 22)
+    pytest.param(["George Washington"], "Washington", PROMPT, marks=pytest.mark.wordnet),  # and Booker T. Washington (issue 22)
     (["George Washington"], "George Washington Carver", REJECT),
     (["Abraham Lincoln"], "Lincoln", ACCEPT),
     (["Abraham Lincoln"], "Abraham Lincon", ACCEPT),
@@ -206,7 +206,7 @@ REFERENCE_CASES = [
     (["Pacific Ocean"], "the Pacific", ACCEPT),
     (["Pacific Ocean"], "Atlantic", REJECT),
     (["Leonardo da Vinci"], "da Vinci", ACCEPT),
-    (["Leonardo da Vinci"], "Leonardo", ACCEPT),  # WordNet lists "Leonardo" alone for him
+    pytest.param(["Leonardo da Vinci"], "Leonardo", ACCEPT, marks=pytest.mark.wordnet),  # WordNet lists "Leonardo" alone for him
     (["Bobby Scott"], "Bobby", PROMPT),
     (["Marie Curie", "Pierre Curie"], "Curie", ACCEPT),
     (["three"], "3", ACCEPT),

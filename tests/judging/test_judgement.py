@@ -57,11 +57,10 @@ def test_squad_normalisation_matches_the_official_rule():
     assert tokens("U.S.A.") == ("usa",) and tokens("the 4th of July") == ("july", "4")
 
 
+@pytest.mark.wordnet
 def test_synonyms_come_from_wordnet_and_their_absence_is_said(monkeypatch):
     from game.judging import lexicon
 
-    if not lexicon.available():
-        pytest.skip("WordNet (Debian package wordnet-base) is not installed")
     assert judge("nanna", "grandmother").verdict == "accept"
     assert "WordNet" in judge("nanna", "grandmother").reason
     monkeypatch.setattr(lexicon, "_index", None)

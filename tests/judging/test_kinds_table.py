@@ -9,11 +9,10 @@ from collections import namedtuple
 
 import pytest
 
-from game.judging import lexicon
 from game.judging.judge import judge
 
 A, P, R = "accept", "prompt", "reject"
-Case = namedtuple("Case", "line response verdict refs question buzz", defaults=(None, None, None))
+Case = namedtuple("Case", "line response verdict refs question buzz wordnet", defaults=(None, None, None, False))
 
 KINDS = {
     # 1. Directives as written: either-name spans, "alone", parentheses, optional words, anti-prompts,
@@ -70,7 +69,7 @@ KINDS = {
         Case("sacramental <b><u>bread</u></b> [accept the <b><u>host</u></b>; prompt on <u>Eucharist</u>]", "Eucharist", P),
         Case("hypothesis <b><u>test</u></b>", "testing", A),
         Case("hypothesis <b><u>test</u></b>", "hypothesis", R),
-        Case("John <b><u>Adams</u></b>", "John Quincy Adams", R),  # another person of that surname (issue 22)
+        Case("John <b><u>Adams</u></b>", "John Quincy Adams", R, wordnet=True),  # another person of that surname (issue 22)
         # Added for the rules of kind 1 as ACF/NAQT lines write them.
         Case("<b><u>Battle of Hastings</u></b> [prompt on <u>Hastings</u> alone]", "Hastings", P),
         Case("<b><u>Battle of Hastings</u></b> [prompt on <u>Hastings</u> alone]", "Battle of Hastings", A),
@@ -190,11 +189,11 @@ KINDS = {
         Case("Mount Rushmore", "Mt. Rushmore", A),
         Case("Fort Sumter", "Ft. Sumter", A),
         Case("<b><u>21</u></b> cm line [prompt on the hydrogen line before mention]", "21 centimeter line", A),
-        Case("100 kilometers", "100 km", A),
-        Case("26.2 miles", "26.2 mi", A),
-        Case("5 kilograms", "5 kg", A),
+        Case("100 kilometers", "100 km", A, wordnet=True),
+        Case("26.2 miles", "26.2 mi", A, wordnet=True),
+        Case("5 kilograms", "5 kg", A, wordnet=True),
         Case("United States of America", "USA", A),
-        Case("United States of America", "US", A),
+        Case("United States of America", "US", A, wordnet=True),
         Case("United States", "U.S.", A),
         Case("United Kingdom", "UK", A),
         Case("<b><u>Louis 14</u></b>", "Louis XIV", A),
@@ -219,8 +218,8 @@ KINDS = {
         Case("color", "colour", A),
         Case("<b><u>World War One</u></b>", "WW1", A),
         Case("Saint Augustine", "St Augustine", A),
-        Case("10 centimeters", "10 cm", A),
-        Case("United States", "America", A),
+        Case("10 centimeters", "10 cm", A, wordnet=True),
+        Case("United States", "America", A, wordnet=True),
         Case("Pope John Paul II", "Pope John Paul 2", A),
         Case("<b><u>1960s</u></b>", "sixties", A),
         Case("<b><u>1960s</u></b>", "'60s", A),
@@ -282,8 +281,8 @@ KINDS = {
         Case(None, "John Fitzgerald Kennedy", A, refs=["John F. Kennedy"], question="who was president in 1962"),
         Case(None, "Robert Kennedy", R, refs=["John F. Kennedy"], question="who was president in 1962"),
         Case(None, "Alexander Stirling Calder", P, refs=["Alexander Calder"], question="who made the first mobile"),
-        Case(None, "John Quincy Adams", R, refs=["John Adams"], question="who was the second president"),
-        Case(None, "Franklin Delano Roosevelt", A, refs=["Franklin Roosevelt"], question="who was president in 1940"),
+        Case(None, "John Quincy Adams", R, refs=["John Adams"], question="who was the second president", wordnet=True),
+        Case(None, "Franklin Delano Roosevelt", A, refs=["Franklin Roosevelt"], question="who was president in 1940", wordnet=True),
         Case(None, "Mohamad Ali", A, refs=["Muhammad Ali"], question="who was known as the greatest"),
         Case(None, "Lyudmila Savelyeva", A, refs=["Ludmilla Savelyeva"], question="who played natasha in war and peace 1966"),
         Case(None, "George Friedrich Handel", A, refs=["George Frideric Handel"], question="who wrote the messiah"),
@@ -297,7 +296,7 @@ KINDS = {
         Case("Antoni Gaudí i Cornet", "Antoni Gaudi", A),
         Case("Miguel de Unamuno y Jugo", "Miguel de Unamuno", A),
         Case("Miguel de Unamuno y Jugo", "Unamuno", A),
-        Case("Rembrandt Harmenszoon van Rijn", "Rembrandt", A),
+        Case("Rembrandt Harmenszoon van Rijn", "Rembrandt", A, wordnet=True),
         Case("Ludwig van Beethoven's Symphony No. 7", "Beethoven's Symphony No. 7", A),
         Case("string quartets by Franz Joseph Haydn", "string quartets by Joseph Haydn", A),
         Case("<b><u>spacewalk</u></b>s", "space walk", A),
@@ -320,7 +319,7 @@ KINDS = {
         Case(None, "Mario Lopez", R, refs=["Maria Lopez"], question="who won the title"),
         Case(None, "Paul Abdul", R, refs=["Paula Abdul"], question="who sang straight up"),
         Case(None, "Steve Allan", A, refs=["Steve Allen"], question="who hosted the tonight show first"),
-        Case(None, "Smyth", P, refs=["Adam Smith"], question="who wrote the wealth of nations"),  # eight Smiths in WordNet
+        Case(None, "Smyth", P, refs=["Adam Smith"], question="who wrote the wealth of nations", wordnet=True),  # eight Smiths in WordNet
         Case(None, "Lincoln", A, refs=["Abraham Lincoln"], question="who was president during the civil war"),
         Case(None, "Mary Lincoln", R, refs=["Abraham Lincoln"], question="who was president during the civil war"),
         Case(None, "Tchaikovsky", A, refs=["Pyotr Ilyich Tchaikovsky"], question="who composed swan lake"),
@@ -429,14 +428,14 @@ KINDS = {
         # A place added to an office, or a landform without the place WordNet puts it in (rules: place added,
         # place it lies in left out); never a list, nor a place added to a place.
         Case("Secretary of the Interior", "United States Secretary of the Interior", A,
-             question="Name this cabinet position responsible for the National Park Service."),
+             question="Name this cabinet position responsible for the National Park Service.", wordnet=True),
         Case(None, "Broken Hill and Sydney", R, refs=["Broken Hill"]),
-        Case("Florida Everglades", "Everglades", A, question="Name this River of Grass, a protected wetland."),
+        Case("Florida Everglades", "Everglades", A, question="Name this River of Grass, a protected wetland.", wordnet=True),
         # A code alone for the thing it ends (rule: code name), not for a thing named after it.
         Case("tumor protein p53", "p53", A),
         Case("CO2 laser", "CO2", P),
         # The kind of thing the question asks for may be left out (rule: kind asked for); not from an adjective.
-        Case("drag force", "drag", A, question="Name this force that balances gravity at terminal velocity."),
+        Case("drag force", "drag", A, question="Name this force that balances gravity at terminal velocity.", wordnet=True),
         Case("Red Army", "Red", P, question="Name this army."),
         # A plain first word the question itself says may be left out (rule: modifier the question gives); not a
         # place's adjective, a word that changes the thing, or when the question does not say it.
@@ -526,10 +525,11 @@ def _buzz(case):
     return case.buzz, tuple(case.question.split())
 
 
-@pytest.mark.parametrize("kind, case", CASES, ids=[f"kind{k}-{i}" for i, (k, _) in enumerate(CASES)])
+# Kind 5 is WordNet's own (synonyms); other rows say wordnet=True where the ruling rests on it.
+@pytest.mark.parametrize("kind, case", [
+    pytest.param(kind, case, id=f"kind{kind}-{i}", marks=[pytest.mark.wordnet] if kind == 5 or case.wordnet else [])
+    for i, (kind, case) in enumerate(CASES)])
 def test_ruling(kind, case):
-    if kind == 5 and not lexicon.available():
-        pytest.skip("WordNet (Debian package wordnet-base) is not installed")
     judgement = judge(case.response, case.line, references=case.refs, question_text=case.question, buzz=_buzz(case))
     assert judgement.verdict == case.verdict, f"kind {kind}: {judgement.reason}"
 

@@ -8,7 +8,7 @@ from game.judging import lexicon
 from game.judging.judge import judge
 from game.judging.names import TITLES
 
-needs_wordnet = pytest.mark.skipif(not lexicon.available(), reason="WordNet (Debian package wordnet-base) is not installed")
+needs_wordnet = pytest.mark.wordnet  # tests/environment.py skips these without the index
 QUESTION = "This person was born in a small town. Name this figure, whose work he finished late in life."
 SURNAME = "Quillfeather"  # a surname nobody in WordNet has
 

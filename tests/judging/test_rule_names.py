@@ -1,10 +1,9 @@
 """Each rule added for issue 11 names itself in the reason, so the moderator's console shows which rule decided."""
 import pytest
 
-from game.judging import lexicon
 from game.judging.judge import judge
 
-needs_wordnet = pytest.mark.skipif(not lexicon.available(), reason="WordNet (Debian package wordnet-base) is not installed")
+needs_wordnet = pytest.mark.wordnet  # tests/environment.py skips these without the index
 
 
 @needs_wordnet
