@@ -221,12 +221,13 @@ def tournament_qbj(name: str, matches, phases=None) -> dict:
     phases = list(phases) if phases is not None else ["Matches"] * len(matches)
     if len(phases) != len(matches):
         raise ValueError(f"{len(phases)} phase names for {len(matches)} matches; give one per match.")
-    ids, objects, rules = Ids(), [], None
+    ids, objects, rules, sides = Ids(), [], None, 2
     rounds: dict[str, list[dict]] = {}
     for match, phase in zip(matches, phases):
         replay = Replay(load_log(match))
         state = replay.final
         rules = rules or state.rules
+        sides = max(sides, len(state.teams))
         objects.append(match_qbj(state, replay.frames("spectator"), f"match_{match.code}", ids))
         rounds.setdefault(phase, []).append({"name": match.title or match.code, "matches": [{"$ref": f"match_{match.code}"}]})
     registrations = [{"id": f"registration_{team['id']}", "type": "Registration", "name": team_name, "teams": [team]}
@@ -235,6 +236,6 @@ def tournament_qbj(name: str, matches, phases=None) -> dict:
                   "registrations": [ref(r) for r in registrations],
                   "phases": [{"name": phase, "rounds": items} for phase, items in rounds.items()]}
     if rules is not None:
-        tournament["scoring_rules"] = {"name": rules.get("label") or rules["name"], "teams_per_match": 2,
+        tournament["scoring_rules"] = {"name": rules.get("label") or rules["name"], "teams_per_match": sides,
                                        "answer_types": answer_types(rules)}
     return {"version": QBJ_VERSION, "objects": registrations + objects + [tournament]}

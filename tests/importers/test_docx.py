@@ -202,3 +202,38 @@ def test_a_zip_bomb_is_refused_from_its_directory_with_little_memory(database, t
     with sqlite3.connect(database) as db:
         assert db.execute("SELECT (SELECT COUNT(*) FROM game_packet) + (SELECT COUNT(*) FROM game_question)").fetchone() == (0,)
     assert peak < PEAK_RSS_LIMIT
+
+
+def lying(real: bytes, member: str = "word/document.xml", claimed: int = 2000) -> bytes:
+    """The zip with `member`'s unpacked size in its directory and local header rewritten to `claimed`
+    bytes: the directory passes the checks, and what unpacks is cut off at the claim."""
+    import struct
+
+    data = bytearray(real)
+    archive = zipfile.ZipFile(io.BytesIO(real))
+    info = archive.getinfo(member)
+    data[info.header_offset + 22: info.header_offset + 26] = struct.pack("<I", claimed)  # local header
+    at = 0
+    while (at := bytes(data).find(b"PK\x01\x02", at)) >= 0:
+        name_length = struct.unpack("<H", data[at + 28: at + 30])[0]
+        if bytes(data[at + 46: at + 46 + name_length]).decode() == member:
+            data[at + 24: at + 28] = struct.pack("<I", claimed)
+            break
+        at += 46
+    return bytes(data)
+
+
+@pytest.mark.django_db
+def test_a_zip_that_lies_about_a_member_size_is_refused_as_unreadable():
+    """20 MB of XML (over the member limit) claimed as 2,000 bytes: zipfile unpacks only the claim, which is no document."""
+    big = with_document_xml(packet_xml_padded(20 * MB))
+    with pytest.raises(ImportProblem, match="cannot be read as a Word document"):
+        import_bytes(lying(big), "liar.docx", "liar")
+    assert not Packet.objects.filter(slug="liar").exists()
+
+
+def packet_xml_padded(size: int) -> bytes:
+    """A real packet's document XML with `size` bytes of spaces inside it (a 20 MB member packs to a few KB)."""
+    xml = zipfile.ZipFile(io.BytesIO(packet())).read("word/document.xml")
+    at = xml.index(b"<w:body>")
+    return xml[:at] + b" " * size + xml[at:]
