@@ -77,9 +77,7 @@ def match_qbj(state: MatchState, frames: list[dict], match_id: str, ids: Ids | N
     void = {rid for h in state.history if h["thrown_out"] for rid in h["rulings"]}
 
     def player_of(seat_id: str | None, team_id: str) -> dict:
-        seat = state.seats.get(seat_id) or _captain(state, team_id)
-        team = state.team_name(team_id)
-        return ids.player(team, seat["name"] if seat else f"{team} (team answer)")
+        return ids.player(state.team_name(team_id), _answerer(state, seat_id, team_id))
 
     for seat in state.seats.values():  # every seat is a player of its team, bots of the computer team
         player_of(seat["id"], seat["team"])
@@ -95,7 +93,7 @@ def match_qbj(state: MatchState, frames: list[dict], match_id: str, ids: Ids | N
             item["replacement_tossup_question"] = _question(state, entry)
         rulings = [state.rulings[rid] for rid in entry["rulings"] if rid in state.rulings and rid not in void]
         for team_id in sorted(state.team_ids, key=lambda t: min((r["id"] for r in rulings if r["team"] == t), default=0)):
-            buzz = _team_buzz(rulings, team_id, words_at)
+            buzz = _team_buzz(rulings, team_id)
             if buzz is not None:
                 ruling, value = buzz
                 out = {"team": ref(ids.team(state.team_name(team_id))), "player": ref(player_of(ruling["seat"], team_id)),
@@ -116,9 +114,14 @@ def match_qbj(state: MatchState, frames: list[dict], match_id: str, ids: Ids | N
     return match
 
 
-def _captain(state: MatchState, team_id: str) -> dict | None:
-    seats = [s for s in state.seats.values() if s["team"] == team_id]
-    return next((s for s in seats if s.get("captain")), seats[0] if seats else None)
+def _answerer(state: MatchState, seat_id: str | None, team_id: str) -> str:
+    """Who an answer is credited to: its seat; a team answer with no seat, the team's captain (or first
+    seat); a team with no seats, the team itself."""
+    seat = state.seats.get(seat_id)
+    if seat is None:
+        seats = [s for s in state.seats.values() if s["team"] == team_id]
+        seat = next((s for s in seats if s.get("captain")), seats[0] if seats else None)
+    return seat["name"] if seat else f"{state.team_name(team_id)} (team answer)"
 
 
 def _by_number(history: list[dict]) -> list[tuple[int, list[dict]]]:
@@ -137,7 +140,7 @@ def _question(state: MatchState, entry: dict) -> dict:
     return out
 
 
-def _team_buzz(rulings: list[dict], team_id: str, words_at: dict) -> tuple[dict, int] | None:
+def _team_buzz(rulings: list[dict], team_id: str) -> tuple[dict, int] | None:
     """A team's one buzz on a question (QBJ has at most one per team): its answer that scored, else its
     last answer ruled wrong; worth every point the team's answers on the question earned."""
     mine = [r for r in rulings if r["team"] == team_id and r["verdict"] != "prompt"]
@@ -195,15 +198,14 @@ def _match_team(state: MatchState, team: dict, ids: Ids, heard: dict, void: set,
     counts: dict[str, dict[int, int]] = {}
     for r in state.rulings.values():
         if r["team"] == team["id"] and r["verdict"] != "prompt" and r["id"] not in void:
-            player = (state.seats.get(r["seat"]) or _captain(state, team["id"]) or {}).get("name", f"{team['name']} (team answer)")
-            per = counts.setdefault(player, {})
+            per = counts.setdefault(_answerer(state, r["seat"], team["id"]), {})
             per[r["points"]] = per.get(r["points"], 0) + 1
     defined = ids.team(team["name"])
     players = [p for p in defined["players"] if p["name"] in {s["name"] for s in seats} | set(counts)]
     match_players = []
     for p in players:
         per = counts.get(p["name"], {})
-        tossups = max((heard.get(s["id"], 0) for s in seats if s["name"] == p["name"]), default=len(state.history))
+        tossups = max((heard.get(s["id"], 0) for s in seats if s["name"] == p["name"]), default=max(heard.values(), default=0))
         match_players.append({"player": ref(p), "tossups_heard": tossups,
                               "answer_counts": [{"answer_type": {"value": v}, "number": per.get(v, 0)}
                                                 for v in values + sorted(set(per) - set(values))]})
