@@ -5,7 +5,7 @@
     <Science, Physics>
 
 A tossup starts at "1." / "1)" / "Tossup 1"; its text may run over several paragraphs up to the
-paragraph starting "ANSWER:". The answer line keeps what the writer made bold or underlined as
+paragraph (or line, after a soft line break) starting "ANSWER:". The answer line keeps what the writer made bold or underlined as
 <b>/<u> tags, which the judge reads as the line's required part (game/judging/answerline.py). "(*)"
 stays in the text as the power mark. A paragraph in angle brackets after the answer is the category.
 Exhibition's questions have no bonus parts, so bonuses (after a "Bonuses" heading, or a numbered
@@ -111,24 +111,38 @@ def open_document(packed: BinaryIO, name: str, size: int):
         raise ImportProblem(f"{name} cannot be read as a Word document ({str(error)[:120]}); save it from Word again.") from None
 
 
-def marked_up(paragraph, skip: int = 0) -> str:
-    """The paragraph's text with bold parts in <b> and underlined parts in <u>, leaving out its first
-    `skip` characters (the "ANSWER:" label, bold or not)."""
-    pieces: list[tuple[str, bool, bool]] = []
+Piece = tuple[str, bool, bool]  # text, bold, underlined
+
+
+def styled_lines(paragraph) -> list[list[Piece]]:
+    """The paragraph's lines (Word's soft line breaks split a paragraph: writers often put a tossup and
+    its ANSWER line in one), each as pieces of text with their bold and underline, runs alike joined."""
+    lines: list[list[Piece]] = [[]]
     for item in paragraph.iter_inner_content():
         for run in getattr(item, "runs", None) or [item]:
-            text = run.text
-            if skip:
-                cut = min(skip, len(text))
-                text, skip = text[cut:], skip - cut
-            if text:
-                style = (bool(run.bold), bool(run.underline))  # underline: True, a WD_UNDERLINE style, or None/False/NONE
-                if pieces and pieces[-1][1:] == style:  # Word splits runs anywhere: join those alike
+            style = (bool(run.bold), bool(run.underline))  # underline: True, a WD_UNDERLINE style, or None/False/NONE
+            for n, text in enumerate(run.text.split("\n")):
+                if n:
+                    lines.append([])
+                pieces = lines[-1]
+                if text and pieces and pieces[-1][1:] == style:  # Word splits runs anywhere
                     pieces[-1] = (pieces[-1][0] + text, *style)
-                else:
+                elif text:
                     pieces.append((text, *style))
+    return lines
+
+
+def plain(pieces: list[Piece]) -> str:
+    return "".join(text for text, _, _ in pieces)
+
+
+def marked_up(pieces: list[Piece], skip: int = 0) -> str:
+    """The line with bold parts in <b> and underlined parts in <u>, leaving out its first `skip`
+    characters (the "ANSWER:" label, bold or not)."""
     out = []
     for text, bold, underline in pieces:
+        cut = min(skip, len(text))
+        text, skip = text[cut:], skip - cut
         core = text.strip()
         if not core or not (bold or underline):
             out.append(text)
@@ -169,12 +183,14 @@ class Item:
 
 
 def read_items(paragraphs, name: str) -> tuple[list[Row], str]:
-    """(a row per numbered item, the packet's title: its first paragraph when that is not a question)."""
+    """(a row per numbered item, the packet's title: its first line when that is not a question). A row's
+    line is the number of the paragraph the item starts in."""
     items: list[Item] = []
     rows: list[Row] = []
     title, in_bonuses, current = "", False, None
-    for line, paragraph in enumerate(paragraphs, 1):
-        text = paragraph.text.strip()
+    lines = ((number, pieces) for number, paragraph in enumerate(paragraphs, 1) for pieces in styled_lines(paragraph))
+    for line, pieces in lines:
+        text = plain(pieces).strip()
         if not text:
             continue
         numbered = NUMBERED.match(text)
@@ -183,7 +199,7 @@ def read_items(paragraphs, name: str) -> tuple[list[Row], str]:
                 rows.append(Row(line, error="This ANSWER: line has no numbered tossup before it; number the tossup "
                                             "(\"1.\", \"1)\" or \"Tossup 1\")."))
             elif current.answer is None:
-                current.answer = marked_up(paragraph, skip=ANSWER.match(paragraph.text).end())
+                current.answer = marked_up(pieces, skip=ANSWER.match(plain(pieces)).end())
             else:
                 current.parts += 1  # a second answer line: a bonus part's
         elif TOSSUP_HEADING.match(text):

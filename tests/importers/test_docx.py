@@ -44,7 +44,8 @@ def as_bytes(document) -> bytes:
 
 def packet(missing_answer: bool = False) -> bytes:
     """A packet as writers send them: a title, tossups numbered three ways (one over two paragraphs), bold
-    labels and bold-underlined required parts split across runs, a category line, and a bonus."""
+    labels and bold-underlined required parts split across runs, a category line, an answer line after a
+    soft line break in its tossup's paragraph, and a bonus."""
     d = docx.Document()
     add(d, ("Exhibition Open 2026 — Packet 3", True, False))
     add(d, "Tossups")
@@ -55,8 +56,12 @@ def packet(missing_answer: bool = False) -> bytes:
     add(d, "with long ears. For 10 points, name this animal.")
     if not missing_answer:
         add(d, ("Answer: ", True, False), ("rabbit", False, True), " [accept ", ("hare", False, True), "; prompt on animal]")
-    add(d, "Tossup 3: This city on the Bosporus was once called Constantinople. Name this city.")
-    add(d, ("ANSWER: ", True, False), ("Istanbul", True, True), " [or ", ("Byzantium", True, True), " before mention]")
+    tossup = add(d, "Tossup 3: This city on the Bosporus was once called Constantinople. Name this city.")
+    tossup.runs[-1].add_break()  # a soft line break: the answer line in the same paragraph
+    answer = add(d, ("ANSWER: ", True, False), ("Istanbul", True, True), " [or ", ("Byzantium", True, True), " before mention]")
+    for run in answer.runs:
+        tossup._p.append(run._r)
+    answer._p.getparent().remove(answer._p)
     add(d, "Bonuses")
     add(d, "1. For 10 points each, name these moons of Jupiter.")
     add(d, "[10] This moon has the most volcanic activity.")
@@ -80,11 +85,13 @@ def test_a_realistic_packet_imports_its_tossups_with_required_parts_and_power_ma
     assert words[power - 1] == "He" and words[power] == "described"
     assert rabbit.text == "In one story this creature outwits a (*) tiger. It is often drawn with long ears. For 10 points, name this animal."
     assert rabbit.answer == "<u>rabbit</u> [accept <u>hare</u>; prompt on animal]"
+    assert istanbul.text == "This city on the Bosporus was once called Constantinople. Name this city."
+    assert istanbul.answer == "<b><u>Istanbul</u></b> [or <b><u>Byzantium</u></b> before mention]"
     line = parse_answer_line(istanbul.answer)
     assert line.main == "Istanbul" and line.required == ("Istanbul",) and line.required_source == "markup"
     assert parse_answer_line(newton.answer).required == ("Newton",)
     assert [(e.line, e.message) for e in report.errors] == [
-        (12, "Bonus 1 skipped: Exhibition plays tossups only (its questions have no bonus parts).")]
+        (11, "Bonus 1 skipped: Exhibition plays tossups only (its questions have no bonus parts).")]
 
 
 @pytest.mark.django_db
@@ -155,9 +162,9 @@ def test_a_file_that_is_not_a_readable_packet_is_refused_with_nothing_saved(case
 @pytest.mark.django_db
 def test_the_paragraph_limit_is_checked_before_reading_the_questions(settings):
     settings.EXHIBITION_IMPORT_MAX_DOCX_PARAGRAPHS = 10
-    with pytest.raises(LimitExceeded, match="number of paragraphs is 16 paragraphs, over the limit of 10 paragraphs"):
+    with pytest.raises(LimitExceeded, match="number of paragraphs is 15 paragraphs, over the limit of 10 paragraphs"):
         import_bytes(packet(), "p.docx", "p")
-    settings.EXHIBITION_IMPORT_MAX_DOCX_PARAGRAPHS = 16
+    settings.EXHIBITION_IMPORT_MAX_DOCX_PARAGRAPHS = 15
     assert import_bytes(packet(), "p.docx", "p").imported == 3
 
 
@@ -168,7 +175,7 @@ def test_the_command_and_the_host_page_take_a_docx(tmp_path, client):
     out, err = io.StringIO(), io.StringIO()
     call_command("import_questions", str(path), "--slug", "cmd", stdout=out, stderr=err)
     assert 'Imported 3 questions as Word packet (.docx) into packet "cmd"' in out.getvalue()
-    assert "line 12: Bonus 1 skipped" in err.getvalue()
+    assert "line 11: Bonus 1 skipped" in err.getvalue()
     call_command("import_questions", str(path), "--slug", "chosen", "--format", "docx", stdout=io.StringIO(), stderr=io.StringIO())
     assert Packet.objects.get(slug="chosen").questions.count() == 3
     (tmp_path / "text.docx").write_text("not a packet")
