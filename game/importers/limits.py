@@ -63,6 +63,13 @@ ANSWER = Limit("answer length", 500, "characters", "EXHIBITION_IMPORT_MAX_ANSWER
 # The question as JSON, as the moderator's socket receives it (a socket may hold 1 MiB); real ones reach 1.7 KiB.
 QUESTION = Limit("question size", 4 * KIB, "bytes", "EXHIBITION_IMPORT_MAX_QUESTION_BYTES")
 QUESTIONS = Limit("number of questions", 10_000, "questions", "EXHIBITION_IMPORT_MAX_QUESTIONS")
+# A .docx packet is a zip: its directory is read from the file's last bytes and every member's size is
+# checked before anything is unpacked, and the members' total is held to UNPACKED. A real packet has
+# about 20 members and 200 paragraphs; Word documents nest a few levels deep (body, table, row, cell, paragraph, run).
+DOCX_MEMBERS = Limit("number of files inside the .docx", 500, "files", "EXHIBITION_IMPORT_MAX_DOCX_MEMBERS")
+DOCX_MEMBER = Limit("unpacked size of one file inside the .docx", 16 * MIB, "bytes", "EXHIBITION_IMPORT_MAX_DOCX_MEMBER_BYTES")
+DOCX_DEPTH = Limit("XML nesting depth of the .docx", 64, "levels", "EXHIBITION_IMPORT_MAX_DOCX_DEPTH")
+DOCX_PARAGRAPHS = Limit("number of paragraphs", 50_000, "paragraphs", "EXHIBITION_IMPORT_MAX_DOCX_PARAGRAPHS")
 
 # A bot's data file (build_bot --data, --questions): held in memory while the bot is built, so no larger
 # than the largest tier's memory budget (6gib: 8 GiB); the file as given, and what it unpacks to.

@@ -4,7 +4,7 @@ from __future__ import annotations
 import io
 import json
 
-from game.importers import nq, packet_json, plain_csv, qanta, tossups_csv
+from game.importers import docx_packet, nq, packet_json, plain_csv, qanta, tossups_csv
 from game.importers.base import ImportProblem, Parsed
 from game.importers.csv_rows import header_names, records
 from game.importers.json_limits import value_end
@@ -17,6 +17,7 @@ FORMATS = {
     "tossups-csv": ("tossups.csv (qb-tournament-runner)", tossups_csv.parse),
     "csv": ("plain CSV (question, answer)", plain_csv.parse),
     "packet": ("Exhibition packet JSON", packet_json.parse),
+    "docx": ("Word packet (.docx)", docx_packet.parse),  # reads the packed file itself (a zip): run.import_file
 }
 CHOICES = ("auto", *FORMATS)
 
@@ -59,6 +60,8 @@ def parse(source: Source, fmt: str = "auto") -> tuple[str, Parsed]:
     """(format used, parsed file)."""
     if fmt == "auto":
         fmt = detect(source.name, source.head)
+    if fmt == "docx":
+        raise ImportProblem(f"{source.name} was read as text; a .docx packet is read from the file itself (run.import_file).")
     if fmt not in FORMATS:
         raise ImportProblem(f'"{fmt}" is not a format we read; choose one of: {", ".join(CHOICES)}.')
     return fmt, FORMATS[fmt][1](source)

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Callable
 
+from game.importers import docx_packet
 from game.importers.base import ImportProblem, LineError
 from game.importers.limits import QUESTIONS, LimitExceeded
 from game.importers.question_size import check_question_size
@@ -47,13 +48,18 @@ def import_file(
     (LimitExceeded) and nothing is saved.
     """
     slug = check_slug(slug)
-    source = Source(packed, name, size)
     report = ImportReport()
-    report.format, parsed = parse(source, fmt)
+    if docx_packet.is_docx(name, fmt):  # a zip, read by its own checks rather than as a text stream
+        shown = name or "The file"
+        report.format, parsed = "docx", docx_packet.parse(packed, shown, size)
+    else:
+        source = Source(packed, name, size)
+        shown = source.name
+        report.format, parsed = parse(source, fmt)
     questions: list[dict] = []
     for row in parsed.rows:
         report.lines_read += 1
-        where = f"{source.name} line {row.line:,}"
+        where = f"{shown} line {row.line:,}"
         if report.lines_read > QUESTIONS.value:
             raise LimitExceeded(QUESTIONS, where)
         if row.error:

@@ -15,7 +15,7 @@ FORM_FIELDS_BYTES = 64 * 1024  # room for the form's other fields and the multip
 
 
 class ImportForm(forms.Form):
-    file = forms.FileField(help_text="QANTA .json or .json.gz, NQ-open .jsonl, tossups.csv, a question,answer CSV, or packet JSON.")
+    file = forms.FileField(help_text="QANTA .json or .json.gz, NQ-open .jsonl, tossups.csv, a question,answer CSV, packet JSON, or a Word .docx packet.")
     slug = forms.SlugField(max_length=80, help_text="A short name for the packet, e.g. qanta-guessdev.")
     title = forms.CharField(max_length=200, required=False, help_text="Leave empty to take it from the file.")
     format = forms.ChoiceField(choices=[("auto", "detect from the file")] + [(k, label) for k, (label, _) in FORMATS.items()], initial="auto")

@@ -9,10 +9,10 @@ from game.importers.run import PROGRESS_EVERY, import_path
 
 
 class Command(BaseCommand):
-    help = "Import questions (QANTA JSON, NQ-open JSONL, tossups.csv, plain CSV or packet JSON) into a packet."
+    help = "Import questions (QANTA JSON, NQ-open JSONL, tossups.csv, plain CSV, packet JSON or a Word .docx packet) into a packet."
 
     def add_arguments(self, parser):
-        parser.add_argument("path", help="the file to import (.json, .json.gz, .jsonl, .csv)")
+        parser.add_argument("path", help="the file to import (.json, .json.gz, .jsonl, .csv, .docx)")
         parser.add_argument("--slug", required=True, help="the packet's slug, e.g. qanta-guessdev")
         parser.add_argument("--title", default="", help="the packet's title (default: from the file)")
         parser.add_argument("--format", default="auto", choices=CHOICES, help="the file's format (default: detect)")

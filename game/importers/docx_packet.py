@@ -1,0 +1,240 @@
+"""Quizbowl packets as they are written: a Word .docx of numbered tossups, each followed by its ANSWER: line.
+
+    1. This man's laws of motion (*) appear in the Principia. For 10 points, name this physicist.
+    ANSWER: Isaac <b><u>Newton</u></b>
+    <Science, Physics>
+
+A tossup starts at "1." / "1)" / "Tossup 1"; its text may run over several paragraphs up to the
+paragraph (or line, after a soft line break) starting "ANSWER:". The answer line keeps what the writer made bold or underlined as
+<b>/<u> tags, which the judge reads as the line's required part (game/judging/answerline.py). "(*)"
+stays in the text as the power mark. A paragraph in angle brackets after the answer is the category.
+Exhibition's questions have no bonus parts, so bonuses (after a "Bonuses" heading, or a numbered
+item with [10] parts) are listed as skipped, each with its number, as are tossups with no ANSWER line.
+
+A .docx is a zip: before python-docx opens it, the zip's directory is read from the file's last
+bytes and each member's size checked (limits.DOCX_*), so a zip bomb costs a few reads to refuse.
+"""
+from __future__ import annotations
+
+import re
+import struct
+import zipfile
+from dataclasses import dataclass, field
+from typing import BinaryIO
+
+from game.importers.base import ImportProblem, Parsed, Row, checked
+from game.importers.limits import DOCX_DEPTH, DOCX_MEMBER, DOCX_MEMBERS, DOCX_PARAGRAPHS, FILE, UNPACKED, LimitExceeded
+
+DOCUMENT = "word/document.xml"
+END_OF_DIRECTORY = b"PK\x05\x06"
+END_RECORD = 22  # bytes of the end-of-directory record, before its comment (at most 65,535 bytes)
+NUMBERED = re.compile(r"^\s*(?:(?:tossup|toss-up|question)\s*#?\s*(\d{1,4})\s*[.):]?|(\d{1,4})\s*[.)])\s*(.*)$", re.I | re.S)
+ANSWER = re.compile(r"^\s*answer\s*:\s*", re.I)
+BONUS_HEADING = re.compile(r"^\s*bonus(?:es)?\s*$|^\s*bonus\s+(\d{1,4})\b", re.I)
+TOSSUP_HEADING = re.compile(r"^\s*toss-?ups?\s*$", re.I)
+BONUS_PART = re.compile(r"^\s*\[\s*\d{1,2}\s*[a-z]?\s*\]")
+CATEGORY = re.compile(r"^\s*<([^<>]{1,200})>\s*$")
+
+
+def is_docx(name: str, fmt: str) -> bool:
+    """Whether this import reads a .docx: chosen, or (auto) by the file's name."""
+    return fmt == "docx" or (fmt == "auto" and name.lower().endswith(".docx"))
+
+
+def check_archive(packed: BinaryIO, name: str, size: int) -> None:
+    """Refuse a file that is not a zip, or whose zip holds too many members or members too large,
+    from its directory alone: nothing is unpacked here."""
+    if size > FILE.value:
+        raise LimitExceeded(FILE, name, f"{size:,} bytes")
+    packed.seek(0)
+    if packed.read(4) != b"PK\x03\x04":
+        raise ImportProblem(f"{name} is not a .docx (Word saves .docx files as zip archives, and this is not one); "
+                            "save the packet from Word as .docx and import that file.")
+    tail_start = max(0, size - END_RECORD - 65_535)
+    packed.seek(tail_start)
+    tail = packed.read()
+    at = tail.rfind(END_OF_DIRECTORY)
+    if at < 0 or len(tail) - at < END_RECORD:
+        raise ImportProblem(f"{name} is a broken zip archive (its directory is missing); save it from Word again.")
+    entries = struct.unpack("<H", tail[at + 10: at + 12])[0]
+    if entries == 0xFFFF or entries > DOCX_MEMBERS.value:  # 0xFFFF: a zip64 count, far above any packet
+        raise LimitExceeded(DOCX_MEMBERS, name, f"{entries:,} files" if entries != 0xFFFF else "")
+    packed.seek(0)
+    try:
+        with zipfile.ZipFile(packed) as archive:
+            members = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError):
+        raise ImportProblem(f"{name} is a broken zip archive; save it from Word again.") from None
+    if len(members) > DOCX_MEMBERS.value:
+        raise LimitExceeded(DOCX_MEMBERS, name, f"{len(members):,} files")
+    total = 0
+    for member in members:
+        if member.file_size > DOCX_MEMBER.value:
+            raise LimitExceeded(DOCX_MEMBER, f"{name} ({member.filename[:100]})", f"{member.file_size:,} bytes")
+        total += member.file_size
+        if total > UNPACKED.value:
+            raise LimitExceeded(UNPACKED, name)
+    if DOCUMENT not in {m.filename for m in members}:
+        raise ImportProblem(f"{name} is a zip archive but not a Word document (it has no {DOCUMENT}); "
+                            "save the packet from Word as .docx, or unzip it and import the file inside.")
+
+
+def check_depth(packed: BinaryIO, name: str) -> None:
+    """Refuse a document nested deeper than the limit, counted while streaming its XML (zipfile
+    never unpacks more than a member's checked size)."""
+    from lxml import etree
+
+    packed.seek(0)
+    depth = 0
+    try:
+        with zipfile.ZipFile(packed) as archive, archive.open(DOCUMENT) as xml:
+            for event, _ in etree.iterparse(xml, events=("start", "end"), resolve_entities=False, no_network=True,
+                                            huge_tree=False):
+                depth += 1 if event == "start" else -1
+                if depth > DOCX_DEPTH.value:
+                    raise LimitExceeded(DOCX_DEPTH, name)
+    except (etree.XMLSyntaxError, zipfile.BadZipFile, OSError, EOFError) as error:
+        raise ImportProblem(f"{name} cannot be read as a Word document ({str(error)[:120]}); save it from Word again.") from None
+
+
+def open_document(packed: BinaryIO, name: str, size: int):
+    """The python-docx Document, once the archive and its XML passed the limits."""
+    import docx
+    from docx.opc.exceptions import PackageNotFoundError
+
+    check_archive(packed, name, size)
+    check_depth(packed, name)
+    packed.seek(0)
+    try:
+        return docx.Document(packed)
+    except (PackageNotFoundError, KeyError, ValueError, zipfile.BadZipFile, OSError) as error:
+        raise ImportProblem(f"{name} cannot be read as a Word document ({str(error)[:120]}); save it from Word again.") from None
+
+
+Piece = tuple[str, bool, bool]  # text, bold, underlined
+
+
+def styled_lines(paragraph) -> list[list[Piece]]:
+    """The paragraph's lines (Word's soft line breaks split a paragraph: writers often put a tossup and
+    its ANSWER line in one), each as pieces of text with their bold and underline, runs alike joined."""
+    lines: list[list[Piece]] = [[]]
+    for item in paragraph.iter_inner_content():
+        for run in getattr(item, "runs", None) or [item]:
+            style = (bool(run.bold), bool(run.underline))  # underline: True, a WD_UNDERLINE style, or None/False/NONE
+            for n, text in enumerate(run.text.split("\n")):
+                if n:
+                    lines.append([])
+                pieces = lines[-1]
+                if text and pieces and pieces[-1][1:] == style:  # Word splits runs anywhere
+                    pieces[-1] = (pieces[-1][0] + text, *style)
+                elif text:
+                    pieces.append((text, *style))
+    return lines
+
+
+def plain(pieces: list[Piece]) -> str:
+    return "".join(text for text, _, _ in pieces)
+
+
+def marked_up(pieces: list[Piece], skip: int = 0) -> str:
+    """The line with bold parts in <b> and underlined parts in <u>, leaving out its first `skip`
+    characters (the "ANSWER:" label, bold or not)."""
+    out = []
+    for text, bold, underline in pieces:
+        cut = min(skip, len(text))
+        text, skip = text[cut:], skip - cut
+        core = text.strip()
+        if not core or not (bold or underline):
+            out.append(text)
+            continue
+        lead, trail = text[: len(text) - len(text.lstrip())], text[len(text.rstrip()):]
+        core = f"<u>{core}</u>" if underline else core
+        core = f"<b>{core}</b>" if bold else core
+        out.append(lead + core + trail)
+    return " ".join("".join(out).split())
+
+
+@dataclass
+class Item:
+    """A numbered item of the packet being read: where it starts, its paragraphs, its answer line."""
+
+    line: int
+    number: int
+    bonus: bool
+    text: list[str] = field(default_factory=list)
+    answer: str | None = None
+    category: str = ""
+    parts: int = 0  # [10] bonus parts seen
+
+    def row(self, packet: str) -> Row:
+        label = f"Tossup {self.number}"
+        if self.bonus or self.parts:
+            return Row(self.line, error=f"Bonus {self.number} skipped: Exhibition plays tossups only (its questions "
+                                        "have no bonus parts).")
+        if self.answer is None:
+            return Row(self.line, error=f"{label} has no ANSWER: line; add one after its text (or remove the tossup).")
+        text = " ".join(" ".join(self.text).split())
+        if text.count("(*)") > 1:
+            return Row(self.line, error=f"{label} has {text.count('(*)')} power marks (*); keep the one where power ends.")
+        category, _, subcategory = self.category.partition(",")
+        row = checked(self.line, {"kind": "tossup", "text": text, "answer": self.answer, "category": category.strip(),
+                                  "subcategory": subcategory.strip(), "source": {"packet": packet, "number": self.number}})
+        return row if row.error is None else Row(self.line, error=f"{label}: {row.error}")
+
+
+def read_items(paragraphs, name: str) -> tuple[list[Row], str]:
+    """(a row per numbered item, the packet's title: its first line when that is not a question). A row's
+    line is the number of the paragraph the item starts in."""
+    items: list[Item] = []
+    rows: list[Row] = []
+    title, in_bonuses, current = "", False, None
+    lines = ((number, pieces) for number, paragraph in enumerate(paragraphs, 1) for pieces in styled_lines(paragraph))
+    for line, pieces in lines:
+        text = plain(pieces).strip()
+        if not text:
+            continue
+        numbered = NUMBERED.match(text)
+        if ANSWER.match(text):
+            if current is None:
+                rows.append(Row(line, error="This ANSWER: line has no numbered tossup before it; number the tossup "
+                                            "(\"1.\", \"1)\" or \"Tossup 1\")."))
+            elif current.answer is None:
+                current.answer = marked_up(pieces, skip=ANSWER.match(plain(pieces)).end())
+            else:
+                current.parts += 1  # a second answer line: a bonus part's
+        elif TOSSUP_HEADING.match(text):
+            in_bonuses = False
+        elif (heading := BONUS_HEADING.match(text)) and not heading.group(1):
+            in_bonuses = True
+        elif numbered or (heading and heading.group(1)):
+            number = int(numbered.group(1) or numbered.group(2)) if numbered else int(heading.group(1))
+            current = Item(line, number, bonus=in_bonuses or bool(heading))
+            items.append(current)
+            rest = numbered.group(3).strip() if numbered else ""
+            if rest:
+                current.text.append(rest)
+        elif current is None:
+            title = title or text[:200]
+        elif BONUS_PART.match(text):
+            current.parts += 1
+        elif current.answer is not None and (category := CATEGORY.match(text)):
+            current.category = category.group(1)
+        elif current.answer is None:
+            current.text.append(text)
+    rows += [item.row(name) for item in items]
+    rows.sort(key=lambda row: row.line)
+    return rows, title
+
+
+def parse(packed: BinaryIO, name: str, size: int) -> Parsed:
+    """The packet's rows (tossups, and the numbered items that are not, each with its reason), read
+    from the packed file itself; each row's line is the paragraph the item starts on."""
+    document = open_document(packed, name, size)
+    body = document.element.body
+    count = sum(1 for _ in body.iter("{*}p"))
+    if count > DOCX_PARAGRAPHS.value:
+        raise LimitExceeded(DOCX_PARAGRAPHS, name, f"{count:,} paragraphs")
+    rows, title = read_items(document.paragraphs, name)
+    if not rows:
+        raise ImportProblem(f"{name} has no numbered tossups (\"1.\", \"1)\" or \"Tossup 1\" followed by an ANSWER: line).")
+    return Parsed(rows, {"title": title, "source": name[:200]})
