@@ -22,9 +22,12 @@ def exported(format_name: str, seeds=(1, 2, 3), questions: int = 8) -> list[str]
     return texts
 
 
-def played_text(format_name: str) -> str:
-    """The hand-played match of that format as a JSONL export (a header, then its events)."""
+def played_text(format_name: str, names: dict | None = None) -> str:
+    """The hand-played match of that format as a JSONL export (a header, then its events); `names`
+    renames teams and seats (id -> name), as if people had typed those names."""
     events = [dict(e, seq=i) for i, e in enumerate(PLAYED[format_name]().events, 1)]
+    for item in events[0]["data"]["teams"] + events[0]["data"]["seats"]:
+        item["name"] = (names or {}).get(item["id"], item["name"])
     head = {"format": "exhibition-match", "version": 1, "events": len(events),
             "match": {"code": f"PLAY{format_name[:2].upper()}", "title": f"Played {format_name}"}}
     return "".join(json.dumps(line) + "\n" for line in [head, *events])
