@@ -29,6 +29,10 @@
     return c.createPattern(tile, "repeat");
   }
 
+  // Names may be 32 characters long: charts show them cut short, the tables beside them in full.
+  var LONGEST = window.innerWidth < 600 ? 14 : 24;
+  function short(name) { return name.length > LONGEST ? name.slice(0, LONGEST - 1) + "…" : name; }
+
   function series(i, label, values, extra) {
     var colour = COLOURS[i % COLOURS.length];
     var kind = PATTERNS[(i + Math.floor(i / COLOURS.length)) % PATTERNS.length];
@@ -67,7 +71,7 @@
 
   var numbers = data.phases.map(function (p) { return p.number; });
   bars("chart-margins", numbers.map(phaseLabel).concat(["Adjustments", "Average"]), data.margins.map(function (r, i) {
-    return series(i, r.label + (r.code ? " (" + r.code + ")" : ""),
+    return series(i, short(r.label) + (r.code ? " (" + r.code + ")" : ""),
                   numbers.map(function (n) { return r.phases[n]; }).concat([r.adjustments, r.average]));
   }), {beginAtZero: false, title: {display: true, text: "margin per question"}});
 
@@ -76,21 +80,23 @@
     series(4, "Computer", data.accuracy.map(function (r) { return percent(r.computer.accuracy); }))
   ], percentAxis);
 
-  var bots = data.bots.map(function (b) { return b.name + " (" + tierLabel(b.tier) + ")"; });
+  var bots = data.bots.map(function (b) { return [short(b.name), tierLabel(b.tier)]; });  // two lines under its bars
   bars("chart-bots", bots, [
     series(0, "Accuracy at the start", data.bots.map(function (b) { return percent(b.start_accuracy); })),
     series(1, "Accuracy at the end", data.bots.map(function (b) { return percent(b.end_accuracy); })),
     series(2, "EW, these humans", data.bots.map(function (b) { return percent(b.expected_wins); })),
     series(3, "EW, QANTA curve", data.bots.map(function (b) { return percent(b.expected_wins_curve); }))
-  ], {max: 100, title: {display: true, text: "% of its questions"}});
+  ], {max: 100, title: {display: true, text: "% of its questions"}},
+     {scales: {x: {ticks: {maxRotation: 0, autoSkip: false}},
+               y: {beginAtZero: true, max: 100, title: {display: true, text: "% of its questions"}}}});
 
   var who = [{label: "Humans", histogram: data.human_buzzes}].concat(data.bots.filter(function (b) { return b.buzzes; })
     .map(function (b) { return {label: b.name, histogram: b.histogram}; }));
   var tenths = data.human_buzzes.right.map(function (_, i) { return i * 10 + "–" + (i + 1) * 10 + "%"; });
   var stacks = [];
   who.forEach(function (w, i) {
-    stacks.push(series(2 * i, w.label + ", right", w.histogram.right, {stack: "s" + i}));
-    stacks.push(series(2 * i + 1, w.label + ", wrong", w.histogram.wrong, {stack: "s" + i}));
+    stacks.push(series(2 * i, short(w.label) + ", right", w.histogram.right, {stack: "s" + i}));
+    stacks.push(series(2 * i + 1, short(w.label) + ", wrong", w.histogram.wrong, {stack: "s" + i}));
   });
   bars("chart-histogram", tenths, stacks, {stacked: true, ticks: {precision: 0}, title: {display: true, text: "buzzes"}},
        {scales: {x: {stacked: true, title: {display: true, text: "share of the question read"}},
