@@ -231,12 +231,12 @@ def _empty_histogram() -> dict:
 
 def bot_figures(matches: list[dict], human_positions: list[float | None]) -> list[dict]:
     """Per bot: accuracy at the start and end of the question, its buzzes, EW and its histogram."""
-    bots: dict = {}
+    per_bot: dict = {}
     for m in matches:
         for q in m["questions"]:
             for seat, trail in q["bots"].items():
                 info = m["seats"][seat]
-                b = bots.setdefault((info["name"], info["tier"]), {
+                b = per_bot.setdefault((info["name"], info["tier"]), {
                     "name": info["name"], "tier": info["tier"], "questions": 0, "start_right": 0,
                     "end_questions": 0, "end_right": 0, "buzz_questions": 0, "buzzes": 0, "buzz_right": 0,
                     "wins": 0.0, "curve_wins": 0.0, "histogram": _empty_histogram()})
@@ -261,7 +261,7 @@ def bot_figures(matches: list[dict], human_positions: list[float | None]) -> lis
                     b["wins"] += win_chance(x, human_positions)
                     b["curve_wins"] += qanta_curve(x)
     out = []
-    for b in bots.values():
+    for b in per_bot.values():
         out.append({
             "name": b["name"], "tier": b["tier"], "questions": b["questions"],
             "start_accuracy": ratio(b["start_right"], b["questions"]),
