@@ -183,3 +183,25 @@ def test_the_pooled_margin_is_the_points_of_all_matches_over_all_their_questions
 def test_an_empty_log_is_a_clear_error():
     with pytest.raises(ValueError, match="match_created"):
         event_figures([({}, [])])
+
+
+def test_a_right_buzz_wins_against_every_later_or_missing_human_buzz_and_half_a_tie():
+    from game.report.figures import win_chance
+
+    humans = [0.5, None, 0.8, 0.2]  # first right human buzzes on four questions (None: nobody got it)
+    assert win_chance(0.5, humans) == pytest.approx((2 + 0.5) / 4)
+    assert win_chance(0.1, humans) == 1.0 and win_chance(0.9, humans) == 0.25
+    assert win_chance(0.5, []) == 0.0
+
+
+def test_the_figures_module_needs_no_django():
+    """Anyone with the exported files can recompute the figures: the module loads without Django."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = "import sys, game.report.figures; print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))"
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root,
+                         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(root)})
+    assert out.stdout.strip() == "[]"
