@@ -31,7 +31,10 @@
 
   // Names may be 32 characters long: charts show them cut short, the tables beside them in full.
   var LONGEST = window.innerWidth < 600 ? 14 : 24;
-  function short(name) { return name.length > LONGEST ? name.slice(0, LONGEST - 1) + "…" : name; }
+  function short(name, longest) {
+    longest = longest || LONGEST;
+    return name.length > longest ? name.slice(0, longest - 1) + "…" : name;
+  }
 
   function series(i, label, values, extra) {
     var colour = COLOURS[i % COLOURS.length];
@@ -49,13 +52,12 @@
   Chart.defaults.plugins.legend.labels.boxWidth = size * 1.6;
   Chart.defaults.plugins.legend.labels.boxHeight = size;
 
-  function bars(id, labels, datasets, y, extra) {
+  function bars(id, labels, datasets, y, x) {
     var canvas = document.getElementById(id);
     if (!canvas) { return null; }
-    var options = {responsive: true, scales: {y: Object.assign({beginAtZero: true}, y || {})},
+    var options = {responsive: true, scales: {x: x || {}, y: Object.assign({beginAtZero: true}, y)},
                    plugins: {legend: {position: "bottom"}}};
-    return new Chart(canvas, {type: "bar", data: {labels: labels, datasets: datasets},
-                              options: Object.assign(options, extra || {})});
+    return new Chart(canvas, {type: "bar", data: {labels: labels, datasets: datasets}, options: options});
   }
 
   function phaseLabel(n) { return data.labels.phases[n] || "Phase " + n; }
@@ -80,15 +82,13 @@
     series(4, "Computer", data.accuracy.map(function (r) { return percent(r.computer.accuracy); }))
   ], percentAxis);
 
-  var bots = data.bots.map(function (b) { return [short(b.name), tierLabel(b.tier)]; });  // two lines under its bars
+  var bots = data.bots.map(function (b) { return [short(b.name, 12), tierLabel(b.tier)]; });  // two lines under its bars
   bars("chart-bots", bots, [
     series(0, "Accuracy at the start", data.bots.map(function (b) { return percent(b.start_accuracy); })),
     series(1, "Accuracy at the end", data.bots.map(function (b) { return percent(b.end_accuracy); })),
     series(2, "EW, these humans", data.bots.map(function (b) { return percent(b.expected_wins); })),
     series(3, "EW, QANTA curve", data.bots.map(function (b) { return percent(b.expected_wins_curve); }))
-  ], {max: 100, title: {display: true, text: "% of its questions"}},
-     {scales: {x: {ticks: {maxRotation: 0, autoSkip: false}},
-               y: {beginAtZero: true, max: 100, title: {display: true, text: "% of its questions"}}}});
+  ], {max: 100, title: {display: true, text: "% of its questions"}}, {ticks: {maxRotation: 0, autoSkip: false}});
 
   var who = [{label: "Humans", histogram: data.human_buzzes}].concat(data.bots.filter(function (b) { return b.buzzes; })
     .map(function (b) { return {label: b.name, histogram: b.histogram}; }));
@@ -99,7 +99,5 @@
     stacks.push(series(2 * i + 1, short(w.label) + ", wrong", w.histogram.wrong, {stack: "s" + i}));
   });
   bars("chart-histogram", tenths, stacks, {stacked: true, ticks: {precision: 0}, title: {display: true, text: "buzzes"}},
-       {scales: {x: {stacked: true, title: {display: true, text: "share of the question read"}},
-                 y: {stacked: true, beginAtZero: true, ticks: {precision: 0}, title: {display: true, text: "buzzes"}}},
-        plugins: {legend: {position: "bottom"}}});
+       {stacked: true, title: {display: true, text: "share of the question read"}});
 }());

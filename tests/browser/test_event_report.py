@@ -14,14 +14,18 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 CHARTS = ["chart-points", "chart-margins", "chart-accuracy", "chart-bots", "chart-histogram"]
 LONG = "W" * NAME_MAX_LENGTH
 
-# How many pixels of a canvas are painted (alpha above zero), and how many datasets its chart has.
+# How many pixels of a canvas are painted (alpha above zero), how many datasets its chart has, how many
+# of its values are not zero, and how many bars it drew with a height.
 PAINTED = """(id) => {
   const canvas = document.getElementById(id);
   const pixels = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
   let painted = 0;
   for (let i = 3; i < pixels.length; i += 4) { if (pixels[i] > 0) painted++; }
   const chart = Chart.getChart(canvas);
-  return {painted, total: pixels.length / 4, datasets: chart ? chart.data.datasets.length : 0};
+  const values = chart.data.datasets.flatMap((d) => d.data).filter((v) => v !== null && v !== 0).length;
+  const bars = chart.data.datasets.flatMap((d, i) => chart.getDatasetMeta(i).data)
+    .filter((bar) => Math.abs(bar.height || 0) >= 1).length;
+  return {painted, total: pixels.length / 4, datasets: chart.data.datasets.length, values, bars};
 }"""
 
 
@@ -43,10 +47,12 @@ def test_the_report_file_draws_every_chart_offline(open_page, report_file, width
     page.on("request", lambda request: requests.append(request.url))
     page.goto(report_file.as_uri())
     page.wait_for_load_state("load")
-    for chart in CHARTS:
-        drawn = page.evaluate(PAINTED, chart)
-        assert drawn["datasets"] >= 2, chart
-        assert drawn["painted"] > drawn["total"] * 0.02, f"{chart} looks empty: {drawn}"
+    drawn = {chart: page.evaluate(PAINTED, chart) for chart in CHARTS}
+    for chart, seen in drawn.items():
+        assert seen["datasets"] >= 2, chart
+        assert seen["painted"] > seen["total"] * 0.02, f"{chart} looks empty: {seen}"
+        assert seen["bars"] == seen["values"], f"{chart}: a bar for every value that is not zero: {seen}"
+    assert sum(seen["bars"] for seen in drawn.values()) >= 10
     assert all(url.startswith(("file:", "data:")) for url in requests), requests
     assert not [m.text for m in console]
     assert page.evaluate("document.documentElement.scrollWidth") <= width
