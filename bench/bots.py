@@ -6,8 +6,8 @@ trained and calibrated there by cross-validation) and plays all of qanta.buzzdev
 ones (whose answer occurs in guessdev), and for both with near-copies left out (a buzzdev question
 whose TF-IDF cosine to some guessdev question is at least 0.6): end-of-question accuracy, buzzes,
 buzz precision, expected wins with QANTA's curve w(x) = 0.99308 + 0.07754x - 1.27822x^2 + 0.58798x^3
-(x = fraction revealed at the buzz; a correct buzz wins w(x), anything else 0; mean over the
-questions of the row); and per bot act latency p50/p99, artefact size and the resident memory its
+(game.report.figures.qanta_curve; x = fraction revealed at the buzz; a correct buzz wins w(x),
+anything else 0; mean over the questions of the row); and per bot act latency p50/p99, artefact size and the resident memory its
 loading added. The retriever-reader's passages are the sentences of the guessdev questions, titled
 with their answer page.
 
@@ -87,12 +87,9 @@ from bots.protocol import Query  # noqa: E402
 from bots.registry import load_bot  # noqa: E402
 from bots.sparse_index import SparseIndex  # noqa: E402
 from bots.text import exact_match, page_title, strip_power_mark  # noqa: E402
+from game.report.figures import qanta_curve  # noqa: E402  (the event report's EW uses the same curve)
 
 SIMULATED = {"kind": "simulated", "name": "simulated", "accuracy": 0.7, "buzz_mean": 0.6, "buzz_sd": 0.15, "seed": 1}
-
-
-def expected_win(x: float) -> float:
-    return 0.99308 + 0.07754 * x - 1.27822 * x**2 + 0.58798 * x**3
 
 
 def load_json(path: Path):
@@ -151,7 +148,7 @@ def play_tossup(bot, question: dict, step: int, latencies: list[float]) -> dict:
         if w == n:
             end_right = exact_match(act.guess, truth)
     return {"end": end_right, "buzzed": buzz is not None, "buzz_right": bool(buzz and buzz[1]),
-            "win": expected_win(buzz[0]) if buzz and buzz[1] else 0.0}
+            "win": qanta_curve(buzz[0]) if buzz and buzz[1] else 0.0}
 
 
 def qanta_run(spec: dict, questions: list[dict], step: int) -> dict:

@@ -19,8 +19,8 @@ LAYERS = [
     ("the match's store", ["game.store", "game.leases", "game.seats_left", "game.snippets", "game.question_order",
                            "game.demo", "game.checks", "game.apps", "game"]),
     ("playing", ["game.conductor", "game.simulation"]),
-    ("sockets and archive", ["game.live", "game.archive"]),
-    ("pages and commands", ["game.web", "game.management", "bots.management"]),
+    ("sockets and archive", ["game.live", "game.archive", "game.report"]),
+    ("pages and commands", ["game.web", "game.report.views", "game.management", "bots.management"]),
     ("the project", ["exhibition"]),
 ]
 PACKAGES = ("game", "bots", "serving", "exhibition")

@@ -2,12 +2,14 @@
 from django.urls import path
 
 from game.web import views, views_archive, views_host, views_import, views_match
+from game.report import views as report_views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("host/", views_host.host_home, name="host"),
     path("host/m/<str:code>/", views_host.host_match, name="host_match"),
     path("host/import/", views_import.host_import, name="host_import"),
+    path("host/report", report_views.event_report, name="event_report"),
     path("host/bots/remote", views_host.register_remote_bot, name="register_remote_bot"),
     path("join", views_match.join_code, name="join_code"),
     path("m/<str:code>/join", views_match.join, name="join"),

@@ -1,0 +1,128 @@
+"""The event report as HTML: the page staff open, and the same page as one self-contained file.
+
+Both are templates/report/report.html over the figures of game/report/figures.py: tables written on
+the server (every name escaped by the template), charts drawn in the browser by static/js/report.js
+with the vendored Chart.js from the same figures, embedded as JSON. The file carries its CSS, both
+scripts and the data inline, so it opens from a disk with no server and no network.
+"""
+from __future__ import annotations
+
+from django.contrib.staticfiles import finders
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from game.report.figures import BINS, event_figures
+
+ASSETS = {"css": ["css/report.css"], "js": ["vendor/chartjs/chart.umd.min.js", "js/report.js"]}
+TIER_LABELS = {"500mib": "500 MiB", "6gib": "6 GiB", "unlimited": "unlimited", "computer": "computer"}
+
+
+def tier_label(tier: str) -> str:
+    return TIER_LABELS.get(tier, tier)
+
+
+def number(value, form: str = "{:.2f}") -> str:
+    return "—" if value is None else form.format(value)
+
+
+def share(value, right=None, total=None) -> str:
+    if value is None:
+        return "—"
+    counts = f" ({right}/{total})" if total is not None else ""
+    return f"{value * 100:.0f}%{counts}"
+
+
+def phase_label(phase: dict) -> str:
+    bits = [phase["mode"]]
+    if phase.get("points") is not None:
+        bits.append(f"{phase['points']} points")
+    if phase.get("tier"):
+        bits.append(f"against the {tier_label(phase['tier'])} bot")
+    return f"Phase {phase['number']}: {', '.join(bits)}"
+
+
+def tables(figures: dict) -> dict:
+    """Every table of the report as rows of text, in the order the page shows them."""
+    phases = {p["number"]: f"Phase {p['number']}" for p in figures["phases"]}
+    tiers = figures["tiers"]
+    return {
+        "points_head": ["Phase", "Humans", *[tier_label(t) for t in tiers]],
+        "points": [[phases.get(r["phase"], f"Phase {r['phase']}"), r["humans"], *[r.get(t, 0) for t in tiers]]
+                   for r in figures["points"]],
+        "margins_head": ["Human team", "Match", "Questions", *[phases[n] for n in phases], "Adjustments", "Average margin"],
+        "margins": [[r["label"], r["code"], r["questions"], *[number(r["phases"].get(n), "{:+.2f}") for n in phases],
+                     number(r["adjustments"], "{:+.2f}"), number(r["average"], "{:+.2f}")] for r in figures["margins"]],
+        "accuracy_head": ["Phase", "Humans", "Computer"],
+        "accuracy": [[phases.get(r["phase"], f"Phase {r['phase']}"),
+                      share(r["human"]["accuracy"], r["human"]["right"], r["human"]["answers"]),
+                      share(r["computer"]["accuracy"], r["computer"]["right"], r["computer"]["answers"])]
+                     for r in figures["accuracy"]],
+        "bots_head": ["Bot", "Questions", "Start accuracy", "End accuracy", "Buzzes",
+                      "Precision", "EW", "EW (QANTA)"],
+        "bots": [[f"{b['name']} ({tier_label(b['tier'])})", b["questions"], share(b["start_accuracy"]),
+                  f"{share(b['end_accuracy'])} of {b['end_questions']}", f"{b['buzzes']} of {b['buzz_questions']}",
+                  share(b["buzz_precision"]), number(b["expected_wins"], "{:.3f}"),
+                  number(b["expected_wins_curve"], "{:.3f}")] for b in figures["bots"]],
+        "histogram_head": ["Who", "Ruled", *[f"{i * 10}–{(i + 1) * 10}" for i in range(BINS)]],
+        "histogram": [row for name, h in [("Humans", figures["human_buzzes"])] +
+                      [(f"{b['name']} ({tier_label(b['tier'])})", b["histogram"]) for b in figures["bots"] if b["buzzes"]]
+                      for row in ([name, "right", *h["right"]], [name, "wrong", *h["wrong"]])],
+    }
+
+
+SECTIONS = [  # (key, heading, what it counts, what the chart shows, the table's caption)
+    ("points", "Points won in each phase",
+     "The points of every final ruling in the phase, to the humans or to the bot tier that answered "
+     "(the EfficientQA report's Table 9).", "the points won in each phase", "Points by phase"),
+    ("margins", "Average margin per question, by phase",
+     "Human points minus computer points in the phase, divided by the questions the match played; the phases "
+     "and the adjustments add up to the average margin (Table 10 of the report).",
+     "the average margin per question in each phase, per match", "Average margin per question"),
+    ("accuracy", "Accuracy in each phase, humans and computer",
+     "Accepted answers out of the answers ruled (prompts are not final) of each side in the phase "
+     "(Figure 3 of the report).", "the accuracy of the humans and the computer in each phase", "Accuracy by phase"),
+    ("bots", "Each bot",
+     "Accuracy of its guess at the start of each question and once the whole question is read; its buzzes; EW, "
+     "the share of its questions it would have won against these humans' first right buzzes (and against "
+     "QANTA's curve of human buzzes).",
+     "each bot's accuracy at the start and the end of the question and its expected wins", "Per bot"),
+    ("histogram", "Where in the question they buzzed",
+     "Each bot's buzz and every ruled human buzz, by the tenth of the question read when it came.",
+     "the buzzes by tenth of the question", "Buzzes by % of the question read"),
+]
+
+
+def sections(figures: dict) -> list[dict]:
+    rows = tables(figures)
+    return [{"key": key, "title": title, "note": note, "chart": chart, "caption": caption,
+             "head": rows[f"{key}_head"], "rows": rows[key]} for key, title, note, chart, caption in SECTIONS]
+
+
+def _asset(path: str) -> str:
+    found = finders.find(path)
+    if found is None:
+        raise FileNotFoundError(f"The report's asset {path} is missing from the static folders.")
+    with open(found, encoding="utf-8") as handle:
+        text = handle.read()
+    # The source map is not shipped; a file opened from disk must not point at anything else.
+    return "\n".join(line for line in text.splitlines() if not line.startswith("//# sourceMappingURL="))
+
+
+def render_report(figures: dict, title: str, inline: bool, back_url: str | None = None) -> str:
+    """The report's HTML; with inline=True, one file holding its CSS, scripts and data."""
+    labels = {"tiers": {t: tier_label(t) for t in figures["tiers"]},
+              "phases": {p["number"]: f"Phase {p['number']}" for p in figures["phases"]}}
+    context = {"title": title, "phases": [phase_label(p) for p in figures["phases"]], "figures": figures, "data": dict(figures, labels=labels), "sections": sections(figures), "inline": inline,
+               "back_url": back_url, "made": timezone.now(),
+               "questions": sum(m["questions"] for m in figures["matches"])}
+    if inline:
+        context["css"] = "\n".join(_asset(p) for p in ASSETS["css"])
+        context["scripts"] = [_asset(p) for p in ASSETS["js"]]
+    else:
+        context["script_paths"] = ASSETS["js"]
+        context["css_paths"] = ASSETS["css"]
+    return render_to_string("report/report.html", context)
+
+
+def report_from_logs(logs: list[tuple[dict, list[dict]]], title: str, inline: bool, back_url: str | None = None) -> str:
+    return render_report(event_figures(logs), title, inline, back_url)
