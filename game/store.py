@@ -296,7 +296,7 @@ class MatchRunner:
     """Drives one match: the only code that appends to its event log while it is live.
 
     A conductor passes its lease `owner` id: every append then checks, in the same transaction,
-    that the conductor still holds the match (see conductor/leases.py).
+    that the conductor still holds the match (see leases.py).
     """
 
     def __init__(self, match: Match, state=None, owner: str | None = None, clock=now_ms):

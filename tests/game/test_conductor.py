@@ -169,7 +169,8 @@ async def test_the_last_command_of_a_match_finishes_it(conductor, conduct, live_
 async def test_a_database_that_fails_during_recovery_does_not_silence_the_conductor(channel_layer, transactional_db,
                                                                                    conduct, live_match, monkeypatch):
     """A restart while the database is briefly unavailable: the conductor waits for it, then serves."""
-    from game.conductor import core, leases
+    from game import leases
+    from game.conductor import core
 
     real, failures = leases.unserved_live_codes, []
 
