@@ -7,15 +7,16 @@ from __future__ import annotations
 
 from django import forms
 
-from bots.budgets import TIER_LIMITS, TierExceeded, check_tier
+from bots.budgets import TIER_LIMITS, TierExceeded
+from bots.errors import BotError
 from bots.models import Bot
 
 from game.engine.formats import PRESETS, RulesError, make_rules
 from game.models import NAME_MAX_LENGTH, Match, Packet, Seat, Team, name_length
+from game.seating import bot_seat
 from game.store import SeatSpec, TeamSpec
 
 SIMULATED = "simulated"
-SIMULATED_CONFIG = {"kind": "simulated", "simulated": True, "accuracy": 0.6}
 MAX_PHASES = 3
 
 
@@ -87,17 +88,10 @@ class NewMatchForm(forms.Form):
             choice = data.get(f"bot_{tier}")
             if not choice:
                 continue
-            if choice == SIMULATED:
-                seats.append(SeatSpec(name=f"{tier} bot (simulated)", kind="bot", tier=tier, config=dict(SIMULATED_CONFIG)))
-                continue
-            bot = Bot.objects.get(pk=int(choice))
             try:
-                check_tier(bot, tier)
-            except TierExceeded as exc:
+                seats.append(bot_seat(tier, None if choice == SIMULATED else Bot.objects.get(pk=int(choice))))
+            except (TierExceeded, BotError) as exc:
                 self.add_error(f"bot_{tier}", str(exc))
-                continue
-            config = dict(bot.spec, simulated=True) if bot.simulated else dict(bot.spec)
-            seats.append(SeatSpec(name=bot.display_name, kind="bot", tier=tier, config=config))
         return seats
 
     def teams(self) -> list[TeamSpec]:

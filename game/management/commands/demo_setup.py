@@ -14,14 +14,14 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from bots.budgets import check_tier
-from serving import hall
 from bots.models import Bot
 from game.demo import ensure_demo_packet
 from game.engine.api import Rejected, make_rules
 from game.models import SnippetPassage
+from game.seating import bot_seat
 from game.question_order import add_order_arguments, order_from_options, question_plan
-from game.store import SeatSpec, TeamSpec, create_match_record, pick_questions
+from game.store import TeamSpec, create_match_record, pick_questions
+from serving import hall
 
 KNOWLEDGE = Path(settings.BASE_DIR) / "bots" / "knowledge" / "demo"
 # name, kind, tier, data file, extra settings
@@ -71,9 +71,7 @@ class Command(BaseCommand):
 
         computer = TeamSpec("Computer")
         for tier, name in SEATED.items():
-            bot = Bot.objects.get(name=name)
-            check_tier(bot, tier)
-            computer.seats.append(SeatSpec(name, kind="bot", tier=tier, config=bot.spec))
+            computer.seats.append(bot_seat(tier, Bot.objects.get(name=name), name=name))
         match = create_match_record(title="Demo: humans vs. computer", packet=packet, format_name=DEMO_FORMAT,
                                     teams=[TeamSpec("Humans"), computer], order=order)
         # In a hall, the room is told this machine's LAN address, not 127.0.0.1 (serving/hall.py).

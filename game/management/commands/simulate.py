@@ -5,17 +5,18 @@ tier's seat instead of a simulated one; it plays for real, word by word.
 """
 from django.core.management.base import BaseCommand, CommandError
 
+from bots.budgets import TIER_LIMITS, TierExceeded
+from bots.errors import BotError
+
 from game.archive.boxscore import box_score, format_box_score
 from game.demo import ensure_demo_packet
 from game.engine.api import PRESETS, Rejected, RulesError
 from game.engine.selection import PACKET_ORDER, QuestionOrder
 from game.models import Packet
 from game.question_order import add_order_arguments, order_from_options, question_plan
+from game.seating import SIMULATED_ACCURACY, bot_seat
 from game.simulation import RegisteredBot, SimulatedCompetitor, VirtualMatch
 from game.store import MatchRunner, SeatSpec, TeamSpec, create_match_record, now_ms
-
-BOT_ACCURACY = {"500mib": 0.45, "6gib": 0.55, "unlimited": 0.7}
-
 
 def simulated_teams(format_name: str, registered: dict | None = None) -> list[TeamSpec]:
     """Two simulated humans against a bot per tier: registered[tier] (a bots.models.Bot) or a simulated one."""
@@ -25,22 +26,13 @@ def simulated_teams(format_name: str, registered: dict | None = None) -> list[Te
         SeatSpec("Grace", config={"simulated": True}),
     ])
     tiers = ["500mib", "6gib", "unlimited"] if format_name == "efficientqa" else ["500mib"]
-    seats = []
-    for tier in tiers:
-        bot = registered.get(tier)
-        if bot is not None:
-            seats.append(SeatSpec(bot.display_name, kind="bot", tier=tier, config=bot.spec))
-        else:
-            seats.append(SeatSpec(f"Sim {tier}", kind="bot", tier=tier, config={
-                "kind": "simulated", "simulated": True, "accuracy": BOT_ACCURACY[tier]}))
+    seats = [bot_seat(tier, registered.get(tier), name=None if tier in registered else f"Sim {tier}") for tier in tiers]
     return [humans, TeamSpec("Computer", seats)]
 
 
 def registered_bots(choices: list[str], format_name: str) -> dict:
-    """tier -> Bot for each --bot TIER=NAME, each checked against its tier now."""
-    from bots.admission import check_seat
-    from bots.budgets import TIER_LIMITS, TierExceeded
-    from bots.errors import BotError
+    """tier -> Bot for each --bot TIER=NAME (game.seating.bot_seat measures each against its tier when the
+    match is made)."""
     from bots.models import Bot
 
     tiers = ["500mib", "6gib", "unlimited"] if format_name == "efficientqa" else ["500mib"]
@@ -54,10 +46,6 @@ def registered_bots(choices: list[str], format_name: str) -> dict:
         bot = Bot.objects.filter(name=name).first()
         if bot is None:
             raise CommandError(f"There is no bot called {name!r}; build it first with `manage.py build_bot`.")
-        try:
-            check_seat(bot.spec, tier)
-        except (TierExceeded, BotError) as error:
-            raise CommandError(str(error)) from None
         chosen[tier] = bot
     return chosen
 
@@ -75,7 +63,7 @@ def play_simulated_match(packet: Packet, format_name: str, seed: int = 1, questi
             format_name=format_name, overrides=overrides, teams=simulated_teams(format_name, registered), seed=seed,
             order=order,
         )
-    except (Rejected, RulesError) as exc:
+    except (Rejected, RulesError, TierExceeded, BotError) as exc:
         raise CommandError(str(exc)) from exc
     runner = MatchRunner(match)
     specs = {seat.key: seat.bot_config for team in match.teams.all() for seat in team.seats.all()}
@@ -86,7 +74,7 @@ def play_simulated_match(packet: Packet, format_name: str, seed: int = 1, questi
         else:
             competitors.append(SimulatedCompetitor(
                 seat=s["id"], team=s["team"], role="bot" if s["kind"] == "bot" else "player",
-                accuracy=BOT_ACCURACY.get(s["tier"] or "", 0.6)))
+                accuracy=SIMULATED_ACCURACY.get(s["tier"] or "", 0.6)))
     state = VirtualMatch(runner, competitors, seed=seed, start_ms=now_ms()).run()
     match.refresh_from_db()
     return state, match
