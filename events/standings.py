@@ -40,6 +40,11 @@ class Row:
     def average_margin(self) -> float:
         return self.margin / self.questions if self.questions else 0.0
 
+    @property
+    def shown(self) -> dict:
+        """The margins as the leaderboard prints them, signed."""
+        return {"average": f"{self.average_margin:+.2f}", "margin": f"{self.margin:+d}"}
+
 
 @dataclass
 class Leaderboard:
