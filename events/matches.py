@@ -19,7 +19,7 @@ COMPUTER = "Computer"
 def preliminary_rules(event: Event, main: int) -> dict:
     """The event's rules for a preliminary: tiebreakers are left out (a preliminary is scored by its
     margin, and a tie with the computer is no reason to play on), and it stops at the event's limit."""
-    rules = dict(event.overrides, questions=main, tiebreakers=0)
+    rules = dict(event.overrides, questions=main, tiebreakers=0, team_seats=event.team_size_cap)
     if event.prelim_minutes is not None:
         rules["stop_after_ms"] = event.prelim_minutes * 60_000
     else:
@@ -71,7 +71,7 @@ def start_final(event: Event, bots: list[SeatSpec], players: list[SeatSpec] | No
         raise EventError("No team has played a preliminary yet.")
     top = EventTeam.objects.get(pk=board.rows[0].team_id)
     questions, main = draw_final(event)
-    match = _create(event, f"{event.name}: final", top.name, bots, dict(event.overrides, questions=main), questions,
+    match = _create(event, f"{event.name}: final", top.name, bots, dict(event.overrides, questions=main, team_seats=event.team_size_cap), questions,
                     players)
     event.final_match, event.finalist = match, top
     event.save(update_fields=["final_match", "finalist"])

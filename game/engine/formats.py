@@ -89,6 +89,7 @@ _TOP_FIELDS = {
     # has passed, or this many questions have been played. Absent from the presets: no limit.
     "stop_after_ms": ("int", 1000, 86_400_000),
     "stop_after_questions": ("int", 1, 200),
+    "team_seats": ("int", 1, 32),  # players a human team may seat at once (an event's team size cap)
 }
 _PHASE_FIELDS = {
     "points": ("int", -100, 100),

@@ -419,6 +419,11 @@ def _cmd_join(out, actor, data, now, received):
     # A seat that was given up frees its name: whoever held it may come back under it.
     if any(" ".join(x["name"].split()).casefold() == name for x in s.seats.values() if not x.get("left")):
         raise Rejected("Someone in this match already has that name; pick another.", "name_taken")
+    cap = s.rules.get("team_seats")
+    held = sum(1 for x in s.seats.values() if x["team"] == seat["team"] and x.get("kind") == "human" and not x.get("left"))
+    if cap is not None and seat.get("kind", "human") == "human" and held >= cap:
+        raise Rejected(f"{s.team_name(seat['team'])} has its {cap} players already; ask the host which team to "
+                       "join.", "team_full")
     clean = {"id": seat["id"], "name": str(seat.get("name", ""))[:60], "team": seat["team"],
              "kind": seat.get("kind", "human"), "tier": seat.get("tier"), "captain": bool(seat.get("captain")),
              "simulated": bool(seat.get("simulated"))}
