@@ -115,3 +115,36 @@ def test_the_leaderboard_is_the_logs_and_the_final_waits_for_every_preliminary(h
     page = Client().get(f"/events/{event.pk}/").content.decode()
     assert "the event is closed" in page and 'http-equiv="refresh"' not in page
     assert final.rules["questions"] == 30 - 2 * 3  # the demo pool's 30, less what the preliminaries played
+
+
+def test_a_preliminarys_match_page_leads_back_to_its_event(host, event):
+    add_team(host, event, "Owls")
+    team = EventTeam.objects.get()
+    host.post(f"/host/events/{event.pk}/teams/{team.pk}/start", {"bot_500mib": "simulated"})
+    team.refresh_from_db()
+    page = host.get(f"/host/m/{team.preliminary.code}/").content.decode()
+    assert f'href="/host/events/{event.pk}/">Spring exhibition</a> (preliminary)' in page
+
+
+def test_a_time_limited_preliminary_stops_after_its_minutes(host):
+    packet = ensure_demo_packet()
+    host.post("/host/events/", {"name": "Timed", "format_name": "quizbowl", "packets": [packet.pk],
+                                "prelim_minutes": 45, "final_questions": 10, "team_size_cap": 4, "draw": "same",
+                                "reveal": "clock", "words_per_minute": 200})
+    event = Event.objects.get()
+    add_team(host, event, "Owls")
+    team = EventTeam.objects.get()
+    host.post(f"/host/events/{event.pk}/teams/{team.pk}/start", {"bot_500mib": "simulated"})
+    team.refresh_from_db()
+    rules = team.preliminary.rules
+    assert rules["stop_after_ms"] == 45 * 60_000 and "stop_after_questions" not in rules
+    assert rules["team_seats"] == 4 and rules["tiebreakers"] == 0
+
+
+def test_an_event_needs_minutes_or_questions_not_both(host):
+    packet = ensure_demo_packet()
+    reply = host.post("/host/events/", {"name": "Both", "format_name": "quizbowl", "packets": [packet.pk],
+                                        "prelim_minutes": 45, "prelim_questions": 10, "final_questions": 10,
+                                        "team_size_cap": 4, "draw": "same", "reveal": "clock", "words_per_minute": 200})
+    assert reply.status_code == 400 and "minutes or in questions" in reply.content.decode()
+    assert not Event.objects.exists()
