@@ -93,6 +93,7 @@ INSTALLED_APPS = [
     "axes",
     "game",
     "bots",
+    "events",
 ]
 
 MIDDLEWARE = [

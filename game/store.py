@@ -100,16 +100,19 @@ def create_match_record(
     seed: int = 0,
     order: QuestionOrder = PACKET_ORDER,
     now: int | None = None,
+    questions: list[dict] | None = None,
 ) -> Match:
     """Create a match with its teams and seats, and write its first event.
 
     `order` says which of the packet's questions are played and in what order; a shuffle without a
     seed gets a new one, stored with the rest, so the match's questions can be picked again. Raises
-    SelectionError (a Rejected naming the setting) when the settings pick no question."""
+    SelectionError (a Rejected naming the setting) when the settings pick no question. `questions`
+    (engine dicts, main then reserve) replaces the pick: an event draws them from its own pool."""
     rules = make_rules(format_name, overrides)
     if order.shuffled and order.seed is None:
         order = replace(order, seed=new_seed())
-    questions = pick_questions(packet, rules, order)
+    if questions is None:
+        questions = pick_questions(packet, rules, order)
     match = Match.objects.create(title=title, packet=packet, format_name=format_name, rules=rules, seed=seed,
                                  question_order=order.to_dict())
     seats = []

@@ -18,12 +18,13 @@ LAYERS = [
     ("bots", ["bots"]),
     ("the match's store", ["game.store", "game.leases", "game.seats_left", "game.snippets", "game.question_order",
                            "game.demo", "game.checks", "game.apps", "game"]),
-    ("playing", ["game.conductor", "game.simulation"]),
-    ("sockets and archive", ["game.live", "game.archive", "game.report"]),
-    ("pages and commands", ["game.web", "game.report.views", "game.management", "bots.management"]),
+    ("playing", ["game.conductor", "game.simulation", "events"]),
+    ("sockets and archive", ["game.live", "game.archive", "game.report", "events.exports"]),
+    ("pages and commands", ["game.web", "game.report.views", "game.management", "bots.management", "events.views",
+                            "events.forms", "events.urls", "events.management"]),
     ("the project", ["exhibition"]),
 ]
-PACKAGES = ("game", "bots", "serving", "exhibition")
+PACKAGES = ("game", "bots", "events", "serving", "exhibition")
 
 
 def layer_of(module: str) -> int | None:

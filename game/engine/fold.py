@@ -82,6 +82,7 @@ def _seat_left(s: MatchState, d, t):
 
 def _match_started(s: MatchState, d, t):
     s.status = "live"
+    s.clock_from = t
     for seat, size in (d.get("bot_sizes") or {}).items():
         if seat in s.seats:
             s.seats[seat]["size"] = dict(size)
@@ -367,6 +368,8 @@ def _paused(s: MatchState, d, t):
 def _resumed(s: MatchState, d, t):
     shift = d["shift"]
     s.paused, s.paused_at = False, None
+    if s.clock_from is not None:
+        s.clock_from += shift  # a pause is not time played
     q = s.q
     if q is not None:
         if q.next_word_at is not None:
@@ -379,6 +382,7 @@ def _match_ended(s: MatchState, d, t):
     s.status = "finished"
     s.paused, s.paused_at = False, None  # a match ended during a pause is over, not paused
     s.winner = d.get("winner")
+    s.end_reason = d.get("reason")
 
 
 GUESS_FIELDS = ("word", "guess", "confidence", "buzz", "alternatives", "threshold")

@@ -85,6 +85,11 @@ _TOP_FIELDS = {
     "bot_min_words": ("int", 0, 500),
     "bot_reaction_ms": ("int", 0, 10000),
     "bot_act_timeout_ms": ("int", 100, 60000),
+    # An event's preliminary: no new question starts once this much playing time (pauses left out)
+    # has passed, or this many questions have been played. Absent from the presets: no limit.
+    "stop_after_ms": ("int", 1000, 86_400_000),
+    "stop_after_questions": ("int", 1, 200),
+    "team_seats": ("int", 1, 32),  # players a human team may seat at once (an event's team size cap)
 }
 _PHASE_FIELDS = {
     "points": ("int", -100, 100),

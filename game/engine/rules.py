@@ -420,6 +420,11 @@ def _cmd_join(out, actor, data, now, received):
     # A seat that was given up frees its name: whoever held it may come back under it.
     if any(" ".join(x["name"].split()).casefold() == name for x in s.seats.values() if not x.get("left")):
         raise Rejected("Someone in this match already has that name; pick another.", "name_taken")
+    cap = s.rules.get("team_seats")
+    held = sum(1 for x in s.seats.values() if x["team"] == seat["team"] and x.get("kind") == "human" and not x.get("left"))
+    if cap is not None and seat.get("kind", "human") == "human" and held >= cap:
+        raise Rejected(f"{s.team_name(seat['team'])} has its {cap} players already; ask the host which team to "
+                       "join.", "team_full")
     clean = {"id": seat["id"], "name": str(seat.get("name", ""))[:60], "team": seat["team"],
              "kind": seat.get("kind", "human"), "tier": seat.get("tier"), "captain": bool(seat.get("captain")),
              "simulated": bool(seat.get("simulated"))}
@@ -489,20 +494,51 @@ def _cmd_next(out, actor, data, now, received):
     if s.q is not None and not s.q.closed:
         raise Rejected("The current question is still open; rule on it or wait for it to close.", "question_open")
     regular_left = s.number < s.rules["questions"]
+    limit = limit_reached(s, now)
+    if limit is not None:
+        return _end_match(out, now, limit)
     if _next_unused(s) is None:
-        return _end_match(out, now)
+        return _end_match(out, now, "out_of_questions" if regular_left else "questions_played")
     if regular_left and s.tiebreakers_played == 0:
         return _start_question(out, now, number=s.number + 1, tiebreaker=False)
     ranked = sorted(s.scores.values(), reverse=True)
     tied = len(ranked) > 1 and ranked[0] == ranked[1]
     if tied and s.tiebreakers_played < s.rules.get("tiebreakers", 0):
         return _start_question(out, now, number=s.number + 1, tiebreaker=True)
-    _end_match(out, now)
+    _end_match(out, now, "tiebreakers_played" if s.tiebreakers_played else "questions_played")
 
 
-def _end_match(out, now):
+# Why a match ended (match_ended's reason), in words for the pages that show it.
+END_REASONS = {
+    "questions_played": "every question was played",
+    "tiebreakers_played": "the tiebreakers were played",
+    "out_of_questions": "the match ran out of questions",
+    "time_limit": "its time limit was reached",
+    "question_limit": "its question limit was reached",
+    "moderator": "the moderator ended it",
+}
+
+
+def questions_played(s: MatchState) -> int:
+    """Questions that closed and count (a thrown-out question's replacement counts once, in its place)."""
+    return sum(1 for h in s.history if not h["thrown_out"])
+
+
+def limit_reached(s: MatchState, now: int) -> str | None:
+    """Whether a stop rule ends the match at this question boundary: "time_limit" once stop_after_ms of
+    playing time (pauses left out) has passed, "question_limit" once stop_after_questions were played."""
+    count = s.rules.get("stop_after_questions")
+    if count is not None and questions_played(s) >= count:
+        return "question_limit"
+    limit = s.rules.get("stop_after_ms")
+    if limit is not None and s.clock_from is not None and now - s.clock_from >= limit:
+        return "time_limit"
+    return None
+
+
+def _end_match(out, now, reason: str):
     s = out.state
-    out.emit("match_ended", now, scores=dict(s.scores), winner=s.leader())
+    out.emit("match_ended", now, scores=dict(s.scores), winner=s.leader(), reason=reason)
 
 
 def _cmd_end(out, actor, data, now, received):
@@ -511,7 +547,7 @@ def _cmd_end(out, actor, data, now, received):
         raise Rejected("The match has already ended.", "finished")
     if s.q is not None and not s.q.closed:
         raise Rejected("Close or throw out the current question before ending the match.", "question_open")
-    _end_match(out, now)
+    _end_match(out, now, "moderator")
 
 
 def _cmd_reveal(out, actor, data, now, received):

@@ -95,6 +95,8 @@ class MatchState:
     winner: str | None = None
     scores_seq: int = 0  # seq of the last event that moved a score (an adjustment names it)
     corrections: list[dict] = field(default_factory=list)  # score changes after the final whistle, in order
+    clock_from: int | None = None  # when play started, moved on by every pause: now - clock_from is time played
+    end_reason: str | None = None  # why the match ended (match_ended's reason; None in logs before it)
 
     def clone(self) -> "MatchState":
         """A copy that shares nothing mutable with this state (decide folds into one per command).

@@ -30,6 +30,9 @@ TOP_TEXT = {
     "bot_min_words": ("Bot minimum words", "words read before a bot may buzz"),
     "bot_reaction_ms": ("Bot reaction delay", "milliseconds added to a bot's buzz"),
     "bot_act_timeout_ms": ("Bot time limit", "milliseconds a bot has to answer each query"),
+    "stop_after_questions": ("Stop after questions", "no question starts after this many; empty: no limit"),
+    "stop_after_ms": ("Stop after time", "milliseconds of play after which no question starts; empty: no limit"),
+    "team_seats": ("Players per team", "at most, on a human team; empty: no limit"),
 }
 PHASE_TEXT = {
     "points": ("Points", "for a correct answer"),
@@ -48,7 +51,7 @@ CHOICES = {
         ("live", "live in a question's last buzz phase (a quizbowl tossup): shown as the bots think")]),
 }
 GROUPS = [
-    ("Match", ["questions", "tiebreakers", "priority"]),
+    ("Match", ["questions", "tiebreakers", "priority", "team_seats", "stop_after_questions", "stop_after_ms"]),
     ("Reading", ["reveal", "words_per_minute", "lead_in_seconds", "comma_pause", "sentence_pause"]),
     ("Answering", ["answer_seconds", "prompt_seconds"]),
     ("Bots: fairness and audience", ["bot_min_words", "bot_reaction_ms", "bot_act_timeout_ms", "hall_bot_guesses"]),

@@ -76,7 +76,7 @@ def test_without_a_tie_the_match_ends_after_the_last_question():
     score_on_current(m, "h0")
     ended = m.send("next", MOD, at=m.now + 1000)
     assert [e["type"] for e in ended] == ["match_ended"]
-    assert ended[0]["data"] == {"scores": {"t0": 15, "t1": 0}, "winner": "t0"}
+    assert ended[0]["data"] == {"scores": {"t0": 15, "t1": 0}, "winner": "t0", "reason": "questions_played"}
 
 
 def test_tiebreakers_stop_when_the_reserve_runs_out():

@@ -18,7 +18,7 @@ from game.archive.qbj import Ids, match_qbj, tournament_qbj
 from game.archive.replay import Replay, load_log
 from game.simulation import SimulatedCompetitor, VirtualMatch
 from game.store import MatchRunner, TeamSpec, create_match_record
-from tests.conftest import need_service
+from tests.qbj_schema import errors_of, qbj_validator
 from tests.engine.played import PLAYED
 from tests.game.test_corrections_after_the_final import stored
 
@@ -29,17 +29,7 @@ HOSTILE_NAME = '=HYPERLINK("http://e.vil","x")'
 
 @pytest.fixture(scope="module")
 def validator():
-    from jsonschema import Draft202012Validator
-
-    path = Path(settings.EXHIBITION_DATA_DIR) / "qbj" / "qbj.schema.json"
-    need_service(path.is_file(), f"the QBJ JSON Schema is not at {path} (set EXHIBITION_DATA_DIR)")
-    schema = json.loads(path.read_text())
-    Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
-
-
-def errors_of(validator, document) -> list[str]:
-    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(document)]
+    return qbj_validator()
 
 
 def exported_qbj(match, tmp_path) -> dict:
