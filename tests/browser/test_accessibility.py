@@ -2,8 +2,8 @@
 names as long as the pages allow (issue 25, "Everyone can play"): no serious or critical violation.
 
 The live pages are audited in the moments that matter: before the match, a question being read, a
-player holding the floor, an answer with the moderator, a ruling shown, paused, a team phase, the
-question closed and the match over. A failure names the rule, the page, the size and the element.
+player holding the floor, an answer with the moderator, a ruling shown, paused, a team phase (the
+phones' discussion and the captain's answer box), the question closed and the match over. A failure names the rule, the page, the size and the element.
 
 To audit a new page, add it to PAGES (a page anyone or staff opens by address) or RENDERED (a page
 the server shows only when something failed, rendered here from its template). With
@@ -141,10 +141,19 @@ def test_the_live_pages_pass_the_audit_in_every_moment_of_a_match(a11y_server, o
     expect(hall.locator("#phase")).not_to_contain_text("paused")
     expect(m.locator("#buzz")).to_be_enabled()
     m.locator("#buzz").click()
-    m.locator("#answer-input").fill("Hamlet")
+    m.locator("#answer-input").fill("Macbeth")
     m.locator("#answer-input").press("Enter")
+    rule(console, "r", "Macbeth")  # both sides missed: the team phase
+    for phone in (w, m):
+        expect(phone.locator("#team-phase")).to_be_visible()
+    w.locator("#chat-input").fill(names["humans"])
+    w.locator("#chat-input").press("Enter")
+    expect(w.locator("#chat-log")).to_contain_text(names["humans"])
+    everywhere("a team phase")
+    w.locator("#submit-input").fill("Hamlet")
+    w.locator("#submit-input").press("Enter")
     rule(console, "a", "Hamlet")
-    expect(hall.locator("#answer-line .outcome")).to_have_text(f"{names['rivals']} +3")
+    expect(hall.locator("#answer-line .outcome")).to_have_text(f"{names['humans']} +2")
     everywhere("the question closed")
     press_next(console)
     expect(w.locator("#final")).to_be_visible()
