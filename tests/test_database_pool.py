@@ -67,7 +67,7 @@ def test_a_request_that_finds_no_free_connection_is_told_busy_and_posts_again_wi
         assert response.status_code == 503 and response["Retry-After"] == "3"
         assert "The server is busy for a moment" in text and 'name="code" value="ABC123"' in text
         page = Client(raise_request_exception=False).get("/")
-        assert page.status_code == 503 and 'http-equiv="refresh"' in page.content.decode()
+        assert page.status_code == 503 and 'href="/" data-retry-seconds="3"' in page.content.decode()
     finally:
         release.set()
         thread.join(20)

@@ -6,11 +6,13 @@ import { FINAL_CLOSES } from "./match-socket.js";
 import { seatName, teamName } from "./match-fold.js";
 import { el, openScreen, phaseText, renderFeed, renderFinal, renderQuestion, renderScores, renderSnippets, showEnded } from "./ui.js";
 import { ScreenWakeLock } from "./wake-lock.js";
+import { Announcer } from "./announce.js";
 
 const $ = (id) => document.getElementById(id);
 const { config, client, command: send } = openScreen({ audience: "player", render, onEnd: ended });
 const ME = config.seat;
 const MY_TEAM = config.team;
+const announcer = new Announcer($("said"), $("said-now"), { seat: ME, team: MY_TEAM });
 
 // The seat is no longer this page's: it went to another device, was removed or left. The page stays
 // closed (no reconnect) and says what to do next.
@@ -119,6 +121,7 @@ function render(view) {
   $("buzz").disabled = !buzzable;
   $("buzz").hidden = view.status === "finished" || (!!q && q.mode === "team" && !q.closed);
   $("status-line").textContent = statusLine(view);
+  announcer.update(view);
 }
 
 function statusLine(view) {

@@ -130,7 +130,7 @@ const FEED_VERDICT = { accept: "correct", reject: "wrong", prompt: "prompt" };
 
 export function renderFeed(box, view, { limit = 8, omit = [] } = {}) {
   const items = view.feed.filter((f) => f.kind !== "buzz" && !omit.includes(f.kind)).slice(-limit).reverse();
-  box.replaceChildren(...items.map((f) => {
+  keepUnchanged(box, items.map((f) => {
     if (f.kind === "ruling") {
       return el("li", { class: `feed-item ruling ${f.verdict} ${teamClass(view, f.team)}` },
         el("span", { class: "who", text: f.who }), " ", el("q", { class: "said", text: f.text }), " ",
@@ -147,6 +147,20 @@ export function renderFeed(box, view, { limit = 8, omit = [] } = {}) {
     }
     return el("li", { class: `feed-item ${f.kind}`, text: f.text });
   }));
+}
+
+/** Put these items in the list, keeping each one already there unchanged: a live region (role=log)
+ * then announces only what is new, not the whole list on every redraw. */
+function keepUnchanged(box, items) {
+  const key = (li) => `${li.className}|${li.textContent}`;
+  const wanted = new Set(items.map(key));
+  for (const li of [...box.children]) if (!wanted.has(key(li))) li.remove();
+  let at = box.firstElementChild;
+  for (const item of items) {
+    if (at && key(at) === key(item)) at = at.nextElementSibling;
+    else box.insertBefore(item, at);
+  }
+  while (at) { const next = at.nextElementSibling; at.remove(); at = next; }
 }
 
 /**

@@ -2,10 +2,12 @@
 // draws the replay), a buzz flashes the buzzer's name with a beep, and at the end the screen points
 // the room to the replay and the box score. Nothing on it scrolls, whatever key is pressed.
 
+import { Announcer } from "./announce.js";
 import { BuzzSound } from "./buzz-sound.js";
 import { openScreen } from "./ui.js";
 import { flashBuzz, keepFitted, renderScreen } from "./screen.js";
 
+const announcer = new Announcer(document.getElementById("said"), null);
 const sound = new BuzzSound({ button: document.getElementById("sound"), hint: document.getElementById("sound-hint") });
 
 const { config, client } = openScreen({
@@ -15,6 +17,7 @@ const { config, client } = openScreen({
     document.body.classList.toggle("is-setup", ["setup", "none"].includes(view.status) && !!document.getElementById("join-panel"));
     renderScreen(view, { links: [[`/m/${config.code}/replay`, "Watch the replay"], [`/m/${config.code}/boxscore`, "Box score"]] });
     if (flashBuzz(view, frame)) sound.play();
+    announcer.update(view);
   },
 });
 

@@ -410,7 +410,7 @@ def test_a_join_no_conductor_stored_is_answered_try_again_and_the_retry_seats_th
     response = join(client, match, "Ada", 0)
     assert response.status_code == 202 and response["Retry-After"] == "2"  # accepted, not yet done
     text = response.content.decode()
-    assert "Taking your seat, Ada" in text and f'content="2;url=/m/{match.code}/join"' in text
+    assert "Taking your seat, Ada" in text and f'href="/m/{match.code}/join" data-retry-seconds="2"' in text
     assert not logged_joins(match) and Seat.objects.filter(name="Ada").exists(), "the seat is kept for the retry"
 
     embedded.ensure_started()
