@@ -36,11 +36,13 @@ MODERATOR = {
     "throw_out": {"reason": str, "public": bool, "question": int},
     "pause": {"reason": str, "public": bool},
     "kick": {"seat": str},
+    "resolve_protest": {"protest": int, "outcome": str, "reason": str, "public": bool, "confirm": bool},
 }
 # "question" (its index) and "phase" name what a player's command was meant for: late ones are refused.
 PLAYER = {"buzz": {"seen": int, "question": int, "phase": int}, "answer": {"text": str, "question": int},
           "submit": {"text": str, "question": int, "phase": int}, "pass": {"question": int, "phase": int},
-          "chat": {"text": str}, "leave": {}}
+          "chat": {"text": str}, "leave": {},
+          "protest": {"ruling": int, "text": str}}  # the text: at most game/engine/protests.py MAX_PROTEST
 KNOWN = {**SESSION, **MODERATOR, **PLAYER}
 # What a moderator command was pressed for (field -> how to say it is missing): without it a double
 # click or a retry could apply twice, and a stale console could rule on another buzz than it showed.
@@ -52,6 +54,8 @@ TARGETS = {
     "adjust": {"scores_seq": "the scores it saw (scores_seq)"},
     "throw_out": {"question": "the question"},
     "kick": {"seat": "the seat"},
+    "protest": {"ruling": "the ruling"},
+    "resolve_protest": {"protest": "the protest"},
 }
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 
+from .protests import fold_filed, fold_resolved
 from .questions import Question
 from .state import MatchState, QuestionState
 
@@ -184,6 +185,7 @@ def _ruling(s: MatchState, d, t):
     s.rulings[rid] = {k: d[k] for k in ("id", "number", "phase", "mode", "team", "seat", "text", "verdict",
                                          "points", "accept_points", "reject_points", "by")}
     s.rulings[rid]["heard"] = d.get("heard")
+    s.rulings[rid]["t"] = t  # when it was ruled: a protest of it may come within the match's protest_seconds
     s.rulings[rid]["reason"] = d.get("reason")  # the moderator's note; the hall sees it only if public
     if d.get("public"):
         s.rulings[rid]["public"] = True
@@ -478,5 +480,7 @@ _HANDLERS = {
     "buzz_refused": _buzz_refused,
     "judge_suggested": _judge_suggested,
     "snippets_shown": _snippets_shown,
+    "protest_filed": fold_filed,
+    "protest_resolved": fold_resolved,
 }
 EVENT_TYPES = frozenset(_HANDLERS) | {"match_created"}

@@ -31,6 +31,7 @@ EFFICIENTQA = {
     "bot_reaction_ms": 300,
     "bot_act_timeout_ms": 3000,
     "hall_bot_guesses": "after_humans",
+    "protest_seconds": 60,
     "phases": [
         {"mode": "buzz", "points": 3, "power_points": None, "neg_points": 0, "wrong_points": 0,
          "dead_seconds": 5, "bot_tier": "500mib", "snippets": False},
@@ -59,6 +60,7 @@ QUIZBOWL = {
     "bot_reaction_ms": 300,
     "bot_act_timeout_ms": 3000,
     "hall_bot_guesses": "after_humans",
+    "protest_seconds": 60,
     "phases": [
         {"mode": "buzz", "points": 10, "power_points": 15, "neg_points": -5, "wrong_points": 0,
          "dead_seconds": 5, "bot_tier": None, "snippets": False},
@@ -85,6 +87,7 @@ _TOP_FIELDS = {
     "bot_min_words": ("int", 0, 500),
     "bot_reaction_ms": ("int", 0, 10000),
     "bot_act_timeout_ms": ("int", 100, 60000),
+    "protest_seconds": ("int", 0, 600),  # how long after a ruling a captain may protest it; 0: no protests
 }
 _PHASE_FIELDS = {
     "points": ("int", -100, 100),

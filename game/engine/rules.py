@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 
 from .clock import word_ms
+from . import protests
 from .errors import Rejected
 from .fold import apply, apply_in_place
 from .selection import PACKET_ORDER
@@ -720,6 +721,13 @@ def _cmd_override(out, actor, data, now, received):
         raise Rejected("A prompt is not a final ruling; override the ruling that followed it.", "bad_ruling")
     if r["verdict"] == verdict:
         raise Rejected(f"That ruling is already {verdict}.", "no_change")
+    _override(out, rid, verdict, data, now, _correction(s, data))
+
+
+def _override(out, rid: int, verdict: str, data: dict, now: int, marked: dict, note: dict | None = None):
+    """Emit the override of ruling `rid` to `verdict`: an override command's, or an overturned protest's."""
+    s = out.state
+    r = s.rulings[rid]
     # The question is scored again from all its rulings, as if this one had been ruled so at the time.
     ids = _question_rulings(s, rid)
     before = question_outcome([s.rulings[i] for i in ids])
@@ -727,10 +735,9 @@ def _cmd_override(out, actor, data, now, received):
     teams = dict.fromkeys([*before["score_changes"], *after["score_changes"]])
     delta = {t: after["score_changes"].get(t, 0) - before["score_changes"].get(t, 0) for t in teams}
     points = next(x["points"] for x in after["rulings"] if x["id"] == rid)
-    marked = _correction(s, data)
     out.emit("override", now, ruling=rid, number=r["number"], verdict=verdict, points=points,
              score_changes={t: p for t, p in delta.items() if p}, result=after["result"], rulings=after["rulings"],
-             **_reason(data), **marked)
+             **_reason(data), **marked, **(note or {}))
 
 
 def _question_rulings(s: MatchState, rid: int) -> list[int]:
@@ -786,6 +793,26 @@ def _correction(s: MatchState, data: dict) -> dict:
                        "as a correction (it is marked as one in the log, the box score and the replay).",
                        "confirm_correction")
     return {"correction": True}
+
+
+def _cmd_protest(out, actor, data, now, received):
+    s = out.state
+    seat = _seat_of(s, actor)
+    r = protests.check_filing(s, seat, data, now)
+    out.emit("protest_filed", now, id=len(s.protests) + 1, ruling=r["id"], number=r["number"], team=seat["team"],
+             seat=seat["id"], verdict=r["verdict"], text=protests.protest_text(data))
+
+
+def _cmd_resolve_protest(out, actor, data, now, received):
+    """Upheld: the ruling stands, no score moves. Overturned: the ruling is reversed by an override
+    (the score moves exactly as an override moves it; after the final whistle it needs confirm: true)."""
+    s = out.state
+    p, outcome = protests.check_resolution(s, data)
+    marked = _correction(s, data) if outcome == "overturned" else {}
+    out.emit("protest_resolved", now, protest=p["id"], ruling=p["ruling"], number=p["number"], team=p["team"],
+             outcome=outcome, **_reason(data))
+    if outcome == "overturned":
+        _override(out, p["ruling"], protests.REVERSED[p["verdict"]], data, now, marked, note={"protest": p["id"]})
 
 
 def _cmd_throw_out(out, actor, data, now, received):
@@ -924,7 +951,7 @@ _COMMANDS = {
     "override": _cmd_override, "adjust": _cmd_adjust, "throw_out": _cmd_throw_out,
     "pause": _cmd_pause, "resume": _cmd_resume, "bot_guess": _cmd_bot_guess,
     "bot_missed": _cmd_bot_missed, "bot_stopped": _cmd_bot_stopped, "judge": _cmd_judge, "snippets": _cmd_snippets,
-    "kick": _cmd_kick, "leave": _cmd_leave,
+    "kick": _cmd_kick, "leave": _cmd_leave, "protest": _cmd_protest, "resolve_protest": _cmd_resolve_protest,
 }
 _MOD = frozenset({"moderator"})
 _SYS = frozenset({"system"})
@@ -934,7 +961,7 @@ _ROLES = {
     "start": _MOD, "next": _MOD, "end": _MOD, "reveal": _MOD, "rule": _MOD, "undo": _MOD,
     "override": _MOD, "adjust": _MOD, "throw_out": _MOD, "pause": _MOD, "resume": _MOD, "kick": _MOD,
     "leave": frozenset({"player"}), "buzz": _SEAT, "answer": _SEAT, "submit": _SEAT, "pass": _SEAT, "chat": frozenset({"player"}),
-    "bot_guess": frozenset({"bot"}),
+    "bot_guess": frozenset({"bot"}), "protest": frozenset({"player"}), "resolve_protest": _MOD,
 }
 _ROLE_MESSAGES = {k: "Only the moderator can do that." for k, v in _ROLES.items() if v is _MOD}
 _ROLE_MESSAGES.update({k: "Only a seated player can do that." for k, v in _ROLES.items() if v is _SEAT})

@@ -95,6 +95,7 @@ class MatchState:
     winner: str | None = None
     scores_seq: int = 0  # seq of the last event that moved a score (an adjustment names it)
     corrections: list[dict] = field(default_factory=list)  # score changes after the final whistle, in order
+    protests: list[dict] = field(default_factory=list)  # {id, ruling, number, team, seat, verdict, text, t, status, reason}
 
     def clone(self) -> "MatchState":
         """A copy that shares nothing mutable with this state (decide folds into one per command).
