@@ -4,7 +4,7 @@ with the team's text (as text, never markup), the big screen says "Protest: over
 moves as an override moves it. Screenshots of each page go to the test's folder."""
 import pytest
 
-from tests.browser.test_live_match import answer, expect, join, log_in, press_next, reveal, rule, scores_in_log, shown_scores
+from tests.browser.test_live_match import answer, expect, join, log_in, press_next, reveal, rule, scores_in_log, shown_scores, watch
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
@@ -21,9 +21,7 @@ def test_a_captain_protests_and_the_moderator_overturns_it(exhibition_server, op
     join(ada, server, code, LONG_NAME, 0)  # the Humans' captain
     bo = open_page(390, 844, mobile=True)
     join(bo, server, code, "Bo", 1)  # the Machines' captain
-    screen = open_page(1920, 1080)
-    screen.goto(f"{server['url']}/m/{code}/watch")
-    expect(screen.locator("#conn")).to_have_text("connected")
+    screen = watch(open_page, server, code)
 
     press_next(moderator)
     expect(moderator.locator("#phase")).to_contain_text("Question 1 of 2")
