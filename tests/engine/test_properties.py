@@ -117,7 +117,7 @@ def _draw_actor(data, m: Match, kind: str):
     if kind == "buzz" and poss is not None and data.draw(st.booleans()):
         seats = [x for x in seats if x["team"] != poss["team"]]  # a rival, maybe with an earlier buzz
     if kind in ("chat", "leave", "protest"):
-        seats = [x for x in seats if x["kind"] == "human"]
+        seats = [x for x in seats if x["kind"] == "human" and (kind != "protest" or x["captain"] or data.draw(st.booleans()))]
     if kind == "bot_guess":
         seats = [x for x in seats if x["kind"] == "bot"]
     return m.actor(data.draw(st.sampled_from([x["id"] for x in seats]), label="seat"))
@@ -155,7 +155,7 @@ def _draw_data(data, kind: str, s) -> dict:
     if kind == "pause":
         return {"reason": "a short break"}
     if kind == "protest":
-        ruling = st.sampled_from(sorted(s.rulings)) if s.rulings else st.integers(0, 3)
+        ruling = st.sampled_from([max(s.rulings)] * 3 + sorted(s.rulings)) if s.rulings else st.integers(0, 3)
         return {"ruling": data.draw(ruling, label="protested ruling"), "text": data.draw(text)}
     if kind == "resolve_protest":
         out = {"protest": data.draw(st.integers(1, max(1, len(s.protests))), label="protest"),
@@ -186,15 +186,17 @@ def _sensible_kind(data, s) -> str:
         return "start"
     if s.paused:
         return data.draw(st.sampled_from(["resume", "resume", "rule", "chat", "undo"]))
+    if any(p["status"] == "open" for p in s.protests) and data.draw(st.booleans(), label="resolve the protest?"):
+        return "resolve_protest"
     q = s.q
     if s.status == "finished" or q is None:
         return data.draw(st.sampled_from(["override", "adjust", "next", "protest", "resolve_protest"]))
     if q.closed:
         return data.draw(st.sampled_from(["next"] * 3 + ["override"] * 2 + ["undo", "throw_out", "adjust", "protest", "resolve_protest"]))
     if q.mode == "team":
-        return data.draw(st.sampled_from(["submit"] * 3 + ["rule"] * 3 + ["pass", "chat", "tick", "undo"]))
+        return data.draw(st.sampled_from(["submit"] * 3 + ["rule"] * 3 + ["pass", "chat", "tick", "undo", "protest"]))
     if q.possession is None:
-        return data.draw(st.sampled_from(["tick"] * 3 + ["buzz"] * 3 + ["reveal", "bot_guess", "undo"]))
+        return data.draw(st.sampled_from(["tick"] * 3 + ["buzz"] * 3 + ["reveal", "bot_guess", "undo", "protest"]))
     if q.possession["answer"] is None:
         return data.draw(st.sampled_from(["answer"] * 3 + ["buzz"] * 2 + ["rule", "pass", "tick"]))
     return data.draw(st.sampled_from(["rule"] * 3 + ["buzz", "pause", "tick"]))
