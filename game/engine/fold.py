@@ -333,6 +333,9 @@ def _override(s: MatchState, d, t):
         for team, pts in d["score_changes"].items():
             q.score_changes[team] = q.score_changes.get(team, 0) + pts
         q.result = d.get("result")
+        for marker in q.buzzes:  # the buzz's marker on every screen shows the ruling as it now stands
+            if marker["ruling"] == d["ruling"]:
+                marker["verdict"] = d["verdict"]
     _recount_winner(s)
 
 

@@ -295,6 +295,7 @@ const FOLD = {
       q.score_changes = { ...q.score_changes };
       addScores(q.score_changes, d.score_changes);
       q.result = d.result ?? null;
+      for (const marker of q.buzzes) if (marker.ruling === d.ruling) marker.verdict = d.verdict;  // as it now stands
     }
     note(view, frame, "info", `${d.correction ? "Correction after the final: r" : "R"}uling on question ${d.number} changed to ${d.verdict}${d.reason ? `: ${d.reason}` : ""}`);
   },

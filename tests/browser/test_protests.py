@@ -56,6 +56,7 @@ def test_a_captain_protests_and_the_moderator_overturns_it(exhibition_server, op
     expect(card.locator(".protest.overturned")).to_be_visible()
     expect(screen.locator("#feed")).to_contain_text("Protest: overturned (the line takes Mars planet)")
     expect(ada.locator("#feed")).to_contain_text("Protest: overturned")
+    expect(screen.locator("#question .buzz-marker.reject")).to_have_count(0)  # Ada's marker: accepted now
     screen.screenshot(path=str(tmp_path / "hall-protest.png"))
     expected, kinds = scores_in_log(server, code)
     assert expected == {"Humans": 3, "Machines": 0}  # Ada's answer first: the bot team's later one withdrawn

@@ -141,6 +141,7 @@ def test_an_overturn_waits_for_the_question_to_close():
     m.play_to_close()
     resolve(m, "overturned")
     assert m.state.scores == {"t0": 15, "t1": 0}
+    assert [b["verdict"] for b in m.state.q.buzzes] == ["accept"]  # Ann's marker shows the ruling as it stands
 
 
 def test_an_overturn_after_the_final_whistle_is_a_confirmed_correction():
