@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from game.engine.projection import private_reason
 from game.engine.state import MatchState
+from game.archive.protest_summary import protest_summary
 
 
 def box_score(state: MatchState, frames: list[dict] | None = None) -> dict:
@@ -66,6 +67,7 @@ def box_score(state: MatchState, frames: list[dict] | None = None) -> dict:
         "adjustments": _adjustments(state, rows),
         "corrections": corrections(state),
         "called_scores": _called_scores(state),
+        "protests": protest_summary(state),
     }
     if frames is not None:
         box["players"] = player_stats(state, frames, rows)
@@ -244,6 +246,11 @@ def format_box_score(box: dict) -> str:
             moved = ", ".join(f"{t} {p:+d}" for t, p in c["changes"].items())
             lines.append(f"    {c['what']}" + (f" ({moved})" if moved else "") + (f": {c['reason']}" if c["reason"] else ""))
         lines.append("As called at the final whistle: " + " — ".join(f"{t} {p}" for t, p in box["called_scores"].items()))
+    if box["protests"]["rows"]:
+        lines += ["", "Protests:"]
+        for p in box["protests"]["rows"]:
+            lines.append(f"    Q{p['number']}: {p['team']} protested {p['answer_of']}'s {p['verdict']} — {p['outcome']}"
+                         + (f": {p['reason']}" if p["reason"] else ""))
     lines.append("")
     lines.append(("Final score, corrected: " if box.get("corrections") else "Final score: ")
                  + " — ".join(f"{t} {p}" for t, p in box["scores"].items()))

@@ -21,6 +21,8 @@ GAMEPLAY_COLUMNS = ("date", "question_number", "question_id", "phase", "player",
 BOXSCORE_COLUMNS = ("question_number", "question_id", "tiebreaker", "thrown_out", "ended_in_phase", "result",
                     "answer_line", "phase", "team", "who", "kind", "answer", "word_position", "fraction", "ruling",
                     "overridden", "points")
+PROTEST_COLUMNS = ("question_number", "protested_by", "answer_of", "answer", "ruling_protested", "outcome",
+                   "ruling_now", "reason")
 PLAYER_COLUMNS = ("player", "team", "kind", "buzzes", "correct", "wrong", "negs", "prompts", "points",
                   "mean_buzz_position")
 
@@ -92,7 +94,8 @@ def _iso(t_ms: int) -> str:
 
 
 def boxscore_csv(box: dict) -> str:
-    """The box score as two tables: one row per answer ruled, then one row per player and bot."""
+    """The box score as tables: one row per answer ruled, then one row per player and bot, then (when
+    any was filed) one row per protest."""
     rows = []
     for row in box["rows"]:
         result = "thrown out" if row["thrown_out"] else (row["result"] and "scored") or "dead"
@@ -104,7 +107,10 @@ def boxscore_csv(box: dict) -> str:
                                 _blank(a["fraction"]), a["verdict"], a["overridden"], a["points"]))
     players = [(p["name"], p["team"], p["kind"], p["buzzes"], p["correct"], p["wrong"], p["negs"], p["prompts"],
                 p["points"], _blank(p["mean_position"])) for p in box.get("players", [])]
-    return _csv(rows, BOXSCORE_COLUMNS) + "\n" + _csv(players, PLAYER_COLUMNS)
+    out = _csv(rows, BOXSCORE_COLUMNS) + "\n" + _csv(players, PLAYER_COLUMNS)
+    protests = [(p["number"], p["team"], p["answer_of"], p["answer"] or "", p["verdict"], p["outcome"], p["now"] or "",
+                 p["reason"] or "") for p in box.get("protests", {}).get("rows", [])]
+    return out + "\n" + _csv(protests, PROTEST_COLUMNS) if protests else out
 
 
 def _blank(value):

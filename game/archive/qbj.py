@@ -170,6 +170,10 @@ def _correction_notes(state: MatchState) -> list[str]:
     out = [f"Correction: {c['what']}" + (f" ({c['reason']})" if c["reason"] else "") for c in box["corrections"]]
     out += [f"Points outside the questions (score adjustments): {name} {points:+d}."
             for name, points in box["adjustments"].items()]
+    # Protests: the ruling, who protested and how it was resolved; the team's own text is theirs, not here.
+    out += [f"Protest: question {p['number']}, {p['team']} protested the {p['verdict']} of {p['answer_of']}'s answer: "
+            f"{p['outcome']}" + (f" ({p['reason']})" if p["reason"] else "") + "."
+            for p in box["protests"]["rows"]]
     return out
 
 

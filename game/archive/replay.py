@@ -148,6 +148,9 @@ def timeline(frames: list[dict]) -> list[dict]:
         elif kind == "override":  # may come questions later, even after the final whistle
             for item in questions:
                 _override(item, d)
+        elif kind in ("protest_filed", "protest_resolved"):  # so may a protest and its resolution
+            for item in questions:
+                _protest(item, kind, d, seq)
         elif q is not None:
             _question_frame(q, kind, d, frame, seats)
     return questions
@@ -158,7 +161,7 @@ def _new_question(frame: dict, d: dict) -> dict:
             "category": d.get("category", ""), "start_seq": frame["seq"], "start_t": frame["t"],
             "end_seq": None, "revealed": 0, "words": None, "answer": None, "result": None, "dead": False,
             "thrown_out": False, "reason": "", "phases": [], "buzzes": [], "rulings": [], "guesses": {},
-            "suggestions": [], "refused": [], "first_word_t": None}
+            "suggestions": [], "refused": [], "first_word_t": None, "protests": []}
 
 
 def _question_frame(q: dict, kind: str, d: dict, frame: dict, seats: dict) -> None:
@@ -207,8 +210,9 @@ def _question_frame(q: dict, kind: str, d: dict, frame: dict, seats: dict) -> No
         q["suggestions"].append({"seq": seq, **{k: d.get(k) for k in ("seat", "team", "text", "verdict", "reason")}})
     elif kind == "question_closed":
         words, _ = split_words(d.get("text", ""))
+        # Closing shows the whole question (as the fold does); an undo after it keeps it shown.
         q.update(end_seq=seq, words=len(words), answer=d.get("answer"), result=d.get("result"),
-                 dead=d.get("result") is None)
+                 dead=d.get("result") is None, revealed=max(q["revealed"], len(words)))
     elif kind == "question_thrown_out":
         q.update(end_seq=q["end_seq"] or seq, thrown_out=True, reason=d.get("reason") or "", result=None)
 
@@ -238,6 +242,20 @@ def _override(q: dict, d: dict) -> None:
             b["verdict"] = d["verdict"]
     if not q["thrown_out"]:
         q["result"], q["dead"] = d.get("result"), d.get("result") is None
+
+
+def _protest(q: dict, kind: str, d: dict, seq: int) -> None:
+    """A protest of one of this question's rulings, at the seq it was filed, and its resolution at its own."""
+    if not any(r["id"] == d.get("ruling") for r in q["rulings"]):
+        return
+    if kind == "protest_filed":
+        q["protests"].append({"seq": seq, "id": d["id"], "ruling": d["ruling"], "team": d["team"],
+                              "verdict": d.get("verdict"), "text": d.get("text"), "outcome": None,
+                              "resolved_seq": None, "reason": None})
+        return
+    for p in q["protests"]:
+        if p["id"] == d.get("protest"):
+            p.update(outcome=d.get("outcome"), resolved_seq=seq, reason=d.get("reason"))
 
 
 def _ruling(q: dict, d: dict, seq: int) -> None:

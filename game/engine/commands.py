@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[frozenset, dict | None]] = {
     "throw_out": (MODERATOR, {"reason": str, "public": bool, "question": int}),
     "pause": (MODERATOR, {"reason": str, "public": bool}),
     "kick": (MODERATOR, {"seat": str}),
+    "resolve_protest": (MODERATOR, {"protest": int, "outcome": str, "reason": str, "public": bool, "confirm": bool}),
     # "question" (its index) and "phase" name what a player's command was meant for: late ones are refused.
     "buzz": (SEAT, {"seen": int, "question": int, "phase": int}),
     "answer": (SEAT, {"text": str, "question": int}),
@@ -33,6 +34,7 @@ COMMANDS: dict[str, tuple[frozenset, dict | None]] = {
     "pass": (SEAT, {"question": int, "phase": int}),
     "chat": (PLAYER, {"text": str}),
     "leave": (PLAYER, {}),
+    "protest": (PLAYER, {"ruling": int, "text": str}),  # the text: at most game/engine/protests.py MAX_PROTEST
     "bot_guess": (BOT, None),
 }
 

@@ -14,6 +14,7 @@ import copy
 
 from game.engine.questions import Question
 from game.engine.state import MatchState, QuestionState
+from game.engine.protests import fold_filed, fold_resolved
 
 
 def initial_state(data: dict) -> MatchState:
@@ -185,6 +186,7 @@ def _ruling(s: MatchState, d, t):
     s.rulings[rid] = {k: d[k] for k in ("id", "number", "phase", "mode", "team", "seat", "text", "verdict",
                                          "points", "accept_points", "reject_points", "by")}
     s.rulings[rid]["heard"] = d.get("heard")
+    s.rulings[rid]["t"] = t  # when it was ruled: a protest of it may come within the match's protest_seconds
     s.rulings[rid]["reason"] = d.get("reason")  # the moderator's note; the hall sees it only if public
     if d.get("public"):
         s.rulings[rid]["public"] = True
@@ -332,6 +334,9 @@ def _override(s: MatchState, d, t):
         for team, pts in d["score_changes"].items():
             q.score_changes[team] = q.score_changes.get(team, 0) + pts
         q.result = d.get("result")
+        for marker in q.buzzes:  # the buzz's marker on every screen shows the ruling as it now stands
+            if marker["ruling"] == d["ruling"]:
+                marker["verdict"] = d["verdict"]
     _recount_winner(s)
 
 
@@ -482,5 +487,7 @@ _HANDLERS = {
     "buzz_refused": _buzz_refused,
     "judge_suggested": _judge_suggested,
     "snippets_shown": _snippets_shown,
+    "protest_filed": fold_filed,
+    "protest_resolved": fold_resolved,
 }
 EVENT_TYPES = frozenset(_HANDLERS) | {"match_created"}

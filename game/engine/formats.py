@@ -31,6 +31,7 @@ EFFICIENTQA = {
     "bot_reaction_ms": 300,
     "bot_act_timeout_ms": 3000,
     "hall_bot_guesses": "after_humans",
+    "protest_seconds": 60,
     "phases": [
         {"mode": "buzz", "points": 3, "power_points": None, "neg_points": 0, "wrong_points": 0,
          "dead_seconds": 5, "bot_tier": "500mib", "snippets": False},
@@ -59,6 +60,7 @@ QUIZBOWL = {
     "bot_reaction_ms": 300,
     "bot_act_timeout_ms": 3000,
     "hall_bot_guesses": "after_humans",
+    "protest_seconds": 60,
     "phases": [
         {"mode": "buzz", "points": 10, "power_points": 15, "neg_points": -5, "wrong_points": 0,
          "dead_seconds": 5, "bot_tier": None, "snippets": False},
@@ -90,6 +92,7 @@ _TOP_FIELDS = {
     "stop_after_ms": ("int", 1000, 86_400_000),
     "stop_after_questions": ("int", 1, 200),
     "team_seats": ("int", 1, 32),  # players a human team may seat at once (an event's team size cap)
+    "protest_seconds": ("int", 0, 600),  # how long after a ruling a captain may protest it; 0: no protests
 }
 _PHASE_FIELDS = {
     "points": ("int", -100, 100),

@@ -19,6 +19,7 @@ from __future__ import annotations
 from game.engine.questions import clean_answer
 from game.engine.rules import MAX_GUESSES
 from game.engine.state import MatchState
+from game.engine.protests import protest_frame, protest_views
 
 AUDIENCES = ("moderator", "spectator", "player", "bot")
 HALL = ("spectator", "player")  # the people in the room: the big screen and the phones
@@ -26,7 +27,7 @@ HALL = ("spectator", "player")  # the people in the room: the big screen and the
 _MODERATOR_ONLY = {"judge_suggested", "buzz_refused"}
 # Events that may carry the moderator's free-text reason: it is the moderator's note, shown to the
 # others only when the moderator marked it public (the event says "public": true).
-_REASONED = {"ruling", "override", "score_adjusted", "question_thrown_out", "paused"}
+_REASONED = {"ruling", "override", "score_adjusted", "question_thrown_out", "paused", "protest_resolved"}
 _TEAM_ONLY = {"chat"}  # the team itself and the moderator
 # What the hall learns of match_created. Not the questions, nor the question order: with its seed and
 # the packet (QANTA's are public) anyone could work out the questions to come.
@@ -68,6 +69,8 @@ def project(event: dict, audience: str, team: str | None = None) -> dict:
     if kind == "bot_stopped":  # likewise: that it plays no more, from which question, not why
         return _frame(event, kind, {"seat": data.get("seat"), "number": data.get("number")}) \
             if audience in HALL else _hidden(event)
+    if kind == "protest_filed":  # its text is the team's (game/engine/protests.py)
+        return _frame(event, kind, protest_frame(data, audience, team))
     if kind == "ruling" and data.get("held"):
         return _frame(event, kind, dict(data, text=None, heard=None))
     if kind == "question_closed":
@@ -105,6 +108,7 @@ def snapshot(state: MatchState | None, audience: str, team: str | None = None) -
         "scores": dict(state.scores),
         "scores_seq": state.scores_seq,
         "corrections": [c if staff else private_reason(c) for c in state.corrections],
+        "protests": protest_views(state, audience, team, private_reason),
         "number": state.number,
         "winner": state.winner,
         "history": [_history_view(h, state, staff) for h in state.history],

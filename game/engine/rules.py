@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 
 from game.engine.clock import word_ms
+from game.engine import protests
 from game.engine.commands import COMMANDS, MODERATOR, SEAT, senders
 from game.engine.errors import Rejected
 from game.engine.fold import apply, apply_in_place
@@ -757,6 +758,13 @@ def _cmd_override(out, actor, data, now, received):
         raise Rejected("A prompt is not a final ruling; override the ruling that followed it.", "bad_ruling")
     if r["verdict"] == verdict:
         raise Rejected(f"That ruling is already {verdict}.", "no_change")
+    _override(out, rid, verdict, data, now, _correction(s, data))
+
+
+def _override(out, rid: int, verdict: str, data: dict, now: int, marked: dict, note: dict | None = None):
+    """Emit the override of ruling `rid` to `verdict`: an override command's, or an overturned protest's."""
+    s = out.state
+    r = s.rulings[rid]
     # The question is scored again from all its rulings, as if this one had been ruled so at the time.
     ids = _question_rulings(s, rid)
     before = question_outcome([s.rulings[i] for i in ids])
@@ -764,10 +772,9 @@ def _cmd_override(out, actor, data, now, received):
     teams = dict.fromkeys([*before["score_changes"], *after["score_changes"]])
     delta = {t: after["score_changes"].get(t, 0) - before["score_changes"].get(t, 0) for t in teams}
     points = next(x["points"] for x in after["rulings"] if x["id"] == rid)
-    marked = _correction(s, data)
     out.emit("override", now, ruling=rid, number=r["number"], verdict=verdict, points=points,
              score_changes={t: p for t, p in delta.items() if p}, result=after["result"], rulings=after["rulings"],
-             **_reason(data), **marked)
+             **_reason(data), **marked, **(note or {}))
 
 
 def _question_rulings(s: MatchState, rid: int) -> list[int]:
@@ -823,6 +830,26 @@ def _correction(s: MatchState, data: dict) -> dict:
                        "as a correction (it is marked as one in the log, the box score and the replay).",
                        "confirm_correction")
     return {"correction": True}
+
+
+def _cmd_protest(out, actor, data, now, received):
+    s = out.state
+    seat = _seat_of(s, actor)
+    r = protests.check_filing(s, seat, data, now)
+    out.emit("protest_filed", now, id=len(s.protests) + 1, ruling=r["id"], number=r["number"], team=seat["team"],
+             seat=seat["id"], verdict=r["verdict"], text=protests.protest_text(data))
+
+
+def _cmd_resolve_protest(out, actor, data, now, received):
+    """Upheld: the ruling stands, no score moves. Overturned: the ruling is reversed by an override
+    (the score moves exactly as an override moves it; after the final whistle it needs confirm: true)."""
+    s = out.state
+    p, outcome = protests.check_resolution(s, data)
+    marked = _correction(s, data) if outcome == "overturned" else {}
+    out.emit("protest_resolved", now, protest=p["id"], ruling=p["ruling"], number=p["number"], team=p["team"],
+             outcome=outcome, **_reason(data))
+    if outcome == "overturned":
+        _override(out, p["ruling"], protests.REVERSED[p["verdict"]], data, now, marked, note={"protest": p["id"]})
 
 
 def _cmd_throw_out(out, actor, data, now, received):
@@ -961,7 +988,7 @@ _COMMANDS = {
     "override": _cmd_override, "adjust": _cmd_adjust, "throw_out": _cmd_throw_out,
     "pause": _cmd_pause, "resume": _cmd_resume, "bot_guess": _cmd_bot_guess,
     "bot_missed": _cmd_bot_missed, "bot_stopped": _cmd_bot_stopped, "judge": _cmd_judge, "snippets": _cmd_snippets,
-    "kick": _cmd_kick, "leave": _cmd_leave,
+    "kick": _cmd_kick, "leave": _cmd_leave, "protest": _cmd_protest, "resolve_protest": _cmd_resolve_protest,
 }
 _MOD, _SEAT = MODERATOR, SEAT
 _ROLES = {kind: senders(kind) for kind in COMMANDS}

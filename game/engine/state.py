@@ -97,6 +97,7 @@ class MatchState:
     corrections: list[dict] = field(default_factory=list)  # score changes after the final whistle, in order
     clock_from: int | None = None  # when play started, moved on by every pause: now - clock_from is time played
     end_reason: str | None = None  # why the match ended (match_ended's reason; None in logs before it)
+    protests: list[dict] = field(default_factory=list)  # {id, ruling, number, team, seat, verdict, text, t, status, reason}
 
     def clone(self) -> "MatchState":
         """A copy that shares nothing mutable with this state (decide folds into one per command).

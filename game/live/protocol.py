@@ -41,6 +41,8 @@ TARGETS = {
     "adjust": {"scores_seq": "the scores it saw (scores_seq)"},
     "throw_out": {"question": "the question"},
     "kick": {"seat": "the seat"},
+    "protest": {"ruling": "the ruling"},
+    "resolve_protest": {"protest": "the protest"},
 }
 
 

@@ -35,7 +35,7 @@ export function emptyView(audience) {
   return {
     audience, seq: 0, t: 0, status: "none", paused: false, rules: null, teams: [], seats: {}, scores: {},
     scores_seq: 0, number: 0, winner: null, history: [], rulings: {}, question: null, questions: null, corrections: [],
-    buzzes: [], lost: [], feed: [], notices: [], suggestions: [],
+    protests: [], buzzes: [], lost: [], feed: [], notices: [], suggestions: [],
     roster: null,  // the moderator's: who is connected, how the bots do (a "roster" frame, not an event)
   };
 }
@@ -77,6 +77,7 @@ export function applySnapshot(view, snap) {
     teams: snap.teams || [], scores: { ...(snap.scores || {}) }, scores_seq: snap.scores_seq || 0,
     number: snap.number || 0, winner: snap.winner || null,
     history: snap.history || [], questions: snap.questions || null, corrections: snap.corrections || [],
+    protests: snap.protests || [],
   });
   for (const seat of snap.seats || []) fresh.seats[seat.id] = seat;
   for (const r of snap.rulings || []) fresh.rulings[r.id] = r;
@@ -200,7 +201,7 @@ const FOLD = {
   },
   ruling(view, d, frame) {
     const q = view.question;
-    view.rulings[d.id] = pick(d, RULING_KEYS);
+    view.rulings[d.id] = { ...pick(d, RULING_KEYS), t: frame.t };
     if (d.held) view.rulings[d.id].held = true;
     if (d.public) view.rulings[d.id].public = true;  // the moderator showed its reason to the room
     q.can_undo = true;
@@ -294,6 +295,7 @@ const FOLD = {
       q.score_changes = { ...q.score_changes };
       addScores(q.score_changes, d.score_changes);
       q.result = d.result ?? null;
+      for (const marker of q.buzzes) if (marker.ruling === d.ruling) marker.verdict = d.verdict;  // as it now stands
     }
     note(view, frame, "info", `${d.correction ? "Correction after the final: r" : "R"}uling on question ${d.number} changed to ${d.verdict}${d.reason ? `: ${d.reason}` : ""}`);
   },
@@ -351,6 +353,17 @@ const FOLD = {
     view.question.buzz_log.push({ ...audit(d, frame.t, d.code), holder: d.holder ?? null });
   },
   snippets_shown(view, d) { if (view.question) view.question.snippets = d.snippets || []; },
+  // A protest's text reaches only the moderator and the protesting team (game/engine/protests.py).
+  protest_filed(view, d, frame) {
+    view.protests = [...view.protests, { id: d.id, ruling: d.ruling, number: d.number, team: d.team, seat: d.seat,
+      verdict: d.verdict, text: d.text ?? null, t: frame.t, status: "open", reason: null }];
+    note(view, frame, "protest", `${teamName(view, d.team)} protests the ruling on question ${d.number}`, { team: d.team });
+  },
+  protest_resolved(view, d, frame) {
+    view.protests = view.protests.map((p) => (p.id !== d.protest ? p
+      : { ...p, status: d.outcome, reason: d.reason ?? null, resolved_t: frame.t, ...(d.public ? { public: true } : {}) }));
+    note(view, frame, "protest", `Protest: ${d.outcome}${d.reason ? ` (${d.reason})` : ""}`, { team: d.team });
+  },
   hidden() {},
 };
 

@@ -3,6 +3,7 @@
 // H pause/resume. Keys never fire while the moderator is typing in a field.
 
 import { seatName, teamName } from "./match-fold.js";
+import { renderProtests } from "./protest-panel.js";
 import { botLabel, calledScores, correctionText, el, openScreen, phaseText, renderBots, renderFinal, renderQuestion, renderScores, renderSnippets, showEnded, teamClass } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -187,6 +188,7 @@ function render(view) {
   renderHistory(view);
   renderCorrection(view);
   renderCorrections(view);
+  renderProtests($("protests-panel"), $("protests"), view, { command, askCorrection });
   renderControls(view);
   renderTeams(view);
   renderFinal($("final"), view, { links: [[`/m/${config.code}/replay?staff=1`, "Replay (staff view)"],

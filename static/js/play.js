@@ -5,6 +5,7 @@
 import { FINAL_CLOSES } from "./match-socket.js";
 import { seatName, teamName } from "./match-fold.js";
 import { el, openScreen, phaseText, renderFeed, renderFinal, renderQuestion, renderScores, renderSnippets, showEnded } from "./ui.js";
+import { renderProtestBox } from "./protest-box.js";
 import { ScreenWakeLock } from "./wake-lock.js";
 import { Announcer } from "./announce.js";
 
@@ -113,6 +114,7 @@ function render(view) {
   renderTeamPhase(view);
   renderSnippets($("snippets"), view);
   renderResult(view);
+  renderProtestBox($("protest-box"), view, { me: ME, team: MY_TEAM, now: client.now(), send, redraw: () => render(client.view) });
   renderFinal($("final"), view, { links: [[`/m/${config.code}/replay`, "Watch the replay"], [`/m/${config.code}/boxscore`, "Box score"]] });
   // While the result card shows the answer, the feed does not say it again.
   const shown = view.status !== "finished" && !!view.question?.closed;

@@ -222,11 +222,19 @@ function buildLists() {
       marks.append(el("span", { class: `mark buzz-mark ${teamClass(view, b.team)}`, style: `left:${(100 * timeOfSeq(b.seq)) / (duration || 1)}%`,
         title: `${b.name} buzzed at word ${b.word}` }));
     }
+    for (const p of q.protests || []) {  // a protest at its seq, and its resolution at its own
+      for (const [seq, what] of [[p.seq, "filed"], [p.resolved_seq, p.outcome]]) {
+        if (seq != null) marks.append(el("span", { class: "mark correction-mark protest-mark", style: `left:${(100 * timeOfSeq(seq)) / (duration || 1)}%`,
+          title: `Q${q.number}: protest by ${teamName(view, p.team)} ${what}` }));
+      }
+    }
+    const protests = (q.protests || []).map((p) => `protest ${p.outcome || "open"}`).join(", ");
     return el("li", { "data-start": q.start_seq },
       el("button", { type: "button", class: "link", onclick: () => seekTo(start) },
         el("strong", { text: `Q${q.number}${q.tiebreaker ? " (tiebreaker)" : ""}` }), " ",
         el("span", { text: outcome(q) }), " ",
-        el("span", { class: "muted", text: q.buzzes.length ? `· ${q.buzzes.length} buzz${q.buzzes.length === 1 ? "" : "es"}` : "" })));
+        el("span", { class: "muted", text: q.buzzes.length ? `· ${q.buzzes.length} buzz${q.buzzes.length === 1 ? "" : "es"}` : "" }),
+        protests ? el("span", { class: "muted", text: ` · ${protests}` }) : null));
   }));
   buildCorrections(marks);
 }

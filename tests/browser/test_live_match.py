@@ -42,6 +42,14 @@ def join(page, server, code, name, team_index):
     expect(page.locator("#conn")).to_have_text("connected")
 
 
+def watch(open_page, server, code):
+    """The spectator screen at 1920x1080, connected."""
+    screen = open_page(1920, 1080)
+    screen.goto(f"{server['url']}/m/{code}/watch")
+    expect(screen.locator("#conn")).to_have_text("connected")
+    return screen
+
+
 def reveal(moderator, words):
     for _ in range(words):
         before = moderator.locator("#question .word.read").count()
@@ -95,9 +103,7 @@ def test_a_short_match_played_in_the_browser_ends_with_the_logged_scores_on_ever
     join(ada, server, code, "Ada", 0)  # Humans: first on the team, so captain
     bo = open_page(390, 844, mobile=True)
     join(bo, server, code, "Bo", 1)  # Machines: captain too
-    screen = open_page(1920, 1080)
-    screen.goto(f"{server['url']}/m/{code}/watch")
-    expect(screen.locator("#conn")).to_have_text("connected")
+    screen = watch(open_page, server, code)
     expect(ada.locator("#me")).to_contain_text("captain")
 
     # Question 1, phase 1: Ada buzzes, is prompted, is wrong; Bo buzzes and is right.
@@ -188,9 +194,7 @@ def test_typed_answers_and_names_are_shown_as_text_on_every_screen(exhibition_se
     log_in(moderator, server, f"/m/{code}/moderate")
     eve = open_page(390, 844, mobile=True)
     join(eve, server, code, HOSTILE_NAME, 0)
-    screen = open_page(1920, 1080)
-    screen.goto(f"{server['url']}/m/{code}/watch")
-    expect(screen.locator("#conn")).to_have_text("connected")
+    screen = watch(open_page, server, code)
 
     press_next(moderator)
     expect(moderator.locator("#phase")).to_contain_text("Question 1")

@@ -1,7 +1,7 @@
 """Two matches played through the engine the way the conductor plays them, with everything a replay
 must get right: a neg, a prompt, an undo after the answer was shown, a throw-out and its replacement
 (in both formats), a team phase with chat and a pass, bot guesses word by word, an override and an
-adjustment after the final whistle. `live` keeps a pickle of the live state after every command, by seq."""
+adjustment after the final whistle, protests upheld and overturned (one of them after the final whistle). `live` keeps a pickle of the live state after every command, by seq."""
 from __future__ import annotations
 
 import pickle
@@ -78,6 +78,11 @@ def played_quizbowl(hall_bot_guesses: str = "after_humans", judged: bool = False
     m.send("throw_out", MOD, {"reason": "misread", "public": True}, at=m.now + 100)  # said to the room
     m.reveal_until(5)
     m.attempt("h1", "tesla coil", "accept", lag=50)
+    # Cho protests Ben's answer; the moderator upholds the ruling, saying why to the room.
+    m.send("protest", "h2", {"ruling": m.state.next_ruling_id - 1, "text": "Zebulon says a coil is not enough"},
+           at=m.now + 1000)
+    m.send("resolve_protest", MOD, {"protest": 1, "outcome": "upheld", "reason": "the line accepts it", "public": True},
+           at=m.now + 3000)
     m.send("next", MOD, at=m.now + 2000)
     assert m.state.status == "finished"
     # After the whistle: Ann's neg is overridden to correct, and a protest adds points.
@@ -96,6 +101,7 @@ def played_efficientqa(hall_bot_guesses: str = "after_humans", judged: bool = Fa
     m.reveal_until(3)
     m.guess("b500", 0.3)
     m.attempt("h0", "the moon", "reject")
+    m.send("protest", "h0", {"ruling": 1, "text": "Zebulon: the moon is right"}, at=m.now + 500)  # still phase 1
     m.reveal_until(5)
     m.guess("b500", 0.6, buzz=True)
     m.attempt("b500", "Isaac Newton", "reject", lag=10)
@@ -108,6 +114,9 @@ def played_efficientqa(hall_bot_guesses: str = "after_humans", judged: bool = Fa
     m.send("undo", MOD, at=m.now + 800)  # pressed by mistake: the humans' answer was wrong
     m.rule("reject", at=m.now + 500)
     m.rule("accept", at=m.now + 500)
+    # Ann's protest is overturned once the question is over: her answer was right, the bot's is withdrawn.
+    m.send("resolve_protest", MOD, {"protest": 1, "outcome": "overturned", "reason": "the moon is on the line"},
+           at=m.now + 1000)
     m.send("next", MOD, at=m.now + 2000)
     # Q2 is thrown out two words in; its replacement keeps the number.
     m.reveal_until(2)
@@ -123,12 +132,17 @@ def played_efficientqa(hall_bot_guesses: str = "after_humans", judged: bool = Fa
     assert m.q.phase == 2
     m.submit("bunl", "Zebulon big answer", at=m.now + 100)
     m.rule("reject", at=m.now + 500)
+    m.send("protest", "h2", {"ruling": m.state.next_ruling_id - 1, "text": "our big bot was right"},
+           at=m.now + 200)
     m.submit("h0", "ok go", at=m.now + 3000)
     m.rule("accept", at=m.now + 500)
     m.send("override", MOD, {"ruling": m.state.next_ruling_id - 1, "verdict": "reject"}, at=m.now + 500)
     m.send("next", MOD, at=m.now + 2000)
     assert m.state.status == "finished"
     m.send("adjust", MOD, {"team": "t0", "points": 1, "reason": "appeal", "confirm": True}, at=m.now + 1000)
+    # After the final whistle the computer's protest is overturned, confirmed as a correction.
+    m.send("resolve_protest", MOD, {"protest": 2, "outcome": "overturned", "reason": "a fair reading",
+                                    "public": True, "confirm": True}, at=m.now + 1000)
     return m
 
 

@@ -76,11 +76,15 @@ def setup(kind: str) -> tuple[Match, dict]:
         m = quizbowl()
         m.start(0)
         return m, {"seat": "h1"}
+    if kind == "resolve_protest":
+        m = closed(quizbowl())
+        m.send("protest", "h2", {"ruling": m.q.ruling_ids[-1], "text": "Newton was not the answer"}, at=m.now + 10)
+        return m, {"protest": 1, "outcome": "overturned", "reason": "the answer line says Leibniz"}
     raise AssertionError(kind)
 
 
 MODERATOR_COMMANDS = ["start", "next", "end", "reveal", "rule", "undo", "override", "adjust", "throw_out",
-                      "pause", "resume", "kick"]
+                      "pause", "resume", "kick", "resolve_protest"]
 
 
 @pytest.mark.parametrize("kind", MODERATOR_COMMANDS)

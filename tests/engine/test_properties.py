@@ -49,12 +49,12 @@ PROPERTY_SETTINGS = settings(max_examples=75, deadline=None, suppress_health_che
 TYPED = ["Isaac Newton", "no idea", "maybe gravity", "the moon", "tesla coil", "hmm", "ok go"]
 STEPS = [0, 0, 0, 1, 50, 100, 300, 300, 300, 700, 700, 1500, 2500, 4000, 9000, 20000, 45000]
 MODERATOR_COMMANDS = ("start", "next", "end", "reveal", "rule", "undo", "override", "adjust",
-                      "throw_out", "pause", "resume", "kick")
+                      "throw_out", "pause", "resume", "kick", "resolve_protest")
 # Weighted so that matches get somewhere: the clock and the core loop come up most often.
 COMMAND_MENU = (
     ["tick"] * 5 + ["buzz"] * 3 + ["answer"] * 3 + ["rule"] * 4 + ["next"] * 2 + ["submit"] * 3
     + ["pass", "chat", "start", "reveal", "undo", "override", "adjust", "throw_out", "pause", "resume",
-       "bot_guess", "end", "kick", "leave", "bot_stopped"]
+       "bot_guess", "end", "kick", "leave", "bot_stopped", "protest", "resolve_protest"]
 )
 WRONG_ACTORS = [
     {"role": "player", "seat": "h0", "team": "t1"},  # claims the other team
@@ -116,8 +116,8 @@ def _draw_actor(data, m: Match, kind: str):
         return m.actor(poss["seat"])
     if kind == "buzz" and poss is not None and data.draw(st.booleans()):
         seats = [x for x in seats if x["team"] != poss["team"]]  # a rival, maybe with an earlier buzz
-    if kind in ("chat", "leave"):
-        seats = [x for x in seats if x["kind"] == "human"]
+    if kind in ("chat", "leave", "protest"):
+        seats = [x for x in seats if x["kind"] == "human" and (kind != "protest" or x["captain"] or data.draw(st.booleans()))]
     if kind == "bot_guess":
         seats = [x for x in seats if x["kind"] == "bot"]
     return m.actor(data.draw(st.sampled_from([x["id"] for x in seats]), label="seat"))
@@ -154,6 +154,15 @@ def _draw_data(data, kind: str, s) -> dict:
         return out
     if kind == "pause":
         return {"reason": "a short break"}
+    if kind == "protest":
+        ruling = st.sampled_from([max(s.rulings)] * 3 + sorted(s.rulings)) if s.rulings else st.integers(0, 3)
+        return {"ruling": data.draw(ruling, label="protested ruling"), "text": data.draw(text)}
+    if kind == "resolve_protest":
+        out = {"protest": data.draw(st.integers(1, max(1, len(s.protests))), label="protest"),
+               "outcome": data.draw(st.sampled_from(["upheld", "overturned", "overturned", "maybe"])),
+               "reason": data.draw(st.sampled_from(["the line allows it", ""]), label="resolution reason")}
+        correction = _correction(data, s)
+        return dict(out, **{k: v for k, v in correction.items() if k == "confirm"})
     if kind in ("kick", "bot_stopped"):
         out = {"seat": data.draw(st.sampled_from(sorted(s.seats) + ["nobody"]), label="seat")}
         return dict(out, reason="over its memory limit") if kind == "bot_stopped" else out
@@ -177,15 +186,17 @@ def _sensible_kind(data, s) -> str:
         return "start"
     if s.paused:
         return data.draw(st.sampled_from(["resume", "resume", "rule", "chat", "undo"]))
+    if any(p["status"] == "open" for p in s.protests) and data.draw(st.booleans(), label="resolve the protest?"):
+        return "resolve_protest"
     q = s.q
     if s.status == "finished" or q is None:
-        return data.draw(st.sampled_from(["override", "adjust", "next"]))
+        return data.draw(st.sampled_from(["override", "adjust", "next", "protest", "resolve_protest"]))
     if q.closed:
-        return data.draw(st.sampled_from(["next"] * 3 + ["override"] * 2 + ["undo", "throw_out", "adjust"]))
+        return data.draw(st.sampled_from(["next"] * 3 + ["override"] * 2 + ["undo", "throw_out", "adjust", "protest", "resolve_protest"]))
     if q.mode == "team":
-        return data.draw(st.sampled_from(["submit"] * 3 + ["rule"] * 3 + ["pass", "chat", "tick", "undo"]))
+        return data.draw(st.sampled_from(["submit"] * 3 + ["rule"] * 3 + ["pass", "chat", "tick", "undo", "protest"]))
     if q.possession is None:
-        return data.draw(st.sampled_from(["tick"] * 3 + ["buzz"] * 3 + ["reveal", "bot_guess", "undo"]))
+        return data.draw(st.sampled_from(["tick"] * 3 + ["buzz"] * 3 + ["reveal", "bot_guess", "undo", "protest"]))
     if q.possession["answer"] is None:
         return data.draw(st.sampled_from(["answer"] * 3 + ["buzz"] * 2 + ["rule", "pass", "tick"]))
     return data.draw(st.sampled_from(["rule"] * 3 + ["buzz", "pause", "tick"]))

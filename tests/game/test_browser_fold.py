@@ -1,8 +1,8 @@
 """Stale state + events == fresh state, for the browser: the fold every page runs
 (static/js/match-fold.js), run under Node on the frames each audience received in played matches,
 equals the server's snapshot (game/engine/projection.py) at every seq, for every audience (moderator,
-spectator, a player of each team), on both formats, with undo, override, throw-out, held bot guesses
-and judge suggestions in the logs; from the first frame, and from a snapshot taken midway (a page that
+spectator, a player of each team), on both formats, with undo, override, throw-out, held bot guesses,
+judge suggestions and protests (upheld, overturned, after the final whistle) in the logs; from the first frame, and from a snapshot taken midway (a page that
 reconnects). On an undo the page asks for a snapshot, as it does live, and gets the server's.
 
 What a page shows for the current question (answer line, buzz markers, pending suggestions labelled by
@@ -26,7 +26,8 @@ from tests.servers import ROOT
 
 HARNESS = ROOT / "tests" / "js" / "fold_views.mjs"
 AUDIENCES = [("moderator", None), ("spectator", None), ("player", "t0"), ("player", "t1")]
-TOP = ("seq", "t", "status", "paused", "rules", "teams", "scores", "scores_seq", "number", "winner", "corrections")
+TOP = ("seq", "t", "status", "paused", "rules", "teams", "scores", "scores_seq", "number", "winner", "corrections",
+       "protests")
 HISTORY = ("number", "index", "tiebreaker", "thrown_out", "reason", "phase", "result", "rulings", "score_changes",
            "answer", "text", "buzzes")
 QUESTION = ("number", "index", "tiebreaker", "priority", "category", "kind", "revealed", "words", "phase", "mode",
@@ -100,7 +101,8 @@ def check_log(events: list[dict], tmp_path, starts_every: int = 11):
 def test_the_browser_fold_equals_the_snapshot_at_every_seq_for_every_audience(fmt, rule, tmp_path):
     m = PLAYED[fmt](rule, judged=True)
     kinds = {e["type"] for e in m.events}
-    assert {"undo", "override", "question_thrown_out", "judge_suggested", "bot_guess"} <= kinds
+    assert {"undo", "override", "question_thrown_out", "judge_suggested", "bot_guess", "protest_filed",
+            "protest_resolved"} <= kinds
     check_log(m.events, tmp_path)
 
 

@@ -93,6 +93,12 @@ def test_prompts_throw_outs_team_phases_and_corrections_map_onto_qbj(validator, 
     replaced = [q for q in qbj["match_questions"] if "replacement_tossup_question" in q]
     assert len(replaced) == 1 and replaced[0]["tossup_question"] != replaced[0]["replacement_tossup_question"]
     assert "Points outside the questions" in qbj["notes"] and "Correction:" in qbj["notes"]
+    # The played matches' protests: each in the notes with its outcome; the team's own words never.
+    protests = [line for line in qbj["notes"].split("\n") if line.startswith("Protest:")]
+    assert len(protests) == len(state.protests) >= 1
+    assert [f"question {p['number']}," in line and p["status"] in line for p, line in zip(state.protests, protests)] \
+        == [True] * len(protests)
+    assert not any(p["text"] in qbj["notes"] for p in state.protests)
     values = [b["result"]["value"] for q in qbj["match_questions"] for b in q["buzzes"]]
     if fmt == "quizbowl":
         # Q1: Ann's neg overridden to a power after the whistle; the bot's ten withdrawn.
@@ -101,9 +107,12 @@ def test_prompts_throw_outs_team_phases_and_corrections_map_onto_qbj(validator, 
         assert first[0]["buzz_position"]["word_index"] == 2  # buzzed with 3 words on screen
         assert 0 not in values[2:]  # Cho's prompt then wrong answer is one answer ruled wrong (-5), not a prompt
     else:
-        # Q1: both sides wrong in the buzz phase, then the computer right in phase 2 (a team answer, no buzz position).
-        by_team = {b["team"]["$ref"]: b for b in qbj["match_questions"][0]["buzzes"]}
-        team_answer = [b for b in by_team.values() if b["result"]["value"] == 2]
+        # Q1: Ann's reject in the buzz phase overturned on protest (+3, at the word she buzzed on); Q2: the
+        # computer's team answer in phase 3 (no buzz position).
+        first = qbj["match_questions"][0]["buzzes"]
+        assert sorted(b["result"]["value"] for b in first) == [0, 3]
+        assert [b["buzz_position"]["word_index"] for b in first if b["result"]["value"] == 3] == [2]
+        team_answer = [b for b in qbj["match_questions"][1]["buzzes"] if b["result"]["value"] == 1]
         assert len(team_answer) == 1 and "buzz_position" not in team_answer[0]
         assert "phase 2 team answer" in qbj["notes"]
 
