@@ -20,12 +20,15 @@ MAX_FRAME_BYTES = 4096  # up to exhibition/websocket_limits.py's bound a larger 
 MAX_REF = 64
 MAX_STRING = 500
 MAX_INT = 2**31 - 1
+MAX_TIME = 2**53 - 1  # fields that are times in ms since the epoch: past 2**31, within what JSON numbers hold exactly
+TIMES = frozenset({"pressed", "echo"})
 COMMAND_ID = re.compile(r"[A-Za-z0-9_.:-]{8,64}")
 # NUL and the other C0 controls but tab and newline; lone surrogates cannot be stored or sent on.
 _BAD_TEXT = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]")
 
 # type -> {field: python type}; every field is optional here, the engine says what is missing.
-SESSION = {"hello": {"last_seq": int}, "resync": {}, "ping": {}}
+# A ping's "echo" is the server_time of the pong just received: the server measures the round trip (socket_clock.py).
+SESSION = {"hello": {"last_seq": int}, "resync": {}, "ping": {"echo": int}}
 MODERATOR = {
     "start": {}, "next": {}, "end": {}, "resume": {},
     "reveal": {"word": int},
@@ -38,7 +41,8 @@ MODERATOR = {
     "kick": {"seat": str},
 }
 # "question" (its index) and "phase" name what a player's command was meant for: late ones are refused.
-PLAYER = {"buzz": {"seen": int, "question": int, "phase": int}, "answer": {"text": str, "question": int},
+# A buzz's "pressed": when the key was pressed, in server time as the phone estimates it (engine/buzzrace.py).
+PLAYER = {"buzz": {"seen": int, "question": int, "phase": int, "pressed": int}, "answer": {"text": str, "question": int},
           "submit": {"text": str, "question": int, "phase": int}, "pass": {"question": int, "phase": int},
           "chat": {"text": str}, "leave": {}}
 KNOWN = {**SESSION, **MODERATOR, **PLAYER}
@@ -135,7 +139,7 @@ def _clean(kind: str, data: dict, ref: str | None) -> dict:
         if isinstance(value, bool) != (expected is bool) or not isinstance(value, expected):
             what = {int: "a whole number", bool: "true or false"}.get(expected, "text")
             raise FrameError("bad_shape", f"{name} must be {what}.", ref)
-        if expected is int and abs(value) > MAX_INT:
+        if expected is int and abs(value) > (MAX_TIME if name in TIMES else MAX_INT):
             raise FrameError("bad_shape", f"{name} is out of range.", ref)
         if expected is str:
             if len(value) > MAX_STRING:

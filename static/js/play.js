@@ -4,12 +4,16 @@
 
 import { FINAL_CLOSES, seatName, teamName } from "./match-socket.js";
 import { el, openScreen, phaseText, renderFeed, renderFinal, renderQuestion, renderScores, renderSnippets, showEnded } from "./ui.js";
+import { ClockProbe } from "./server-clock.js";
 import { ScreenWakeLock } from "./wake-lock.js";
 
 const $ = (id) => document.getElementById(id);
 const { config, client, command: send } = openScreen({ audience: "player", render, onEnd: ended });
 const ME = config.seat;
 const MY_TEAM = config.team;
+// The server's clock, so a buzz says when it was pressed: a race is judged by presses, not arrivals.
+const probe = new ClockProbe((frame) => client.raw(frame));
+client.clockProbe = probe;
 
 // The seat is no longer this page's: it went to another device, was removed or left. The page stays
 // closed (no reconnect) and says what to do next.
@@ -55,11 +59,14 @@ function canBuzz(view) {
 }
 
 function buzz() {
+  const pressed = probe.clock.now();  // first: the moment of the press, in server time (null until measured)
   const view = client.view;
   if (!canBuzz(view)) return;
   $("buzz").classList.add("pressed");
   const q = view.question;
-  send("buzz", { seen: q.revealed, question: q.index, phase: q.phase }).catch(() => {}).finally(() => $("buzz").classList.remove("pressed"));
+  const data = { seen: q.revealed, question: q.index, phase: q.phase };
+  if (pressed !== null) data.pressed = pressed;
+  send("buzz", data).catch(() => {}).finally(() => $("buzz").classList.remove("pressed"));
 }
 
 $("buzz").addEventListener("click", buzz);
