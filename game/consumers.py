@@ -86,6 +86,10 @@ class MatchSocket(AsyncWebsocketConsumer):
     def actor(self) -> dict:
         raise NotImplementedError
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.clock = SocketClock()  # round trip and word times, measured here: a buzz's press time is checked by them
+
     async def __call__(self, scope, receive, send):
         self.key = self.writer = None
         self.socket_id = uuid.uuid4().hex
@@ -108,7 +112,6 @@ class MatchSocket(AsyncWebsocketConsumer):
         self.last_sent = None  # the highest seq this client has; None until its hello
         self.holding = None  # live frames that arrived while the socket catches up
         self.bucket = TokenBucket(*self.rate)
-        self.clock = SocketClock()  # round trip and word times, measured here: a buzz's press time is checked by them
         self.open = False  # stays False for a socket that is closed for lack of a match or a right
         await self.accept()  # accept first, so the browser sees why in the close code
         refused = await self.admit()
