@@ -547,7 +547,7 @@ def _cmd_buzz(out, actor, data, now, received):
     seen = data.get("seen")
     seen = seen if isinstance(seen, int) and not isinstance(seen, bool) else None
     # Ordered by the press time the server believes (game/engine/buzzrace.py), arrival when none.
-    claimed = data.get("pressed") if seat["kind"] == "human" else None
+    claimed = data.get("pressed") if seat.get("kind") != "bot" else None  # a bot acts on the server: arrival
     pressed, clamp = press_time(received, claimed, seen, _words_at(q, received), data.get("clock"), grace_ms(s.rules))
     word = _words_at(q, pressed)
     timing = {"received": received, "word": word, "seen": seen, "pressed": pressed, "claimed": claimed,
