@@ -85,9 +85,10 @@ def project(event: dict, audience: str, team: str | None = None) -> dict:
 
 
 def is_close_race(refused: dict) -> bool:
-    """A buzz that lost the floor within RACE_SHOWN_MS of the winner's press: a race every screen tells."""
+    """A buzz that lost the floor, pressed within RACE_SHOWN_MS after the winner's press: a race every screen
+    tells. (One pressed earlier that still lost, a teammate's or one after the answer was in, is no race.)"""
     margin = refused.get("margin")
-    return refused.get("code") == "beaten" and isinstance(margin, int) and margin <= RACE_SHOWN_MS
+    return refused.get("code") == "beaten" and isinstance(margin, int) and 0 <= margin <= RACE_SHOWN_MS
 
 
 def private_reason(record: dict) -> dict:

@@ -362,7 +362,7 @@ const FOLD = {
     // The hall gets only a close race lost (game/engine/projection.py), for its feed; the audit is the moderator's.
     if (staff(view)) view.question.buzz_log.push({ ...audit(d, frame.t, d.code), holder: d.holder ?? null });
     const holder = view.question.possession;
-    if (d.code === "beaten" && d.margin != null && d.margin <= RACE_SHOWN_MS && holder) noteRace(view, frame, holder, d, d.margin, holder.team);
+    if (d.code === "beaten" && d.margin != null && d.margin >= 0 && d.margin <= RACE_SHOWN_MS && holder) noteRace(view, frame, holder, d, d.margin, holder.team);
   },
   snippets_shown(view, d) { if (view.question) view.question.snippets = d.snippets || []; },
   hidden() {},

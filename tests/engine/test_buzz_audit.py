@@ -52,6 +52,14 @@ def test_a_buzz_that_lost_by_more_than_a_race_stays_moderator_only():
         assert project(record, audience, team)["type"] == "hidden"
 
 
+def test_a_teammate_who_pressed_first_but_could_not_take_the_floor_is_no_race():
+    m = started()
+    m.buzz("h0", received=m.now)
+    teammate = buzz_refused(m, "h1", received=m.now - 20, seen=3).events[-1]  # same team: the floor stays
+    assert teammate["data"]["code"] == "beaten" and teammate["data"]["margin"] == -20
+    assert project(teammate, "spectator")["type"] == "hidden"
+
+
 def test_a_player_mashing_the_button_is_recorded_once_until_the_floor_changes():
     m = started()
     m.buzz("h0", received=m.now)
