@@ -182,12 +182,15 @@ def _question_frame(q: dict, kind: str, d: dict, frame: dict, seats: dict) -> No
         seat = seats.get(d["seat"], {})
         q["buzzes"].append({"seq": seq, "t": t, "seat": d["seat"], "team": d["team"], "word": d["word"],
                             "seen": d.get("seen"), "received": d.get("received"), "kind": seat.get("kind", "human"),
+                            "pressed": d.get("pressed", d.get("received")), "clamp": d.get("clamp"),
                             "name": seat.get("name", d["seat"]), "verdict": None, "ruling": None})
-    elif kind == "buzz_refused":  # moderator frames only: a buzz that lost, kept for the audit
+    elif kind == "buzz_refused" and "received" in d:  # the moderator's frame: a buzz that lost, kept for the audit
+        # (the hall's frame of a close race has no timing: its feed tells the race, the audit is staff's)
         seat = seats.get(d.get("seat"), {})
         q["refused"].append({"seq": seq, "t": t, "seat": d.get("seat"), "team": d.get("team"),
                              "name": seat.get("name", d.get("seat")), "kind": seat.get("kind", "human"),
                              "word": d.get("word"), "seen": d.get("seen"), "received": d.get("received"),
+                             "pressed": d.get("pressed", d.get("received")), "clamp": d.get("clamp"),
                              "code": d.get("code"), "reason": d.get("reason", "")})
     elif kind == "ruling":
         _ruling(q, d, seq)

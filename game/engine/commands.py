@@ -28,7 +28,8 @@ COMMANDS: dict[str, tuple[frozenset, dict | None]] = {
     "kick": (MODERATOR, {"seat": str}),
     "resolve_protest": (MODERATOR, {"protest": int, "outcome": str, "reason": str, "public": bool, "confirm": bool}),
     # "question" (its index) and "phase" name what a player's command was meant for: late ones are refused.
-    "buzz": (SEAT, {"seen": int, "question": int, "phase": int}),
+    # A buzz's "pressed": when the key was pressed, in server time as the phone estimates it (engine/buzzrace.py).
+    "buzz": (SEAT, {"seen": int, "question": int, "phase": int, "pressed": int}),
     "answer": (SEAT, {"text": str, "question": int}),
     "submit": (SEAT, {"text": str, "question": int, "phase": int}),
     "pass": (SEAT, {"question": int, "phase": int}),

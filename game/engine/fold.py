@@ -122,7 +122,7 @@ def _buzz(s: MatchState, d, t):
     q = s.q
     q.possession = {
         "seat": d["seat"], "team": d["team"], "received": d["received"], "word": d["word"],
-        "seen": d.get("seen"), "answer": None, "prompted": False,
+        "seen": d.get("seen"), "answer": None, "prompted": False, "pressed": d.get("pressed", d["received"]),
     }
     q.refused = []
     q.buzz_log = q.buzz_log + [_audit(d, t, "won")]
@@ -439,10 +439,12 @@ def _buzz_refused(s: MatchState, d, t):
 
 
 def _audit(d: dict, t: int, outcome: str) -> dict:
-    """One buzz as the audit shows it: who, when the server got it, the word revealed then, the word
-    on the player's screen, and whether it won the floor (or why not)."""
+    """One buzz as the audit shows it: who, when the server got it, the word revealed at its press, the word
+    on the player's screen, whether it won the floor (or why not), and the race: the press time it was
+    ordered by, what the phone claimed, why that was not taken as it came (clamp), the margin to the holder."""
     return {"seat": d["seat"], "team": d["team"], "received": d["received"], "word": d["word"], "seen": d.get("seen"),
-            "at": t, "outcome": outcome}
+            "at": t, "outcome": outcome, "pressed": d.get("pressed", d["received"]), "claimed": d.get("claimed"),
+            "clamp": d.get("clamp"), "margin": d.get("margin")}
 
 
 def _snippets_shown(s: MatchState, d, t):

@@ -8,6 +8,8 @@ from __future__ import annotations
 import copy
 import math
 
+from game.engine.buzzrace import GRACE_CAP_MS
+
 TIERS = ("500mib", "6gib", "unlimited")
 # When bots' guesses reach the hall and the phones: once no human can score on the question any more
 # ("after_humans"), or ("live") as they come in a buzz phase that is the question's last.
@@ -26,6 +28,7 @@ EFFICIENTQA = {
     "priority": "alternate",
     "answer_seconds": 15,
     "prompt_seconds": 10,
+    "buzz_grace_ms": 150,
     "tiebreakers": 3,
     "bot_min_words": 0,
     "bot_reaction_ms": 300,
@@ -55,6 +58,7 @@ QUIZBOWL = {
     "priority": "alternate",
     "answer_seconds": 10,
     "prompt_seconds": 8,
+    "buzz_grace_ms": 150,
     "tiebreakers": 3,
     "bot_min_words": 0,
     "bot_reaction_ms": 300,
@@ -83,6 +87,7 @@ _TOP_FIELDS = {
     "sentence_pause": ("float", 0.0, 5.0),
     "answer_seconds": ("float", 0, 300),
     "prompt_seconds": ("float", 0, 300),
+    "buzz_grace_ms": ("int", 0, GRACE_CAP_MS),
     "tiebreakers": ("int", 0, 20),
     "bot_min_words": ("int", 0, 500),
     "bot_reaction_ms": ("int", 0, 10000),

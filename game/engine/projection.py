@@ -28,6 +28,9 @@ _MODERATOR_ONLY = {"judge_suggested", "buzz_refused"}
 # Events that may carry the moderator's free-text reason: it is the moderator's note, shown to the
 # others only when the moderator marked it public (the event says "public": true).
 _REASONED = {"ruling", "override", "score_adjusted", "question_thrown_out", "paused", "protest_resolved"}
+# A lost close race as the hall sees it: who, at which word, how many ms after the winner's press.
+RACE_SHOWN_MS = 1000
+_RACE_KEYS = ("seat", "team", "word", "code", "holder", "margin")
 _TEAM_ONLY = {"chat"}  # the team itself and the moderator
 # What the hall learns of match_created. Not the questions, nor the question order: with its seed and
 # the packet (QANTA's are public) anyone could work out the questions to come.
@@ -49,6 +52,8 @@ def project(event: dict, audience: str, team: str | None = None) -> dict:
     kind, data = event["type"], event.get("data", {})
     if audience == "moderator":
         return _frame(event, kind, data)
+    if kind == "buzz_refused" and audience in HALL and is_close_race(data):  # the hall hears who won a close race, not the audit
+        return _frame(event, kind, {k: data.get(k) for k in _RACE_KEYS})
     if kind in _MODERATOR_ONLY:
         return _hidden(event)
     if kind in _REASONED:
@@ -80,6 +85,13 @@ def project(event: dict, audience: str, team: str | None = None) -> dict:
         public["question_count"] = data["rules"].get("questions")
         return _frame(event, kind, public)
     return _frame(event, kind, data)
+
+
+def is_close_race(refused: dict) -> bool:
+    """A buzz that lost the floor, pressed within RACE_SHOWN_MS after the winner's press: a race every screen
+    tells. (One pressed earlier that still lost, a teammate's or one after the answer was in, is no race.)"""
+    margin = refused.get("margin")
+    return refused.get("code") == "beaten" and isinstance(margin, int) and 0 <= margin <= RACE_SHOWN_MS
 
 
 def private_reason(record: dict) -> dict:

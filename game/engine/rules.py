@@ -3,7 +3,8 @@
 A command is {"type", "data", "actor", "received"?}. The actor says who sent it:
 {"role": "moderator" | "player" | "bot" | "system", "seat": id?, "team": id?}; the web layer sets it
 from the authenticated socket, never from what the client wrote, so a player can only act for their
-own seat. "received" is when the web layer got the command (ms); buzz arbitration uses it.
+own seat. "received" is when the web layer got the command (ms); buzz arbitration uses it, with a buzz's
+"clock" {"rtt", "seen_at"}: what the web layer measured of the sender's socket (game/engine/buzzrace.py).
 
 decide() first plays the clock up to `now` (words due, timers expired), then the command. It works
 on a private copy, folding each event as it emits it, so later rules see earlier consequences.
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import math
 
+from game.engine.buzzrace import grace_ms, press_time
 from game.engine.clock import word_ms
 from game.engine import protests
 from game.engine.commands import COMMANDS, MODERATOR, SEAT, senders
@@ -120,6 +122,8 @@ def decide_and_fold(state: MatchState, command: dict, now: int) -> tuple[list[di
     received = command.get("received", now)
     if not isinstance(received, int) or received > now:
         received = now
+    if kind == "buzz":  # what the server measured of the sender's socket, never what the sender wrote
+        data = dict(data, clock=command.get("clock"))
     try:
         handler(out, actor, data, now, received)
     except Rejected as refusal:
@@ -578,39 +582,49 @@ def _cmd_buzz(out, actor, data, now, received):
     _still_answerable(q)
     _bot_may_play(s, seat)
     team = seat["team"]
-    start = q.reveal_times[0] if q.reveal_times else received
-    word = sum(1 for at in q.reveal_times if at <= received)
-    if received < start:
-        word = 0
     seen = data.get("seen")
     seen = seen if isinstance(seen, int) and not isinstance(seen, bool) else None
+    # Ordered by the press time the server believes (game/engine/buzzrace.py), arrival when none.
+    claimed = data.get("pressed") if seat.get("kind") != "bot" else None  # a bot acts on the server: arrival
+    pressed, clamp = press_time(received, claimed, seen, _words_at(q, received), data.get("clock"), grace_ms(s.rules))
+    word = _words_at(q, pressed)
+    timing = {"received": received, "word": word, "seen": seen, "pressed": pressed, "claimed": claimed,
+              "rtt": (data.get("clock") or {}).get("rtt") if claimed is not None else None, "clamp": clamp}
     poss = q.possession
     if team in q.locked:
-        _lost_buzz(out, seat, received, word, seen, poss, now, "Your team is locked out of this question.", "locked_out")
+        _lost_buzz(out, seat, timing, poss, now, "Your team is locked out of this question.", "locked_out")
     if seat["kind"] == "bot" and word < s.rules.get("bot_min_words", 0):
         raise Rejected(f"Bots may buzz only after {s.rules['bot_min_words']} words.", "too_early")
-    replaces = None
+    replaces = margin = None
     if poss is not None:
-        earlier = received < poss["received"]
-        tie_wins = received == poss["received"] and team == q.priority and poss["team"] != q.priority
+        held = poss.get("pressed", poss["received"])
+        earlier = pressed < held
+        tie_wins = pressed == held and team == q.priority and poss["team"] != q.priority
         if poss["answer"] is None and not poss["prompted"] and poss["team"] != team and (earlier or tie_wins):
-            replaces = poss["seat"]
+            replaces, margin = poss["seat"], held - pressed
         else:
             who = s.seats.get(poss["seat"], {}).get("name", "Another player")
-            _lost_buzz(out, seat, received, word, seen, poss, now, f"{who} buzzed first.", "beaten")
+            _lost_buzz(out, seat, timing, poss, now, f"{who} buzzed first.", "beaten")
     wait = int(s.rules.get("answer_seconds", 0) * 1000)
-    out.emit("buzz", now, seat=seat["id"], team=team, received=received, word=word, seen=seen,
-             replaces=replaces, deadline_at=(now + wait) if wait else None)
+    out.emit("buzz", now, seat=seat["id"], team=team, **timing, replaces=replaces, margin=margin,
+             deadline_at=(now + wait) if wait else None)
 
 
-def _lost_buzz(out, seat, received, word, seen, poss, now, message: str, code: str):
+def _words_at(q, at: int) -> int:
+    """Words revealed at time `at` (0 before the first)."""
+    return sum(1 for t in q.reveal_times if t <= at)
+
+
+def _lost_buzz(out, seat, timing: dict, poss, now, message: str, code: str):
     """Refuse a buzz, keeping it on the moderator's record (once per seat until the floor changes):
-    a close call can be audited afterwards."""
+    a close call can be audited afterwards. `margin`: how long after the holder's press it came."""
     if seat["id"] in out.state.q.refused:
         raise Rejected(message, code)
-    out.emit("buzz_refused", now, seat=seat["id"], team=seat["team"], received=received, word=word, seen=seen,
+    held = poss.get("pressed", poss["received"]) if poss else None
+    out.emit("buzz_refused", now, seat=seat["id"], team=seat["team"], **timing,
              code=code, reason=message, holder=poss["seat"] if poss else None,
-             holder_received=poss["received"] if poss else None)
+             holder_received=poss["received"] if poss else None,
+             margin=timing["pressed"] - held if poss else None)
     raise Rejected(message, code, record=True)
 
 

@@ -32,6 +32,7 @@ from game.live.fanout import CLOSE_TOO_SLOW, TOO_SLOW, DaphneWriter, QueuedWrite
 from game.models import Match
 from game.live.protocol import MODERATOR, PLAYER, FrameError, TokenBucket, error_frame, parse, peek_ref
 from game.live.seat_tokens import HEADER, SESSION_SEATS, read_seat_token, seat_for_token
+from game.live.socket_clock import SocketClock
 from game.store import now_ms
 
 CLOSE_FORBIDDEN = 4403
@@ -84,6 +85,10 @@ class MatchSocket(AsyncWebsocketConsumer):
 
     def actor(self) -> dict:
         raise NotImplementedError
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.clock = SocketClock()  # round trip and word times, measured here: a buzz's press time is checked by them
 
     async def __call__(self, scope, receive, send):
         self.key = self.writer = None
@@ -164,7 +169,9 @@ class MatchSocket(AsyncWebsocketConsumer):
         except FrameError as problem:
             return await self.send_json(error_frame(problem.code, problem.message, problem.ref))
         if frame.type == "ping":
-            await self.send_json({"type": "pong", "ref": frame.ref, "data": {"server_time": now_ms()}})
+            now = now_ms()
+            self.clock.pong(now, frame.data.get("echo"))
+            await self.send_json({"type": "pong", "ref": frame.ref, "data": {"server_time": now}})
         elif frame.type == "hello":
             await self.hello(frame.data.get("last_seq", 0))
         elif self.last_sent is None:
@@ -217,6 +224,7 @@ class MatchSocket(AsyncWebsocketConsumer):
             await self.close(code=code, reason=reason)
 
     async def catch_up(self, last_seq: int, force_snapshot: bool = False):
+        self.clock.caught_up(now_ms())
         self.holding = [] if self.holding is None else self.holding
         try:
             texts, seq = await catch_up(self.match["id"], last_seq, self.audience, self.team, force_snapshot)
@@ -243,6 +251,8 @@ class MatchSocket(AsyncWebsocketConsumer):
                 return 0
         self.last_sent = frames[-1][0]
         self.writer.write(frames, prepared)
+        if self.audience == "player":  # only a player's buzz is checked against when its words went out
+            self.clock.written(frames, now_ms())
         return len(frames)
 
     def send_now(self, text: str) -> None:
@@ -262,6 +272,8 @@ class MatchSocket(AsyncWebsocketConsumer):
         if refusal is not None:
             return await self.send_json(error_frame("slow_down", refusal, frame.ref))
         command = {"type": frame.type, "data": frame.data, "actor": self.actor(), "received": now_ms()}
+        if frame.type == "buzz":
+            command["clock"] = self.clock.measured(frame.data.get("seen"))
         try:
             await here.layer.send(CONDUCTOR_CHANNEL, {
                 "type": "command", "match": self.code, "command": command, "id": frame.id,

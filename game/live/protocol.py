@@ -22,12 +22,15 @@ MAX_FRAME_BYTES = 4096  # up to serving/websocket_limits.py's bound a larger fra
 MAX_REF = 64
 MAX_STRING = 500
 MAX_INT = 2**31 - 1
+MAX_TIME = 2**53 - 1  # fields that are times in ms since the epoch: past 2**31, within what JSON numbers hold exactly
+TIMES = frozenset({"pressed", "echo"})
 COMMAND_ID = re.compile(r"[A-Za-z0-9_.:-]{8,64}")
 # NUL and the other C0 controls but tab and newline; lone surrogates cannot be stored or sent on.
 _BAD_TEXT = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]")
 
-# The session frames any socket may send; the commands come from the engine's one table of who sends what.
-SESSION = {"hello": {"last_seq": int}, "resync": {}, "ping": {}}
+# A ping's "echo" is the server_time of the pong just received: the server measures the round trip
+# (socket_clock.py). The session frames any socket may send; the commands come from the engine's one table of who sends what.
+SESSION = {"hello": {"last_seq": int}, "resync": {}, "ping": {"echo": int}}
 MODERATOR = socket_commands("moderator")
 PLAYER = socket_commands("player")
 KNOWN = {**SESSION, **MODERATOR, **PLAYER}
@@ -126,7 +129,7 @@ def _clean(kind: str, data: dict, ref: str | None) -> dict:
         if isinstance(value, bool) != (expected is bool) or not isinstance(value, expected):
             what = {int: "a whole number", bool: "true or false"}.get(expected, "text")
             raise FrameError("bad_shape", f"{name} must be {what}.", ref)
-        if expected is int and abs(value) > MAX_INT:
+        if expected is int and abs(value) > (MAX_TIME if name in TIMES else MAX_INT):
             raise FrameError("bad_shape", f"{name} is out of range.", ref)
         if expected is str:
             if len(value) > MAX_STRING:

@@ -28,6 +28,7 @@ TOP_TEXT = {
     "answer_seconds": ("Answer time", "seconds to answer after a buzz"),
     "prompt_seconds": ("Prompt time", "seconds to answer a prompt"),
     "protest_seconds": ("Protest time", "seconds after a ruling a captain may protest it; 0: no protests"),
+    "buzz_grace_ms": ("Buzz grace window", "milliseconds a press made earlier but arriving later may still win; 0: arrival order"),
     "bot_min_words": ("Bot minimum words", "words read before a bot may buzz"),
     "bot_reaction_ms": ("Bot reaction delay", "milliseconds added to a bot's buzz"),
     "bot_act_timeout_ms": ("Bot time limit", "milliseconds a bot has to answer each query"),
@@ -54,7 +55,7 @@ CHOICES = {
 GROUPS = [
     ("Match", ["questions", "tiebreakers", "priority", "team_seats", "stop_after_questions", "stop_after_ms"]),
     ("Reading", ["reveal", "words_per_minute", "lead_in_seconds", "comma_pause", "sentence_pause"]),
-    ("Answering", ["answer_seconds", "prompt_seconds", "protest_seconds"]),
+    ("Answering", ["answer_seconds", "prompt_seconds", "buzz_grace_ms", "protest_seconds"]),
     ("Bots: fairness and audience", ["bot_min_words", "bot_reaction_ms", "bot_act_timeout_ms", "hall_bot_guesses"]),
 ]
 MAX_PHASES = 3

@@ -50,6 +50,7 @@ function pick(data, keys) {
 }
 
 const staff = (view) => view.audience === "moderator";
+const RACE_SHOWN_MS = 1000;  // a lost buzz this close to the winner's press is a race the hall is told of (projection.py)
 
 function newQuestion(view, d) {
   const q = {
@@ -105,7 +106,14 @@ export function teamName(view, id) { return view.teams.find((t) => t.id === id)?
 
 /** One buzz as the moderator's audit keeps it (game/engine/fold.py _audit). */
 function audit(d, t, outcome) {
-  return { seat: d.seat, team: d.team, received: d.received, word: d.word, seen: d.seen ?? null, at: t, outcome };
+  return { seat: d.seat, team: d.team, received: d.received, word: d.word, seen: d.seen ?? null, at: t, outcome,
+    pressed: d.pressed ?? d.received, claimed: d.claimed ?? null, clamp: d.clamp ?? null, margin: d.margin ?? null };
+}
+
+/** A close race as every screen's feed tells it: who, at which word, how many ms apart (by press time). */
+function noteRace(view, frame, win, lose, margin, team) {
+  note(view, frame, "race", `${seatName(view, win.seat)} (word ${win.word}) pressed ${margin} ms before ` +
+    `${seatName(view, lose.seat)} (word ${lose.word})`, { team });
 }
 
 function openMarker(q, seat) {
@@ -165,13 +173,16 @@ const FOLD = {
   },
   buzz(view, d, frame) {
     const q = view.question;
-    q.possession = { seat: d.seat, team: d.team, received: d.received, word: d.word, seen: d.seen ?? null, answer: null, prompted: false };
+    const before = q.possession;
+    q.possession = { seat: d.seat, team: d.team, received: d.received, word: d.word, seen: d.seen ?? null, answer: null, prompted: false,
+      pressed: d.pressed ?? d.received };
     q.buzz_log.push(audit(d, frame.t, "won"));
     if (d.replaces) q.buzzes = q.buzzes.filter((b) => !(b.seat === d.replaces && b.verdict === null));
     q.buzzes.push({ seat: d.seat, team: d.team, word: d.word, text: null, verdict: null, prompted: false, ruling: null });
     q.next_word_at = null;
     q.deadline = d.deadline_at ? { kind: "answer", at: d.deadline_at } : null;
     note(view, frame, "buzz", `${seatName(view, d.seat)} buzzed at word ${d.word}`, { team: d.team });
+    if (d.replaces && d.margin != null && before) noteRace(view, frame, d, before, d.margin, d.team);
   },
   answer(view, d, frame) {
     const q = view.question;
@@ -350,7 +361,10 @@ const FOLD = {
     if (answered) answered.suggestion = pick(d, ["verdict", "confidence", "reason", "matched", "prompt_question"]);
   },
   buzz_refused(view, d, frame) {
-    view.question.buzz_log.push({ ...audit(d, frame.t, d.code), holder: d.holder ?? null });
+    // The hall gets only a close race lost (game/engine/projection.py), for its feed; the audit is the moderator's.
+    if (staff(view)) view.question.buzz_log.push({ ...audit(d, frame.t, d.code), holder: d.holder ?? null });
+    const holder = view.question.possession;
+    if (d.code === "beaten" && d.margin != null && d.margin >= 0 && d.margin <= RACE_SHOWN_MS && holder) noteRace(view, frame, holder, d, d.margin, holder.team);
   },
   snippets_shown(view, d) { if (view.question) view.question.snippets = d.snippets || []; },
   // A protest's text reaches only the moderator and the protesting team (game/engine/protests.py).

@@ -53,6 +53,7 @@ export class MatchClient {
     this.resyncing = false;
     this.ws = null;
     this.closed = false;
+    this.clockProbe = null;  // a ClockProbe (server-clock.js) on a page whose commands say when they were pressed
   }
 
   /** Server time now, in ms, corrected by the offset the welcome and heartbeats told us. */
@@ -114,6 +115,7 @@ export class MatchClient {
         this.welcome = frame.data;
         this.onWelcome(frame.data);
         this.onStatus("live");
+        this.clockProbe?.start();
         for (const entry of this.pending.values()) this.transmit(entry);  // the same ids: applied once
         return;
       case "snapshot":
@@ -127,7 +129,7 @@ export class MatchClient {
         return;
       case "ack": return this.settle(frame.ref, true, frame.data);
       case "error": return this.settle(frame.ref, false, frame.data);
-      case "pong": return;
+      case "pong": this.clockProbe?.pong(frame); return;  // a page that probes the server's clock (server-clock.js)
       case "heartbeat":
         this.setClock(frame.data?.server_time);
         if ((frame.data?.seq ?? 0) > this.view.seq) this.resync();

@@ -233,10 +233,16 @@ function renderFloor(view) {
         sub ? el("p", { class: "typed", text: sub.text }) : null));
     }
   }
+  const race = q.possession ? raceWon(q.buzz_log) : null;
+  if (race) box.append(el("p", { class: "race muted small" }, el("strong", { text: seatName(view, race.won.seat) }),
+    ` took the floor from ${seatName(view, race.lost.seat)}: pressed ${race.won.margin} ms earlier, arrived ` +
+    `${race.won.received - race.lost.received} ms later${clampText(race.won)}`));
   if (view.lost.length) {
     box.append(el("ul", { class: "lost-buzzes muted small" }, view.lost.map((b) => el("li", {},
       el("strong", { text: seatName(view, b.seat) }), ` (${teamName(view, b.team)}) also buzzed at word ${b.word}`,
-      b.seen != null ? `, saw ${b.seen}` : "", b.holder_received != null ? `, ${b.received - b.holder_received} ms after ${seatName(view, b.holder)}` : "",
+      b.seen != null ? `, saw ${b.seen}` : "",
+      b.margin != null ? `, pressed ${b.margin} ms after ${seatName(view, b.holder)}` : "",
+      b.holder_received != null ? `, arrived ${b.received - b.holder_received} ms after` : "", clampText(b),
       ` — ${b.outcome === "locked_out" ? "locked out" : "too late"}`))));
   }
   // Every answer still waiting for a ruling has its suggestion, labelled by team; ruling one team's
@@ -299,12 +305,29 @@ function renderHistory(view) {
   }));
 }
 
+// Why a phone's claimed press time was not taken as it came (game/engine/buzzrace.py).
+const CLAMPS = {
+  before_word: "its claimed press came before its word reached the phone, so it went by arrival",
+  unsent_word: "it named a word not yet shown, so it went by arrival",
+  no_clock: "its round trip was not measured yet, so it went by arrival",
+  window: "its claimed press was earlier than the grace window allows, so it counted from the window's edge",
+};
+const clampText = (b) => (b.clamp && CLAMPS[b.clamp] ? ` (${CLAMPS[b.clamp]})` : "");
+
+/** The race behind the floor now: the buzz that took it from an earlier-arriving one, and that one. */
+function raceWon(log) {
+  const won = log.filter((b) => b.outcome === "won");
+  const last = won[won.length - 1];
+  return last && last.margin != null && won.length > 1 ? { won: last, lost: won[won.length - 2] } : null;
+}
+
 /** The buzzes of a question in the order the server got them: word revealed, word on screen, gap. */
 function buzzAuditLine(view, buzzes) {
   const first = buzzes[0].received;
   return el("p", { class: "buzz-audit muted small" }, "Buzzes: ", buzzes.flatMap((b, i) => [i ? " · " : "",
     el("strong", { text: seatName(view, b.seat) }), ` w${b.word}`, b.seen != null ? ` (saw ${b.seen})` : "",
-    i ? ` +${b.received - first} ms` : "", b.outcome === "won" ? "" : b.outcome === "locked_out" ? " locked out" : " too late"]));
+    i ? ` +${b.received - first} ms` : "", b.claimed != null ? ` (pressed ${b.pressed - b.received} ms)` : "",
+    b.outcome === "won" ? "" : b.outcome === "locked_out" ? " locked out" : " too late"]));
 }
 
 function rulingRow(view, r, overridable) {

@@ -6,6 +6,7 @@ import { FINAL_CLOSES } from "./match-socket.js";
 import { seatName, teamName } from "./match-fold.js";
 import { el, openScreen, phaseText, renderFeed, renderFinal, renderQuestion, renderScores, renderSnippets, showEnded } from "./ui.js";
 import { renderProtestBox } from "./protest-box.js";
+import { ClockProbe } from "./server-clock.js";
 import { ScreenWakeLock } from "./wake-lock.js";
 import { Announcer } from "./announce.js";
 
@@ -14,6 +15,9 @@ const { config, client, command: send } = openScreen({ audience: "player", rende
 const ME = config.seat;
 const MY_TEAM = config.team;
 const announcer = new Announcer($("said"), $("said-now"), { seat: ME, team: MY_TEAM });
+// The server's clock, so a buzz says when it was pressed: a race is judged by presses, not arrivals.
+const probe = new ClockProbe((frame) => client.raw(frame));
+client.clockProbe = probe;
 
 // The seat is no longer this page's: it went to another device, was removed or left. The page stays
 // closed (no reconnect) and says what to do next.
@@ -59,11 +63,14 @@ function canBuzz(view) {
 }
 
 function buzz() {
+  const pressed = probe.clock.now();  // first: the moment of the press, in server time (null until measured)
   const view = client.view;
   if (!canBuzz(view)) return;
   $("buzz").classList.add("pressed");
   const q = view.question;
-  send("buzz", { seen: q.revealed, question: q.index, phase: q.phase }).catch(() => {}).finally(() => $("buzz").classList.remove("pressed"));
+  const data = { seen: q.revealed, question: q.index, phase: q.phase };
+  if (pressed !== null) data.pressed = pressed;
+  send("buzz", data).catch(() => {}).finally(() => $("buzz").classList.remove("pressed"));
 }
 
 $("buzz").addEventListener("click", buzz);

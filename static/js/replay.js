@@ -194,10 +194,11 @@ function drawStaff(current) {
   if (!rows.length) { box.append(el("p", { class: "muted", text: "No buzz on this question yet." })); return; }
   const cell = (text) => el("td", { text: text === null || text === undefined ? "—" : String(text) });
   box.append(el("table", { class: "audit" },
-    el("thead", {}, el("tr", {}, ["who", "received", "word on their screen", "word revealed", "outcome"].map((h) => el("th", { text: h })))),
+    el("thead", {}, el("tr", {}, ["who", "received", "pressed", "word on their screen", "word revealed", "outcome"].map((h) => el("th", { text: h })))),
     el("tbody", {}, rows.map((b) => el("tr", { class: b.outcome.startsWith("refused") ? "refused" : "" },
       cell(`${b.name} (${teamName(view, b.team)})`),
       cell(b.received != null && first != null ? `+${((b.received - first) / 1000).toFixed(3)} s` : null),
+      cell(b.pressed != null && first != null ? `+${((b.pressed - first) / 1000).toFixed(3)} s${b.clamp ? ` (${b.clamp})` : ""}` : null),
       cell(b.seen), cell(b.word), cell(b.outcome))))));
 }
 

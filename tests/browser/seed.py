@@ -61,6 +61,9 @@ def seed(bots: bool = False) -> dict:
         match = create_match_record(title=f"Browser {name}", packet=packet, format_name="efficientqa",
                                     overrides=overrides, teams=teams)
         codes[name] = match.code
+    # A buzzer race (test_buzz_race.py): the widest grace window, so a loaded test machine stays within it.
+    codes["race"] = create_match_record(title="Browser race", packet=packet, format_name="efficientqa",
+                                        overrides=dict(overrides, buzz_grace_ms=500), teams=teams).code
     # The console's context test: answers the line also accepts, shown beside the answer.
     console = Packet.objects.create(slug="console", title="Console test packet")
     for position, (text, answer, accepted) in enumerate(CONSOLE_QUESTIONS, 1):

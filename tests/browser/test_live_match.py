@@ -57,6 +57,21 @@ def reveal(moderator, words):
         expect(moderator.locator("#question .word.read")).to_have_count(before + 1)
 
 
+def watch(open_page, server, code):
+    """The spectator screen at 1920x1080, connected."""
+    screen = open_page(1920, 1080)
+    screen.goto(f"{server['url']}/m/{code}/watch")
+    expect(screen.locator("#conn")).to_have_text("connected")
+    return screen
+
+
+def first_question(moderator, words):
+    """Start the match and read `words` words of its first question."""
+    press_next(moderator)
+    expect(moderator.locator("#phase")).to_contain_text("Question 1")
+    reveal(moderator, words)
+
+
 def press_next(moderator):
     # N does nothing until the console itself knows the question closed; wait for that, as a person would.
     expect(moderator.locator("#btn-next")).to_be_enabled()
@@ -196,9 +211,7 @@ def test_typed_answers_and_names_are_shown_as_text_on_every_screen(exhibition_se
     join(eve, server, code, HOSTILE_NAME, 0)
     screen = watch(open_page, server, code)
 
-    press_next(moderator)
-    expect(moderator.locator("#phase")).to_contain_text("Question 1")
-    reveal(moderator, 2)
+    first_question(moderator, 2)
     expect(eve.locator("#buzz")).to_be_enabled()
     eve.locator("#buzz").click()
     answer(eve, HOSTILE_ANSWER)

@@ -1,10 +1,13 @@
 """Two matches played through the engine the way the conductor plays them, with everything a replay
 must get right: a neg, a prompt, an undo after the answer was shown, a throw-out and its replacement
-(in both formats), a team phase with chat and a pass, bot guesses word by word, an override and an
-adjustment after the final whistle, protests upheld and overturned (one of them after the final whistle). `live` keeps a pickle of the live state after every command, by seq."""
+(in both formats), a race won by the earlier press that arrived later and one lost, a team phase with chat and a pass,
+bot guesses word by word, an override and an adjustment after the final whistle, protests upheld and overturned
+(one of them after the final whistle). `live` keeps a pickle of the live state after every command, by seq."""
 from __future__ import annotations
 
 import pickle
+
+from game.engine.api import Rejected, apply, decide
 
 from .support import MOD, SYS, Match
 
@@ -30,6 +33,22 @@ class Recorded(Match):
         self.buzz(seat, at=self.now + lag)
         self.answer(seat, text)
         return self.rule(verdict, at=self.now + 300)
+
+    def race(self, seat: str, seen: int, pressed: int, received: int, rtt: int = 200):
+        """A person's buzz with the press time its phone claims, as the web layer forwards it (with the round
+        trip it measured); a refusal kept on the record (a lost race) is stored as the conductor stores it."""
+        command = {"type": "buzz", "actor": self.actor(seat), "data": {"seen": seen, "pressed": pressed},
+                   "received": received, "clock": {"rtt": rtt, "seen_at": received - 300}}
+        self.now = max(self.now, received)
+        try:
+            events = decide(self.state, command, self.now)
+        except Rejected as refusal:
+            events = refusal.events
+        for event in events:
+            self.state = apply(self.state, event)
+        self.events.extend(events)
+        self.live[self.state.seq] = pickle.dumps(self.state)
+        return events
 
     def guess(self, seat: str, confidence: float, buzz: bool = False):
         # Words nobody types in these matches, new on each report: finding them on a screen means the
@@ -77,7 +96,14 @@ def played_quizbowl(hall_bot_guesses: str = "after_humans", judged: bool = False
     m.reveal_until(2)
     m.send("throw_out", MOD, {"reason": "misread", "public": True}, at=m.now + 100)  # said to the room
     m.reveal_until(5)
-    m.attempt("h1", "tesla coil", "accept", lag=50)
+    # A race: Cho's buzz arrives first, but Ben pressed 30 ms earlier on a slower link and takes the floor;
+    # Cho presses again, 190 ms after Ben: a close race lost, which the hall is told of.
+    t = m.now
+    m.race("h2", 5, pressed=t + 40, received=t + 60)
+    m.race("h1", 5, pressed=t + 10, received=t + 120)
+    m.race("h2", 5, pressed=t + 200, received=t + 230)
+    m.answer("h1", "tesla coil")
+    m.rule("accept", at=m.now + 300)
     # Cho protests Ben's answer; the moderator upholds the ruling, saying why to the room.
     m.send("protest", "h2", {"ruling": m.state.next_ruling_id - 1, "text": "Zebulon says a coil is not enough"},
            at=m.now + 1000)

@@ -21,23 +21,43 @@ def started() -> Match:
 def buzz_refused(m: Match, seat: str, received: int, seen: int) -> Rejected:
     with pytest.raises(Rejected) as caught:
         decide(m.state, {"type": "buzz", "actor": m.actor(seat), "data": {"seen": seen}, "received": received},
-               m.now + 5)
+               max(m.now, received) + 5)
     return caught.value
 
 
-def test_a_buzz_that_lost_a_close_race_is_recorded_with_its_timing_and_stays_moderator_only():
+def test_a_buzz_that_lost_a_close_race_is_recorded_with_its_timing_and_the_hall_hears_only_the_race():
     m = started()
     won = m.buzz("h0", received=m.now)[-1]
     refusal = buzz_refused(m, "bot", received=won["data"]["received"] + 3, seen=2)
     assert refusal.code == "beaten" and refusal.record
     record = refusal.events[-1]
     assert record["type"] == "buzz_refused"
-    assert record["data"] == {"seat": "bot", "team": "t1", "received": won["data"]["received"] + 3, "word": 3, "seen": 2,
+    received = won["data"]["received"]
+    assert record["data"] == {"seat": "bot", "team": "t1", "received": received + 3, "word": 3, "seen": 2,
+                              "pressed": received + 3, "claimed": None, "rtt": None, "clamp": None,
                               "code": "beaten", "reason": "Ann buzzed first.", "holder": "h0",
-                              "holder_received": won["data"]["received"]}
-    for audience, team in (("player", "t0"), ("player", "t1"), ("spectator", None), ("bot", None)):
-        assert project(record, audience, team)["type"] == "hidden"
+                              "holder_received": received, "margin": 3}
+    race = {"seat": "bot", "team": "t1", "word": 3, "code": "beaten", "holder": "h0", "margin": 3}
+    for audience, team in (("player", "t0"), ("player", "t1"), ("spectator", None)):
+        assert project(record, audience, team)["data"] == race, "who lost, at which word, by how much: no more"
+    assert project(record, "bot")["type"] == "hidden"
     assert project(record, "moderator")["data"]["seat"] == "bot"
+
+
+def test_a_buzz_that_lost_by_more_than_a_race_stays_moderator_only():
+    m = started()
+    won = m.buzz("h0", received=m.now)[-1]
+    record = buzz_refused(m, "bot", received=won["data"]["received"] + 1500, seen=3).events[-1]
+    for audience, team in (("player", "t0"), ("spectator", None), ("bot", None)):
+        assert project(record, audience, team)["type"] == "hidden"
+
+
+def test_a_teammate_who_pressed_first_but_could_not_take_the_floor_is_no_race():
+    m = started()
+    m.buzz("h0", received=m.now)
+    teammate = buzz_refused(m, "h1", received=m.now - 20, seen=3).events[-1]  # same team: the floor stays
+    assert teammate["data"]["code"] == "beaten" and teammate["data"]["margin"] == -20
+    assert project(teammate, "spectator")["type"] == "hidden"
 
 
 def test_a_player_mashing_the_button_is_recorded_once_until_the_floor_changes():

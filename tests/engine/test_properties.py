@@ -232,6 +232,11 @@ def play(data, preset: str) -> Run:
             poss = s.q.possession if s.q is not None else None
             if poss is not None and data.draw(st.booleans(), label="race the holder?"):
                 command["received"] = poss["received"] - data.draw(st.sampled_from([0, 0, 1, 30]), label="lead")
+            if data.draw(st.booleans(), label="claims a press time?"):  # as a phone does (engine/buzzrace.py)
+                received = command["received"]
+                command["data"]["pressed"] = received - data.draw(st.sampled_from([-5, 0, 20, 90, 200, 600]), label="claim")
+                command["clock"] = {"rtt": data.draw(st.sampled_from([None, 40, 300]), label="rtt"),
+                                    "seen_at": data.draw(st.sampled_from([None, 0, received - 100]), label="seen at")}
         step = Step(command, s)
         steps.append(step)
         frozen = pickle.dumps(s)  # a cheap exact fingerprint of the state before the command
