@@ -57,14 +57,6 @@ def reveal(moderator, words):
         expect(moderator.locator("#question .word.read")).to_have_count(before + 1)
 
 
-def watch(open_page, server, code):
-    """The spectator screen at 1920x1080, connected."""
-    screen = open_page(1920, 1080)
-    screen.goto(f"{server['url']}/m/{code}/watch")
-    expect(screen.locator("#conn")).to_have_text("connected")
-    return screen
-
-
 def first_question(moderator, words):
     """Start the match and read `words` words of its first question."""
     press_next(moderator)
