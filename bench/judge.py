@@ -2,7 +2,7 @@
 
 QANTA: every answer line must parse; the judge should accept the Wikipedia page title (underscores
 read as spaces, "List of" dropped) as a response. Accepts, prompts and rejects are counted apart,
-and every page that is not accepted is sorted into one of the ten kinds of issue 11 (a heuristic sort,
+and every page that is not accepted is sorted into one of the ten kinds of miss (tests/judging/test_kinds_table.py) (a heuristic sort,
 none left unsorted), with examples.
 
 NQ-open: each reference answer judged against the question's other references (aliases a person
@@ -75,7 +75,7 @@ def _stems(text: str) -> set[str]:
 
 
 def miss_kind(response: str, answer: str, judgement) -> int:
-    """Sort a page that was not accepted into one of the kinds of issue 11, by what response and line have in common."""
+    """Sort a page that was not accepted into one of the ten kinds of miss, by what response and line have in common."""
     line = parse_answer_line(answer)
     if any(char.isalpha() and ord(char) > 0x24F for char in response) or "Ã" in answer:
         return 9
@@ -114,7 +114,7 @@ def measure_qanta(path: Path, show_misses: int, totals: Counter, kinds: Counter,
     print(f"{path.name}: {len(records)} questions ({len(records) - n} without a page), {parse_errors} parse errors; "
           f"page accepted {verdicts['accept']}/{n} = {verdicts['accept'] / n:.1%}, "
           f"prompted {verdicts['prompt']} ({verdicts['prompt'] / n:.1%}), rejected {verdicts['reject']} ({verdicts['reject'] / n:.1%})")
-    print(f"  issue 22 rules named in these rulings: {rules_named(judgements)}")
+    print(f"  general rules named in these rulings: {rules_named(judgements)}")
     totals.update(verdicts)
     totals["pages"] += n
     # Wrong-answer control: the next question's page (when it is another page) against this line.
@@ -216,7 +216,7 @@ def measure_open_domain_table() -> None:
         counts[row.correct, accepted] += 1
     right, wrong = counts[True, True] + counts[True, False], counts[False, True] + counts[False, False]
     print(f"open-domain table (a proxy written for this project, not held-out rulings): correct answers accepted "
-          f"{counts[True, True]}/{right} = {counts[True, True] / right:.0%} (issue 11 target on held-out: at least 40%); "
+          f"{counts[True, True]}/{right} = {counts[True, True] / right:.0%} (target on held-out: at least 40%); "
           f"wrong answers accepted {counts[False, True]}/{wrong} = {counts[False, True] / wrong:.1%} (target: at most 1.5%)")
 
 
@@ -274,10 +274,10 @@ def main() -> None:
     pages = totals["pages"]
     print(f"QANTA overall: page accepted {totals['accept']}/{pages} = {totals['accept'] / pages:.1%}; "
           f"prompted {totals['prompt']} ({totals['prompt'] / pages:.1%}); rejected {totals['reject']} ({totals['reject'] / pages:.1%}) "
-          f"(issue 11 target: at least 95% accepted)")
+          f"(target: at least 95% accepted)")
     print(f"  wrong-answer control, the next question's page against this line: accepted "
           f"{totals['control accepted']}/{totals['control']} = {totals['control accepted'] / totals['control']:.2%}")
-    print(f"Pages not accepted, by kind (issue 11), {sum(kinds.values())} in all, none unsorted:")
+    print(f"Pages not accepted, by kind, {sum(kinds.values())} in all, none unsorted:")
     for kind, count in sorted(kinds.items(), key=lambda item: -item[1]):
         verdicts = Counter(verdict for verdict, _, _ in examples[kind])
         print(f"  {count:4d}  kind {kind}: {KINDS[kind]} ({verdicts['prompt']} prompted, {verdicts['reject']} rejected)")
@@ -292,7 +292,7 @@ def main() -> None:
     measure_names(records + read_questions(data / "qanta" / QANTA_FILES[1]))
     judged, compared, normalised = throughput(records, args.seconds)
     print(f"speed on one core, {len(records):,} real answer lines of {QANTA_FILES[0]} (best of 5 rounds, on the process's CPU clock): "
-          f"{judged:,.0f} judgements/s ({1000 / judged:.3f} ms each); issue 22 target: at least 5,000 judgements/s")
+          f"{judged:,.0f} judgements/s ({1000 / judged:.3f} ms each); target: at least 5,000 judgements/s")
     print(f"  baseline, plain string comparison of the same responses with the same lines: {compared:,.0f}/s "
           f"(the judge at {judged / compared:.2%} of it); normalising the responses alone: {normalised:,.0f}/s")
 

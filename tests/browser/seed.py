@@ -32,7 +32,7 @@ QUESTIONS = [
 ]
 
 FAIR_GUESSES = {"500mib": "Lake Placid", "6gib": "Zebulon Pike"}  # each bot's only guess
-# The console's room test (issue 20): a long answer line, and the small bot's one (wrong) guess.
+# The console's room test: a long answer line, and the small bot's one (wrong) guess.
 LONG_ANSWER = ("The Treaty of Amity, Commerce and Navigation between His Britannic Majesty and the United States "
                "of America, signed at London on the nineteenth of November 1794")
 ROOM_GUESS = "Lake Placid"
@@ -90,7 +90,7 @@ def seed(bots: bool = False) -> dict:
     demo = ensure_demo_packet()
     for fmt in ("quizbowl", "efficientqa"):
         codes[f"finished_{fmt}"] = play_simulated_match(demo, fmt, seed=4, questions=4)[1].code
-    # The console's room (issue 20): the humans against one simulated bot that knows nothing (it buzzes
+    # The console's room: the humans against one simulated bot that knows nothing (it buzzes
     # at the first word with ROOM_GUESS); the question's answer line is long, for the answer banner.
     room = Packet.objects.create(slug="room", title="Room test packet")
     Question.objects.create(packet=room, position=1, kind="short", text="Which treaty settled the Jay crisis of 1794?",

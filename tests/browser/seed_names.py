@@ -1,4 +1,4 @@
-"""Seed a fresh database for the long-names tests (issue 20): every team as long a name as the host
+"""Seed a fresh database for the long-names tests: every team as long a name as the host
 page allows, and unbroken ("W" * NAME_MAX_LENGTH); the players join through the join page with names
 as long. A bot's name is as long as a registered bot's may be (60).
 

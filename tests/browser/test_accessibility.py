@@ -1,5 +1,5 @@
 """Every page passes axe-core's WCAG 2.1 A/AA audit in real Chromium, at 1920x1080 and 390x844, with
-names as long as the pages allow (issue 25, "Everyone can play"): no serious or critical violation.
+names as long as the pages allow: no serious or critical violation.
 
 The live pages are audited in the moments that matter: before the match, a question being read, a
 player holding the floor, an answer with the moderator, a ruling shown, paused, a team phase (the

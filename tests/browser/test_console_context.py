@@ -1,7 +1,7 @@
 """The moderator's console rebuilds the current question from the log: after a reload and after an
 undo it shows what it showed before — the answer line and the answers it also accepts, every buzz
 marker with its word, and every pending judge suggestion labelled by team — and ruling one team's
-answer keeps the other team's suggestion (issue 9). Real Daphne, real Chromium."""
+answer keeps the other team's suggestion. Real Daphne, real Chromium."""
 import pytest
 
 from .test_live_match import answer, expect, join, log_in, press_next, reveal

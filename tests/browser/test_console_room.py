@@ -1,4 +1,4 @@
-"""The moderator's view of the room in real Chromium (issue 20): the Room panel shows who is connected
+"""The moderator's view of the room in real Chromium: the Room panel shows who is connected
 and how the bot does, live; a reason the moderator keeps private stays off the big screen; the bot's
 card says it buzzed, at the console's word; long rulings and a long answer line wrap on the big screen
 instead of being cut; and after the final an override and an adjustment each ask for a confirmation and

@@ -208,7 +208,7 @@ def test_a_phone_joins_through_the_qr_code_on_the_screen_and_plays(hall_server, 
     expect(ada.locator("body")).to_have_attribute("data-wake-lock", "off")  # and the phones may sleep again
 
 
-# -- the phase-3 search results read from the back of the room (issue 20) ---------------------------
+# -- the phase-3 search results read from the back of the room ---------------------------
 
 SNIPPET_FONT_PX = 20  # the smallest text the back of a room reads on a hall's screen
 
@@ -260,7 +260,7 @@ def test_a_phone_watching_the_screen_shows_the_first_search_result_too(hall_serv
     assert_no_scrolling(screen)
 
 
-# -- each bot's top five guesses with their scores, under the audience rule (issue 20) ----------------
+# -- each bot's top five guesses with their scores, under the audience rule ----------------
 
 def alt_rows(card) -> list[tuple[str, str]]:
     return [(row.locator(".alt-guess").inner_text(), row.locator(".pct").inner_text()) for row in card.locator(".bot-alts li").all()]

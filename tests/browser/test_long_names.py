@@ -1,4 +1,4 @@
-"""The longest names the pages allow, without a space (issue 20), in real Chromium: the join page, the
+"""The longest names the pages allow, without a space, in real Chromium: the join page, the
 phone at 390x844 with its BUZZ button on screen, the console, the hall's big screen at 1920x1080 and
 1280x720, the host's match page, the box score, the replay and the archive. No page scrolls sideways
 and nothing on it scrolls sideways inside; the big screen does not scroll at all. (A 60-character

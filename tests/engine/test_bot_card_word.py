@@ -1,4 +1,4 @@
-"""A bot's card and the console tell the same story (issue 20): a bot's buzz shows on its card (the
+"""A bot's card and the console tell the same story: a bot's buzz shows on its card (the
 hall's too, while its guess is still held back), at the same word the console shows, and a guess is
 placed at the words the bot had read when it made it. One convention throughout: a word position is
 the number of words revealed (1-based, as the console says "buzzed at word 3")."""

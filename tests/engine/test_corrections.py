@@ -1,4 +1,4 @@
-"""After the final whistle a change of score is a correction (issue 20): the engine takes an override or
+"""After the final whistle a change of score is a correction: the engine takes an override or
 an adjustment of a finished match only when the moderator confirms it (confirm: true), refuses it
 otherwise with a sentence saying so, and marks the event as a correction; the state keeps the list
 of corrections, so every screen, the box score and the replay can show them as such."""

@@ -1,4 +1,4 @@
-"""The clock tells the truth (issue 20): once every side has answered a team phase, its discussion
+"""The clock tells the truth: once every side has answered a team phase, its discussion
 clock stops (no deadline is left running, nothing times out), so "Discussion time is up" is said only
 when a deadline really ran out with a side still to answer; a prompt starts the clock again for the
 side that must answer again."""

@@ -1,6 +1,6 @@
 """A moderator's free-text reason (on a ruling, an override, a score adjustment, a throw-out, a pause)
 is the moderator's own note: it reaches only the moderator, in frames and snapshots, unless the
-moderator marks it public (issue 20). The judge's reasons were never anyone else's either."""
+moderator marks it public. The judge's reasons were never anyone else's either."""
 from __future__ import annotations
 
 import json

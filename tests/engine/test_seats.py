@@ -1,5 +1,5 @@
 """Seats: a team is human or computer; a person never joins the computer's team nor acts for a bot's
-seat, a bot never acts for a person's, and names are unique within a match (issue 9). A person's seat
+seat, a bot never acts for a person's, and names are unique within a match. A person's seat
 is given up when its player leaves or the moderator removes it: it acts no more, its name is free, and
 its captaincy passes on."""
 from __future__ import annotations

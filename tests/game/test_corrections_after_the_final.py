@@ -1,4 +1,4 @@
-"""Corrections after the final whistle show as corrections afterwards too (issue 20): the box score has a
+"""Corrections after the final whistle show as corrections afterwards too: the box score has a
 "Corrections after the final" section, the final score marked as corrected beside the score as it was
 called, the overridden answer marked; the replay's data lists each correction at its moment (a marker on
 the timeline); a reason the moderator kept private stays out of both."""

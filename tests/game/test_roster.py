@@ -1,4 +1,4 @@
-"""The moderator's roster (issue 20): every seat with its connection, every bot with its health, live,
+"""The moderator's roster: every seat with its connection, every bot with its health, live,
 to the moderator's sockets only (an ephemeral "roster" frame: connections are not match events).
 Through the real ASGI stack and a running conductor on the in-memory layer; the Room's bookkeeping of
 several web processes (one going quiet) is checked on its own."""

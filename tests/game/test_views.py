@@ -267,7 +267,7 @@ def test_a_blank_name_is_refused(client, match):
     assert response.status_code == 400 and not Seat.objects.exists()
 
 
-# -- how long a name may be: said on the join page, checked by the forms and the models (issue 20) ----
+# -- how long a name may be: said on the join page, checked by the forms and the models ----
 
 def test_the_join_page_says_how_long_a_name_may_be_and_its_box_stops_there(client, match):
     page = client.get(f"/m/{match.code}/join").content.decode()

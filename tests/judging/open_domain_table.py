@@ -1,5 +1,5 @@
 """Open-domain answers in the style of NQ-open (a question, its reference answers, a typed response), written for
-this project from the kinds of issue 11 — not taken from NQ-open or any held-out set.
+this project from the ten kinds of miss (tests/judging/test_kinds_table.py) — not taken from NQ-open or any held-out set.
 
 It is a proxy for the held-out measure ("at least 40% of the answers people rate correct are accepted, at most
 1.5% of wrong ones"): the rows were written by people who know the judge's rules, so the share it accepts here

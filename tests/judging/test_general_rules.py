@@ -1,4 +1,4 @@
-"""The kinds of miss issue 22 names, each as a general rule: directives read as they say, number forms,
+"""The kinds of miss the judge used to make, each as a general rule: directives read as they say, number forms,
 a misspelt word in an answer otherwise complete, transliterations, initialisms and short forms, a part that
 a clause makes sufficient, and a common word never read as a foreign one by sound.
 

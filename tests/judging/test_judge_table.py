@@ -75,7 +75,7 @@ LINE_CASES = [
     ("Jean Louis Theodore Gericault", "Gericault", ACCEPT),
     ("Ludwig van Beethoven", "Beethoven", ACCEPT),
     ("Ludwig van Beethoven", "van Beethoven", ACCEPT),
-    pytest.param("Martin Luther King Jr.", "King", PROMPT, marks=pytest.mark.wordnet),  # WordNet knows B. B. and Billie Jean King too (issue 22)
+    pytest.param("Martin Luther King Jr.", "King", PROMPT, marks=pytest.mark.wordnet),  # WordNet knows B. B. and Billie Jean King too
     ("Richard Milhous Nixon", "Richard Nixon", ACCEPT),
     ("Fyodor Mikhailovich Dostoyevsky", "Fyodor Dostoevsky", ACCEPT),
     ("Friedrich August von Hayek", "Friedrich Hayek", ACCEPT),
@@ -181,7 +181,7 @@ REFERENCE_CASES = [
     (["14 December 1972 UTC", "December 1972"], "1973", REJECT),
     (["Bobby Scott", "Bob Russell"], "Bob Russell", ACCEPT),
     (["Bobby Scott", "Bob Russell"], "bob russell.", ACCEPT),
-    pytest.param(["Bobby Scott", "Bob Russell"], "Russell", PROMPT, marks=pytest.mark.wordnet),  # WordNet knows seven Russells (issue 22)
+    pytest.param(["Bobby Scott", "Bob Russell"], "Russell", PROMPT, marks=pytest.mark.wordnet),  # WordNet knows seven Russells
     (["Bobby Scott", "Bob Russell"], "Kurt Russell", REJECT),
     (["one", "one season"], "1", ACCEPT),
     (["one", "one season"], "one season", ACCEPT),
@@ -198,7 +198,7 @@ REFERENCE_CASES = [
     (["an apple"], "apple", ACCEPT),
     (["Independence Day", "4th of July"], "July 4", ACCEPT),
     (["Independence Day", "4th of July"], "July 14", REJECT),
-    pytest.param(["George Washington"], "Washington", PROMPT, marks=pytest.mark.wordnet),  # and Booker T. Washington (issue 22)
+    pytest.param(["George Washington"], "Washington", PROMPT, marks=pytest.mark.wordnet),  # and Booker T. Washington
     (["George Washington"], "George Washington Carver", REJECT),
     (["Abraham Lincoln"], "Lincoln", ACCEPT),
     (["Abraham Lincoln"], "Abraham Lincon", ACCEPT),

@@ -1,4 +1,4 @@
-"""The judge's rulings by kind (issue 11): each row names the kind of answer-line or answer trouble it tests.
+"""The judge's rulings by kind: each row names the kind of answer-line or answer trouble it tests.
 
 Rows come from the rules of each kind, from public quizbowl answer-line conventions (ACF/NAQT style
 lines with <b><u>required</u></b> parts) and from the shared QANTA and NQ-open data. A row is
@@ -69,7 +69,7 @@ KINDS = {
         Case("sacramental <b><u>bread</u></b> [accept the <b><u>host</u></b>; prompt on <u>Eucharist</u>]", "Eucharist", P),
         Case("hypothesis <b><u>test</u></b>", "testing", A),
         Case("hypothesis <b><u>test</u></b>", "hypothesis", R),
-        Case("John <b><u>Adams</u></b>", "John Quincy Adams", R, wordnet=True),  # another person of that surname (issue 22)
+        Case("John <b><u>Adams</u></b>", "John Quincy Adams", R, wordnet=True),  # another person of that surname
         # Added for the rules of kind 1 as ACF/NAQT lines write them.
         Case("<b><u>Battle of Hastings</u></b> [prompt on <u>Hastings</u> alone]", "Hastings", P),
         Case("<b><u>Battle of Hastings</u></b> [prompt on <u>Hastings</u> alone]", "Battle of Hastings", A),

@@ -1,4 +1,4 @@
-"""People's names (issue 22): nicknames of given names, initials, and surnames alone by how many people
+"""People's names: nicknames of given names, initials, and surnames alone by how many people
 WordNet knows by them. Cases are drawn from the two sources the rules read, the nicknames package's table
 and WordNet's people, so a test holds for the rule rather than for a list written beside it."""
 import pytest

@@ -1,6 +1,6 @@
 """The NQ-open-style rows of open_domain_table.py: no wrong answer is accepted, and most right ones are.
 
-A proxy for the held-out open-domain measure of issue 11 (see the table's docstring): the rows were written
+A proxy for the held-out open-domain measure (see the table's docstring): the rows were written
 knowing the rules, so the share asserted here is a floor on these forms, not a forecast.
 """
 import pytest

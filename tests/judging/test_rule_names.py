@@ -1,4 +1,4 @@
-"""Each rule added for issue 11 names itself in the reason, so the moderator's console shows which rule decided."""
+"""Each of the judge's rules names itself in the reason, so the moderator's console shows which rule decided."""
 import pytest
 
 from game.judging.judge import judge
