@@ -36,6 +36,7 @@ MODERATOR = {
     "throw_out": {"reason": str, "public": bool, "question": int},
     "pause": {"reason": str, "public": bool},
     "kick": {"seat": str},
+    "voice": {"voice": str, "wpm": int},
 }
 # "question" (its index) and "phase" name what a player's command was meant for: late ones are refused.
 PLAYER = {"buzz": {"seen": int, "question": int, "phase": int}, "answer": {"text": str, "question": int},

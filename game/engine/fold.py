@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 
+from . import voice
 from .questions import Question
 from .state import MatchState, QuestionState
 
@@ -478,5 +479,7 @@ _HANDLERS = {
     "buzz_refused": _buzz_refused,
     "judge_suggested": _judge_suggested,
     "snippets_shown": _snippets_shown,
+    "voice_ready": voice.fold_voice_ready,
+    "voice_chosen": voice.fold_voice_chosen,
 }
 EVENT_TYPES = frozenset(_HANDLERS) | {"match_created"}

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 
-from .clock import word_ms
+from . import voice
 from .errors import Rejected
 from .fold import apply, apply_in_place
 from .selection import PACKET_ORDER
@@ -148,7 +148,7 @@ def _reveal_word(out: _Emitter, at: int, scheduled: bool):
     index = q.revealed
     word = words[index]
     last = index + 1 >= len(words)
-    finish = at + word_ms(word, s.rules)
+    finish = at + voice.word_duration(s, index)
     next_at = None if last or not scheduled else finish
     dead_at = finish + int(s.phase_rules()["dead_seconds"] * 1000) if last else None
     out.emit("word_revealed", at, index=index, word=word, next_at=next_at, dead_at=dead_at)
@@ -228,7 +228,7 @@ def _start_phase(out: _Emitter, phase: int, now: int):
     q, words = s.q, s.question.words
     if rules["mode"] == "buzz":
         lead_in = int(s.rules.get("lead_in_seconds", 2) * 1000)
-        clock = s.rules.get("reveal", "clock") == "clock"
+        clock = voice.paced(s)
         unread = q.revealed < len(words)
         dead = None if unread else {"kind": "dead", "at": base + int(rules["dead_seconds"] * 1000)}
         out.emit("phase_started", now, phase=phase, mode="buzz", points=rules["points"],
@@ -299,7 +299,7 @@ def _rule(out: _Emitter, team: str, verdict: str, now: int, by: str, heard: str 
                 extra["floor"] = _next_floor(s, locked=locked, passed=q.passed)
         elif q.mode == "buzz":
             if q.revealed < words_len:
-                extra["resume_at"] = base if s.rules.get("reveal", "clock") == "clock" else None
+                extra["resume_at"] = base if voice.paced(s) else None
             else:
                 extra["dead_at"] = base + int(s.phase_rules()["dead_seconds"] * 1000)
         else:
@@ -526,7 +526,7 @@ def _cmd_reveal(out, actor, data, now, received):
         raise Rejected("Every word has been read.", "all_read")
     _target(data, "word", q.revealed, "That word is already shown; press again for the next one.")
     # On the clock, a word revealed by hand sets the pace from here on instead of stopping the clock.
-    _reveal_word(out, now, scheduled=s.rules.get("reveal", "clock") == "clock")
+    _reveal_word(out, now, scheduled=voice.paced(s))
 
 
 def _cmd_buzz(out, actor, data, now, received):
@@ -924,13 +924,13 @@ _COMMANDS = {
     "override": _cmd_override, "adjust": _cmd_adjust, "throw_out": _cmd_throw_out,
     "pause": _cmd_pause, "resume": _cmd_resume, "bot_guess": _cmd_bot_guess,
     "bot_missed": _cmd_bot_missed, "bot_stopped": _cmd_bot_stopped, "judge": _cmd_judge, "snippets": _cmd_snippets,
-    "kick": _cmd_kick, "leave": _cmd_leave,
+    "kick": _cmd_kick, "leave": _cmd_leave, "voice": voice.cmd_voice, "voice_timings": voice.cmd_voice_timings,
 }
 _MOD = frozenset({"moderator"})
 _SYS = frozenset({"system"})
 _SEAT = frozenset({"player", "bot"})
 _ROLES = {
-    "tick": _SYS, "join": _SYS, "bot_missed": _SYS, "bot_stopped": _SYS, "judge": _SYS, "snippets": _SYS,
+    "tick": _SYS, "join": _SYS, "voice_timings": _SYS, "voice": _MOD, "bot_missed": _SYS, "bot_stopped": _SYS, "judge": _SYS, "snippets": _SYS,
     "start": _MOD, "next": _MOD, "end": _MOD, "reveal": _MOD, "rule": _MOD, "undo": _MOD,
     "override": _MOD, "adjust": _MOD, "throw_out": _MOD, "pause": _MOD, "resume": _MOD, "kick": _MOD,
     "leave": frozenset({"player"}), "buzz": _SEAT, "answer": _SEAT, "submit": _SEAT, "pass": _SEAT, "chat": frozenset({"player"}),

@@ -71,6 +71,7 @@ class QuestionState:
     buzzes: list = field(default_factory=list)  # buzz markers: {seat, team, word, text, verdict, prompted, ruling}
     answers: list = field(default_factory=list)  # every typed answer: {seq, seat, team, text, ruling, verdict, suggestion}
     checkpoint: "QuestionState | None" = None  # state before the last ruling, for undo
+    voice: dict | None = None  # read aloud: {offsets, end, audio} from the voice's timings (engine/voice.py)
 
 
 @dataclass
@@ -95,6 +96,7 @@ class MatchState:
     winner: str | None = None
     scores_seq: int = 0  # seq of the last event that moved a score (an adjustment names it)
     corrections: list[dict] = field(default_factory=list)  # score changes after the final whistle, in order
+    voice: dict | None = None  # the moderator's pick of voice and speed for reading aloud (engine/voice.py)
 
     def clone(self) -> "MatchState":
         """A copy that shares nothing mutable with this state (decide folds into one per command).
