@@ -5,12 +5,13 @@
 // fold of the same event log. The fold mirrors game/engine/fold.py on the projected frames.
 
 const POWER_MARK = "(*)";
+const GUIDE = /\s*\u27e6[^\u27e6\u27e7]{0,80}\u27e7/g;  // a pronunciation guide: spoken by the hall's voice, never shown
 
 /** Split a question's text into the words a reader says, and find the power mark (as the engine does). */
 export function splitWords(text) {
   const words = [];
   let power = null;
-  for (const token of (text || "").trim().split(/\s+/)) {
+  for (const token of (text || "").replace(GUIDE, "").trim().split(/\s+/)) {
     if (!token) continue;
     const at = token.indexOf(POWER_MARK);
     if (at >= 0) {
