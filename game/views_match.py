@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from exhibition.client_address import client_address
 
+from .engine import voice
 from .forms import JoinCodeForm, JoinForm, normalise_code
 from .models import Match, Seat
 from .seat_tokens import SESSION_SEATS, make_seat_token, seat_for_token
@@ -171,7 +172,7 @@ def play(request, code):
 @staff_required
 def moderate(request, code):
     match = get_object_or_404(Match, code=code)
-    return render(request, "moderate.html", {"match": match, "config": _page_config(match, "moderator")})
+    return render(request, "moderate.html", {"match": match, "config": _page_config(match, "moderator", voice=voice.menu())})
 
 
 @match_page

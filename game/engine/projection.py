@@ -112,6 +112,7 @@ def snapshot(state: MatchState | None, audience: str, team: str | None = None) -
         "corrections": [c if staff else private_reason(c) for c in state.corrections],
         "number": state.number,
         "winner": state.winner,
+        "voice": state.voice,
         "history": [_history_view(h, state, staff) for h in state.history],
         "rulings": [r if staff else _hall_ruling(r) for r in state.rulings.values()],
         "question": _question_view(state, audience, team),

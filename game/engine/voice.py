@@ -14,12 +14,19 @@ from __future__ import annotations
 from .clock import word_ms
 from .errors import Rejected
 
-VOICES = ("en-us", "en-gb", "en-gb-x-rp", "en-gb-scotland", "en-029")  # espeak-ng's English voices
+# espeak-ng's English voices, by language name, with the words the console shows for them.
+VOICES = {"en-us": "American English", "en-gb": "British English", "en-gb-x-rp": "Received Pronunciation",
+          "en-gb-scotland": "Scottish English", "en-029": "Caribbean English"}
 HAND = "hand"
 WPM_RANGE = (80, 400)
 DEFAULT_VOICE = {"voice": "en-us", "wpm": 175}
 MAX_AUDIO_MS = 180_000  # no question is read for longer (synthesis refuses longer ones first)
 MAX_KEY = 64
+
+
+def menu() -> dict:
+    """What the console offers: the voices, the speeds and the default."""
+    return {"voices": [[name, label] for name, label in VOICES.items()], "wpm": list(WPM_RANGE), "default": DEFAULT_VOICE}
 
 
 def choice(state) -> dict:

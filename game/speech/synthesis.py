@@ -51,7 +51,7 @@ class Speech:
 def cache_dir() -> Path:
     from django.conf import settings
 
-    return Path(getattr(settings, "EXHIBITION_SPEECH_DIR", settings.BASE_DIR / "var" / "speech"))
+    return Path(settings.EXHIBITION_SPEECH_DIR)
 
 
 def audio_path(key: str, folder: Path | None = None) -> Path | None:

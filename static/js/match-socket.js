@@ -35,7 +35,7 @@ function addScores(into, changes) {
 export function emptyView(audience) {
   return {
     audience, seq: 0, t: 0, status: "none", paused: false, rules: null, teams: [], seats: {}, scores: {},
-    scores_seq: 0, number: 0, winner: null, history: [], rulings: {}, question: null, questions: null, corrections: [],
+    scores_seq: 0, number: 0, winner: null, voice: null, history: [], rulings: {}, question: null, questions: null, corrections: [],
     buzzes: [], lost: [], feed: [], notices: [], suggestions: [],
     roster: null,  // the moderator's: who is connected, how the bots do (a "roster" frame, not an event)
   };
@@ -76,7 +76,7 @@ export function applySnapshot(view, snap) {
   Object.assign(fresh, {
     seq: snap.seq || 0, t: snap.t || 0, status: snap.status, paused: !!snap.paused, rules: snap.rules || null,
     teams: snap.teams || [], scores: { ...(snap.scores || {}) }, scores_seq: snap.scores_seq || 0,
-    number: snap.number || 0, winner: snap.winner || null,
+    number: snap.number || 0, winner: snap.winner || null, voice: snap.voice || null,
     history: snap.history || [], questions: snap.questions || null, corrections: snap.corrections || [],
   });
   for (const seat of snap.seats || []) fresh.seats[seat.id] = seat;
@@ -156,6 +156,12 @@ const FOLD = {
       q.revealed += d.words.length;
     }
   },
+  voice_ready(view, d) {  // the big screen and the console get the timings; the phones only the first word's time
+    const q = view.question;
+    if (d.offsets) q.voice = { offsets: d.offsets, end: d.end, audio: d.audio ?? null };
+    if (d.next_word_at != null) q.next_word_at = d.next_word_at;
+  },
+  voice_chosen(view, d) { view.voice = { voice: d.voice, wpm: d.wpm }; },
   word_revealed(view, d) {
     const q = view.question;
     q.revealed = d.index + 1;
@@ -453,7 +459,7 @@ export function applyFrame(view, frame, client = null) {
   return settle(view);
 }
 
-const QUESTION_EVENTS = new Set(["phase_started", "word_revealed", "buzz", "answer", "submission", "pass", "chat",
+const QUESTION_EVENTS = new Set(["phase_started", "word_revealed", "voice_ready", "buzz", "answer", "submission", "pass", "chat",
   "ruling", "timeout", "question_closed", "buzz_refused", "question_thrown_out"]);
 
 /** A fresh id for a command: the server answers a repeat of it with its first answer. */
