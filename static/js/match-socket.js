@@ -58,7 +58,7 @@ function newQuestion(view, d) {
     kind: d.question_kind, revealed: 0, words: [], phase: 1, mode: "buzz", points: null, locked: [], passed: [],
     possession: null, floor: null, deadline: null, next_word_at: null, closed: false, answer_shown: false, result: null,
     score_changes: {}, answer: null, power_index: null, submissions: {}, chat: {}, bot_guesses: {}, bot_missed: {},
-    can_undo: false, last_ruling: null, snippets: [], buzz_log: [], buzzes: [], answers: [], ruling_ids: [],
+    can_undo: false, last_ruling: null, snippets: [], buzz_log: [], buzzes: [], answers: [], ruling_ids: [], voice: null,
   };
   const full = view.questions && view.questions[d.index];
   if (full) {  // the moderator knows the whole question from the start
