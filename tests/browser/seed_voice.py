@@ -3,7 +3,7 @@ the demo packet that read aloud (reveal "voice"), one of short questions and one
 question a single buzz phase with a short dead time, so the moderator only presses Next.
 
 Usage: seed_voice.py [questions per match, default 2; 0 for every question of the packet of that kind]
-[words a minute]. Prints {"user", "password", "matches": {"short": code, "tossup": code}} as JSON.
+[words a minute] [the first team's name]. Prints {"user", "password", "matches": {"short": code, "tossup": code}} as JSON.
 """
 import json
 import os
@@ -26,7 +26,7 @@ from game.store import MatchRunner, SeatSpec, TeamSpec, create_match_record  # n
 USER, PASSWORD = "moderator", "a-long-test-password"
 
 
-def seed(count: int, wpm: int) -> dict:
+def seed(count: int, wpm: int, first_team: str = "Humans") -> dict:
     call_command("migrate", verbosity=0, interactive=False)
     get_user_model().objects.create_superuser(USER, "moderator@example.org", PASSWORD)
     packet = ensure_demo_packet()
@@ -35,7 +35,7 @@ def seed(count: int, wpm: int) -> dict:
         available = packet.questions.filter(kind=kind).count()
         rules = {"reveal": "voice", "lead_in_seconds": 1, "tiebreakers": 0, "questions": count or available,
                  "phases": [{"mode": "buzz", "points": 10, "dead_seconds": 1}]}
-        teams = [TeamSpec("Humans", [SeatSpec("Ada", captain=True)]), TeamSpec("Others", [SeatSpec("Bo", captain=True)])]
+        teams = [TeamSpec(first_team, [SeatSpec("Ada", captain=True)]), TeamSpec("Others", [SeatSpec("Bo", captain=True)])]
         match = create_match_record(title=f"Read aloud ({kind})", packet=packet, format_name=preset, overrides=rules,
                                     teams=teams)
         MatchRunner(match).handle({"type": "voice", "actor": {"role": "moderator"},
@@ -47,4 +47,4 @@ def seed(count: int, wpm: int) -> dict:
 if __name__ == "__main__":
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 2
     wpm = int(sys.argv[2]) if len(sys.argv) > 2 else 175
-    print(json.dumps(seed(count, wpm)))
+    print(json.dumps(seed(count, wpm, *sys.argv[3:4])))
