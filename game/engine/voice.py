@@ -91,6 +91,8 @@ def cmd_voice(out, actor, data, now, received):
         raise Rejected(f"Choose one of the voices ({', '.join(VOICES)}) or read by hand.", "bad_voice")
     if isinstance(wpm, bool) or not isinstance(wpm, int) or not WPM_RANGE[0] <= wpm <= WPM_RANGE[1]:
         raise Rejected(f"The voice's speed is {WPM_RANGE[0]}–{WPM_RANGE[1]} words a minute.", "bad_wpm")
+    if choice(out.state) == {"voice": voice, "wpm": wpm}:
+        raise Rejected("That voice and speed are already chosen.", "no_change")
     out.emit("voice_chosen", now, voice=voice, wpm=wpm)
 
 

@@ -76,11 +76,13 @@ def setup(kind: str) -> tuple[Match, dict]:
         m = quizbowl()
         m.start(0)
         return m, {"seat": "h1"}
+    if kind == "voice":
+        return quizbowl(reveal="voice"), {"voice": "en-gb", "wpm": 150}
     raise AssertionError(kind)
 
 
 MODERATOR_COMMANDS = ["start", "next", "end", "reveal", "rule", "undo", "override", "adjust", "throw_out",
-                      "pause", "resume", "kick"]
+                      "pause", "resume", "kick", "voice"]
 
 
 @pytest.mark.parametrize("kind", MODERATOR_COMMANDS)
