@@ -21,7 +21,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
 from game.demo import ensure_demo_packet  # noqa: E402
-from game.store import MatchRunner, SeatSpec, TeamSpec, create_match_record  # noqa: E402
+from game.store import MatchRunner, TeamSpec, create_match_record  # noqa: E402
 
 USER, PASSWORD = "moderator", "a-long-test-password"
 
@@ -35,7 +35,7 @@ def seed(count: int, wpm: int, first_team: str = "Humans") -> dict:
         available = packet.questions.filter(kind=kind).count()
         rules = {"reveal": "voice", "lead_in_seconds": 1, "tiebreakers": 0, "questions": count or available,
                  "phases": [{"mode": "buzz", "points": 10, "dead_seconds": 1}]}
-        teams = [TeamSpec(first_team, [SeatSpec("Ada", captain=True)]), TeamSpec("Others", [SeatSpec("Bo", captain=True)])]
+        teams = [TeamSpec(first_team), TeamSpec("Others")]  # people join from their phones
         match = create_match_record(title=f"Read aloud ({kind})", packet=packet, format_name=preset, overrides=rules,
                                     teams=teams)
         MatchRunner(match).handle({"type": "voice", "actor": {"role": "moderator"},

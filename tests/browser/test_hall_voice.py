@@ -1,11 +1,11 @@
 """The hall reads aloud in real Chromium: the big screen fetches the question's audio, plays it from
-the first revealed word, is at each later word where the voice says it when it is shown, stops when
-play stops (here a pause, as at a buzz) and starts again from the next word; the console offers the
-voice and its speed. Chromium runs with autoplay allowed, as a kiosk-mode projector browser would."""
+the first revealed word, is further on at each later word, stops at a buzz and, after a wrong answer,
+starts again from the next word; the console offers the voice and its speed. Chromium runs with
+autoplay allowed, as a kiosk-mode projector browser would."""
 import pytest
 
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, _server_env, seeded_server
-from tests.browser.test_live_match import expect, log_in
+from tests.browser.test_live_match import answer, expect, join, log_in, rule
 from tests.conftest import need_service
 from tests.speech.conftest import espeak_ready
 
@@ -40,7 +40,8 @@ def test_the_big_screen_plays_the_question_in_step_with_the_words(voice_server, 
     errors = []
     moderator = audible_browser.new_page(viewport={"width": 1440, "height": 900})
     screen = audible_browser.new_page(viewport={"width": 1920, "height": 1080})
-    for page in (moderator, screen):
+    player = audible_browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+    for page in (moderator, screen, player):
         page.on("pageerror", lambda exc: errors.append(str(exc)))
     code = voice_server["matches"]["tossup"]
     log_in(moderator, voice_server, f"/m/{code}/moderate")
@@ -49,10 +50,12 @@ def test_the_big_screen_plays_the_question_in_step_with_the_words(voice_server, 
     screen.goto(f"{voice_server['url']}/m/{code}/watch")
     expect(screen.locator("#conn")).to_have_text("connected")
     assert screen.evaluate("() => window.exhibitionScreen.sound.allowed")
+    join(player, voice_server, code, "Cy", 0)
 
     moderator.keyboard.press("n")
     screen.wait_for_function(f"() => ({LOG[6:]}).length >= 6", timeout=30_000)
-    moderator.keyboard.press("h")  # stop the reading, as a buzz does
+    expect(player.locator("#buzz")).to_be_enabled()
+    player.keyboard.press(" ")  # a buzz stops the reading
     screen.wait_for_function("() => window.exhibitionScreen.voice.playing === null")
     log = screen.evaluate(LOG)
     view = screen.evaluate("() => window.exhibitionScreen.view().question")
@@ -67,11 +70,12 @@ def test_the_big_screen_plays_the_question_in_step_with_the_words(voice_server, 
     assert screen.locator("#question .word").count() == view["revealed"]
 
     revealed = view["revealed"]
-    moderator.keyboard.press("h")  # carry on: the next word starts the audio again from that word
+    answer(player, "a wrong guess")
+    rule(moderator, "r", "a wrong guess")  # wrong: the next word starts the audio again from that word
     screen.wait_for_function("() => window.exhibitionScreen.voice.playing !== null", timeout=30_000)
     log = screen.evaluate(LOG)
     resumed = next(e for e in log if e["index"] == revealed)
     playing = screen.evaluate("() => window.exhibitionScreen.voice.playing")
-    assert resumed["audio_s"] is None  # nothing played while paused
+    assert resumed["audio_s"] is None  # nothing played while the player answered
     assert offsets[revealed] / 1000 <= playing["from"] < offsets[min(revealed + 3, len(offsets) - 1)] / 1000 + 1
     assert not errors, errors
