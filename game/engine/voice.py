@@ -74,7 +74,8 @@ def cmd_voice_timings(out, actor, data, now, received):
         raise Rejected("This question already has its timings.", "stale")
     offsets, end = check_timings(data, len(s.question.words))
     audio = data.get("audio")
-    if audio is not None and (not isinstance(audio, str) or not audio.isalnum() or len(audio) > MAX_KEY):
+    if audio is not None and (not isinstance(audio, str) or not (audio.isascii() and audio.isalnum())
+                              or len(audio) > MAX_KEY):
         raise Rejected("An audio key is a short run of letters and digits.", "bad_shape")
     start = None
     if q.mode == "buzz" and q.possession is None and q.next_word_at is None and q.revealed < len(offsets) \

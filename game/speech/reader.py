@@ -73,9 +73,10 @@ class VoiceReader:
             level = logging.WARNING if isinstance(exc, SpeechError) else logging.ERROR
             log.log(level, "Match %s: question %s is read on the clock: %s", self.host.code, number, exc,
                     exc_info=not isinstance(exc, SpeechError))
-            if self.wanted() != about:
-                return
-            data = clock_timings(self.host.state)
+            data = None
+        if self.wanted() != about:
+            return  # the question moved on, or the moderator chose another voice (refresh starts that one)
+        data = data or clock_timings(self.host.state)
         self.host.put({"type": self.MESSAGE, "command": {"type": "voice_timings", "actor": SYSTEM, "data": data}})
 
     def _make_one(self, text: str, name: str, wpm: int):
