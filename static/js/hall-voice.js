@@ -10,7 +10,7 @@
 // measures the drift between the spoken and the shown word from it.
 
 const TOLERANCE_S = 0.06;  // re-align the audio when it is further than this from the word shown
-const LOG_KEPT = 2000;
+const LOG_KEPT = 20000;  // a whole packet of tossups, for bench/speech.py
 
 export class HallVoice {
   constructor({ sound, code, now }) {
