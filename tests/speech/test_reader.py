@@ -10,7 +10,7 @@ from django.test import Client
 from game.conductor.groups import MODERATOR, SPECTATOR, team_key
 from game.speech import synthesis
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.integration]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 MOD = {"role": "moderator"}
 VOICE = {"reveal": "voice", "lead_in_seconds": 0}
