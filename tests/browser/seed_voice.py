@@ -21,6 +21,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
 from game.demo import ensure_demo_packet  # noqa: E402
+from game.engine.voice import DEFAULT_VOICE  # noqa: E402
 from game.store import MatchRunner, TeamSpec, create_match_record  # noqa: E402
 
 USER, PASSWORD = "moderator", "a-long-test-password"
@@ -38,8 +39,9 @@ def seed(count: int, wpm: int, first_team: str = "Humans") -> dict:
         teams = [TeamSpec(first_team), TeamSpec("Others")]  # people join from their phones
         match = create_match_record(title=f"Read aloud ({kind})", packet=packet, format_name=preset, overrides=rules,
                                     teams=teams)
-        MatchRunner(match).handle({"type": "voice", "actor": {"role": "moderator"},
-                                   "data": {"voice": "en-us", "wpm": wpm}})
+        if wpm != DEFAULT_VOICE["wpm"]:  # the moderator's pick, as the console sends it
+            MatchRunner(match).handle({"type": "voice", "actor": {"role": "moderator"},
+                                       "data": {"voice": "en-us", "wpm": wpm}})
         codes[kind] = match.code
     return {"user": USER, "password": PASSWORD, "matches": codes}
 
