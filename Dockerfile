@@ -4,7 +4,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 WORKDIR /app
 # The judge's synonyms come from Debian's WordNet, read into var/wordnet-nouns.json here (below): a
 # running server only loads that index, it never spends the twenty seconds reading WordNet itself.
-RUN apt-get update && apt-get install -y --no-install-recommends wordnet-base && rm -rf /var/lib/apt/lists/*
+RUN apt-get update && apt-get install -y --no-install-recommends wordnet-base espeak-ng && rm -rf /var/lib/apt/lists/*
 COPY requirements.txt .
 RUN pip install --no-cache-dir -r requirements.txt
 COPY . .

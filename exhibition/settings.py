@@ -234,6 +234,8 @@ AXES_LOCKOUT_CALLABLE = "serving.login_lockout.lockout_page"
 EXHIBITION_DATA_DIR = Path(os.environ.get("EXHIBITION_DATA_DIR", BASE_DIR.parent / "shared" / "data"))
 # Where built bots keep their artefacts.
 EXHIBITION_BOT_DIR = Path(os.environ.get("EXHIBITION_BOT_DIR", BASE_DIR / "var" / "bots"))
+# Where the questions read aloud are cached (game/speech/): every process serving a match must see it.
+EXHIBITION_SPEECH_DIR = Path(os.environ.get("EXHIBITION_SPEECH_DIR", BASE_DIR / "var" / "speech"))
 # Operators' own bot classes, as dotted paths (package.module.ClassName), comma-separated: each joins the
 # built-in kinds under its `kind` in every process (bots.registry.plug_in; README "Your own bot class").
 EXHIBITION_BOT_KINDS = [p.strip() for p in os.environ.get("EXHIBITION_BOT_KINDS", "").split(",") if p.strip()]

@@ -17,10 +17,10 @@ LAYERS = [
     ("files and records", ["game.importers", "game.models", "game.migrations", "game.budgets"]),
     ("bots", ["bots"]),
     ("the match's store", ["game.store", "game.leases", "game.seats_left", "game.snippets", "game.question_order",
-                           "game.demo", "game.checks", "game.apps", "game"]),
+                           "game.demo", "game.checks", "game.apps", "game.speech", "game"]),
     ("playing", ["game.conductor", "game.simulation", "events"]),
     ("sockets and archive", ["game.live", "game.archive", "game.report", "events.exports"]),
-    ("pages and commands", ["game.web", "game.report.views", "game.management", "bots.management", "events.views",
+    ("pages and commands", ["game.web", "game.report.views", "game.speech.views", "game.management", "bots.management", "events.views",
                             "events.forms", "events.urls", "events.management"]),
     ("the project", ["exhibition"]),
 ]

@@ -21,6 +21,7 @@ import logging
 from django.db import IntegrityError
 
 from game.engine.api import Rejected, next_wakeup
+from game.speech.reader import VoiceReader
 from game.store import Receipt, refusal_reply
 
 from game.conductor import loading
@@ -64,6 +65,7 @@ class MatchHost:
         self.code = code
         self.runner = runner
         self.bots = BotDriver(self, bot_seats)
+        self.voice = VoiceReader(self)  # reads the questions aloud when the format says so
         self.room = Room()  # who is connected and how the bots do: the moderator's roster, never in the log
         self.receipts: collections.OrderedDict = collections.OrderedDict(receipts or {})
         self.unsent: list[dict] = []  # stored events the channel layer could not take yet, in seq order
@@ -90,6 +92,7 @@ class MatchHost:
         in hand: the conductor may open the match again, and two loops must never write to it."""
         self.stopped = True
         self.bots.cancel_timers()
+        self.voice.cancel()
         if self._task is not None and self._task is not asyncio.current_task():
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
@@ -117,6 +120,7 @@ class MatchHost:
                 await self._handle(message)
                 if self.stalled_at is None and not self.stopped:
                     await self.bots.refresh()
+                    self.voice.refresh()
                 if not self.stopped:
                     await self.send_roster()
             except asyncio.CancelledError:
@@ -163,6 +167,8 @@ class MatchHost:
             await self._flush()
             if self.conductor.layer_ok and not self.unsent:
                 self.layer_lost_at = None
+        elif kind == VoiceReader.MESSAGE:
+            await self.voice.handle(message)
         elif kind in BotDriver.MESSAGES:
             await self.bots.handle(message)
         elif kind == "presence":

@@ -15,7 +15,7 @@ SEAT = frozenset({"player", "bot"})  # whoever sits in a seat: a person or a bot
 # type -> (who may send it, {field: python type} for a socket frame, or None: never sent on a socket)
 COMMANDS: dict[str, tuple[frozenset, dict | None]] = {
     "tick": (SYSTEM, None), "join": (SYSTEM, None), "bot_missed": (SYSTEM, None), "bot_stopped": (SYSTEM, None),
-    "judge": (SYSTEM, None), "snippets": (SYSTEM, None),
+    "judge": (SYSTEM, None), "snippets": (SYSTEM, None), "voice_timings": (SYSTEM, None),
     "start": (MODERATOR, {}), "next": (MODERATOR, {}), "end": (MODERATOR, {}), "resume": (MODERATOR, {}),
     "reveal": (MODERATOR, {"word": int}),
     "rule": (MODERATOR, {"verdict": str, "heard": str, "after": int, "on": str, "reason": str, "public": bool}),
@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[frozenset, dict | None]] = {
     "throw_out": (MODERATOR, {"reason": str, "public": bool, "question": int}),
     "pause": (MODERATOR, {"reason": str, "public": bool}),
     "kick": (MODERATOR, {"seat": str}),
+    "voice": (MODERATOR, {"voice": str, "wpm": int}),  # reading aloud: the voice and its speed (engine/voice.py)
     "resolve_protest": (MODERATOR, {"protest": int, "outcome": str, "reason": str, "public": bool, "confirm": bool}),
     # "question" (its index) and "phase" name what a player's command was meant for: late ones are refused.
     # A buzz's "pressed": when the key was pressed, in server time as the phone estimates it (engine/buzzrace.py).

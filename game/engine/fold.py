@@ -15,6 +15,7 @@ import copy
 from game.engine.questions import Question
 from game.engine.state import MatchState, QuestionState
 from game.engine.protests import fold_filed, fold_resolved
+from game.engine import voice
 
 
 def initial_state(data: dict) -> MatchState:
@@ -491,5 +492,7 @@ _HANDLERS = {
     "snippets_shown": _snippets_shown,
     "protest_filed": fold_filed,
     "protest_resolved": fold_resolved,
+    "voice_ready": voice.fold_voice_ready,
+    "voice_chosen": voice.fold_voice_chosen,
 }
 EVENT_TYPES = frozenset(_HANDLERS) | {"match_created"}

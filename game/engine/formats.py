@@ -155,8 +155,9 @@ def make_rules(preset: str, overrides: dict | None = None) -> dict:
         if key in _TOP_FIELDS:
             rules[key] = _check_number(key, value, *_TOP_FIELDS[key])
         elif key == "reveal":
-            if value not in ("clock", "moderator"):
-                raise RulesError("reveal must be 'clock' (words at the set speed) or 'moderator' (one word per key press).")
+            if value not in ("clock", "moderator", "voice"):
+                raise RulesError("reveal must be 'clock' (words at the set speed), 'moderator' (one word per key press) "
+                                 "or 'voice' (read aloud, words as the voice says them).")
             rules[key] = value
         elif key == "priority":
             if value not in ("alternate", "first"):

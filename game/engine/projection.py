@@ -25,6 +25,9 @@ AUDIENCES = ("moderator", "spectator", "player", "bot")
 HALL = ("spectator", "player")  # the people in the room: the big screen and the phones
 
 _MODERATOR_ONLY = {"judge_suggested", "buzz_refused"}
+# The voice's timings and audio key: the moderator and the big screen, which plays the audio. The
+# phones and the bots learn only when the first word is due (the audio holds the unread words).
+_READ_ALOUD = {"voice_ready"}
 # Events that may carry the moderator's free-text reason: it is the moderator's note, shown to the
 # others only when the moderator marked it public (the event says "public": true).
 _REASONED = {"ruling", "override", "score_adjusted", "question_thrown_out", "paused", "protest_resolved"}
@@ -56,6 +59,8 @@ def project(event: dict, audience: str, team: str | None = None) -> dict:
         return _frame(event, kind, {k: data.get(k) for k in _RACE_KEYS})
     if kind in _MODERATOR_ONLY:
         return _hidden(event)
+    if kind in _READ_ALOUD and audience != "spectator":
+        return _frame(event, kind, {"number": data.get("number"), "next_word_at": data.get("next_word_at")})
     if kind in _REASONED:
         data = private_reason(data)
     if kind in _TEAM_ONLY:
@@ -123,6 +128,7 @@ def snapshot(state: MatchState | None, audience: str, team: str | None = None) -
         "protests": protest_views(state, audience, team, private_reason),
         "number": state.number,
         "winner": state.winner,
+        "voice": state.voice,
         "history": [_history_view(h, state, staff) for h in state.history],
         "rulings": [r if staff else _hall_ruling(r) for r in state.rulings.values()],
         "question": _question_view(state, audience, team),
@@ -176,6 +182,7 @@ def _question_view(state: MatchState, audience: str, team: str | None) -> dict |
         "floor": q.floor,
         "deadline": q.deadline,
         "next_word_at": q.next_word_at,
+        "voice": q.voice if audience in ("moderator", "spectator") else None,
         "closed": q.closed,
         "answer_shown": q.answer_shown,
         "result": q.result,

@@ -7,6 +7,11 @@ from functools import lru_cache
 
 POWER_MARK = "(*)"
 _SPACE = re.compile(r"\s+")
+# A pronunciation guide, as the importers mark it (game/importers/guides.py): spoken, never shown.
+GUIDE_OPEN, GUIDE_CLOSE = "\u27e6", "\u27e7"
+_GUIDE = re.compile(r"\s*" + GUIDE_OPEN + r"([^" + GUIDE_OPEN + GUIDE_CLOSE + r"]{0,80})" + GUIDE_CLOSE)
+_PLACE = re.compile(r"\x00(\d+)\x00")
+_TRAILING = re.compile(r"\W*$")  # a word's closing punctuation: the voice pauses on it after a guide too
 
 
 @dataclass(frozen=True)
@@ -66,7 +71,7 @@ def split_words(text: str) -> tuple[tuple[str, ...], int | None]:
     """
     words: list[str] = []
     power: int | None = None
-    for token in _SPACE.split(text.strip()):
+    for token in _SPACE.split(_GUIDE.sub("", text).strip()):
         if not token:
             continue
         if POWER_MARK in token:
@@ -80,6 +85,27 @@ def split_words(text: str) -> tuple[tuple[str, ...], int | None]:
             continue
         words.append(token)
     return tuple(words), power
+
+
+def spoken_words(text: str) -> list[tuple[str, str]]:
+    """(shown word, what the voice says for it) for each word of split_words(text): the word itself, or
+    the pronunciation guide that follows it, its quotes dropped and its syllables apart."""
+    guides: list[str] = []
+
+    def place(match) -> str:
+        guides.append(match.group(1))
+        return f"\x00{len(guides) - 1}\x00"
+
+    words, _ = split_words(_GUIDE.sub(place, text))
+    pairs = []
+    for word in words:
+        found = _PLACE.findall(word)
+        shown = _PLACE.sub("", word)
+        if not shown:
+            continue
+        said = " ".join(guides[int(found[-1])].strip("\"“”'’ ").replace("-", " ").split()) if found else ""
+        pairs.append((shown, said.lower() + _TRAILING.search(shown).group(0) if said else shown))
+    return pairs
 
 
 @lru_cache(maxsize=4096)

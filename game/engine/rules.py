@@ -17,6 +17,7 @@ import math
 from game.engine.buzzrace import grace_ms, press_time
 from game.engine.clock import word_ms
 from game.engine import protests
+from game.engine import voice
 from game.engine.commands import COMMANDS, MODERATOR, SEAT, senders
 from game.engine.errors import Rejected
 from game.engine.fold import apply, apply_in_place
@@ -154,7 +155,7 @@ def _reveal_word(out: _Emitter, at: int, scheduled: bool):
     index = q.revealed
     word = words[index]
     last = index + 1 >= len(words)
-    finish = at + word_ms(word, s.rules)
+    finish = at + voice.word_duration(s, index)
     next_at = None if last or not scheduled else finish
     dead_at = finish + int(s.phase_rules()["dead_seconds"] * 1000) if last else None
     out.emit("word_revealed", at, index=index, word=word, next_at=next_at, dead_at=dead_at)
@@ -234,7 +235,7 @@ def _start_phase(out: _Emitter, phase: int, now: int):
     q, words = s.q, s.question.words
     if rules["mode"] == "buzz":
         lead_in = int(s.rules.get("lead_in_seconds", 2) * 1000)
-        clock = s.rules.get("reveal", "clock") == "clock"
+        clock = voice.paced(s)
         unread = q.revealed < len(words)
         dead = None if unread else {"kind": "dead", "at": base + int(rules["dead_seconds"] * 1000)}
         out.emit("phase_started", now, phase=phase, mode="buzz", points=rules["points"],
@@ -305,7 +306,7 @@ def _rule(out: _Emitter, team: str, verdict: str, now: int, by: str, heard: str 
                 extra["floor"] = _next_floor(s, locked=locked, passed=q.passed)
         elif q.mode == "buzz":
             if q.revealed < words_len:
-                extra["resume_at"] = base if s.rules.get("reveal", "clock") == "clock" else None
+                extra["resume_at"] = base if voice.paced(s) else None
             else:
                 extra["dead_at"] = base + int(s.phase_rules()["dead_seconds"] * 1000)
         else:
@@ -568,7 +569,7 @@ def _cmd_reveal(out, actor, data, now, received):
         raise Rejected("Every word has been read.", "all_read")
     _target(data, "word", q.revealed, "That word is already shown; press again for the next one.")
     # On the clock, a word revealed by hand sets the pace from here on instead of stopping the clock.
-    _reveal_word(out, now, scheduled=s.rules.get("reveal", "clock") == "clock")
+    _reveal_word(out, now, scheduled=voice.paced(s))
 
 
 def _cmd_buzz(out, actor, data, now, received):
@@ -1003,6 +1004,7 @@ _COMMANDS = {
     "pause": _cmd_pause, "resume": _cmd_resume, "bot_guess": _cmd_bot_guess,
     "bot_missed": _cmd_bot_missed, "bot_stopped": _cmd_bot_stopped, "judge": _cmd_judge, "snippets": _cmd_snippets,
     "kick": _cmd_kick, "leave": _cmd_leave, "protest": _cmd_protest, "resolve_protest": _cmd_resolve_protest,
+    "voice": voice.cmd_voice, "voice_timings": voice.cmd_voice_timings,
 }
 _MOD, _SEAT = MODERATOR, SEAT
 _ROLES = {kind: senders(kind) for kind in COMMANDS}

@@ -71,6 +71,7 @@ class QuestionState:
     buzzes: list = field(default_factory=list)  # buzz markers: {seat, team, word, text, verdict, prompted, ruling}
     answers: list = field(default_factory=list)  # every typed answer: {seq, seat, team, text, ruling, verdict, suggestion}
     checkpoint: "QuestionState | None" = None  # state before the last ruling, for undo
+    voice: dict | None = None  # read aloud: {offsets, end, audio} from the voice's timings (engine/voice.py)
 
 
 @dataclass
@@ -98,6 +99,7 @@ class MatchState:
     clock_from: int | None = None  # when play started, moved on by every pause: now - clock_from is time played
     end_reason: str | None = None  # why the match ended (match_ended's reason; None in logs before it)
     protests: list[dict] = field(default_factory=list)  # {id, ruling, number, team, seat, verdict, text, t, status, reason}
+    voice: dict | None = None  # the moderator's pick of voice and speed for reading aloud (engine/voice.py)
 
     def clone(self) -> "MatchState":
         """A copy that shares nothing mutable with this state (decide folds into one per command).

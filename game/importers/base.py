@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from game.importers.guides import mark_guides
+
 KINDS = ("short", "tossup")
 _LIMITS = {"category": 100, "subcategory": 100}
 
@@ -65,7 +67,7 @@ def check_question(data: dict) -> tuple[dict | None, str | None]:
         return None, "The source must be an object (for example ids, tournament and year)."
     question = {
         "kind": kind,
-        "text": text,
+        "text": mark_guides(text),
         "answer": answer,
         "accepted": [_text(a) for a in accepted if _text(a)],
         "source": source,

@@ -45,7 +45,8 @@ PHASE_TEXT = {
     "discussion_seconds": ("Discussion time", "seconds a team discusses"),
 }
 CHOICES = {
-    "reveal": ("Reveal", [("clock", "clock: words at the set speed"), ("moderator", "moderator: one word per key press")]),
+    "reveal": ("Reveal", [("clock", "clock: words at the set speed"), ("moderator", "moderator: one word per key press"),
+               ("voice", "voice: read aloud on the big screen, words as the voice says them")]),
     "priority": ("Priority", [("alternate", "alternate: odd questions to team 1, even to team 2"),
                               ("first", "first: team 1 on every question")]),
     "hall_bot_guesses": ("Bots' guesses on the big screen", [

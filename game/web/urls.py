@@ -3,6 +3,7 @@ from django.urls import path
 
 from game.web import views, views_archive, views_host, views_import, views_match
 from game.report import views as report_views
+from game.speech import views as speech_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -16,6 +17,7 @@ urlpatterns = [
     path("m/<str:code>/play", views_match.play, name="play"),
     path("m/<str:code>/moderate", views_match.moderate, name="moderate"),
     path("m/<str:code>/watch", views_match.watch, name="watch"),
+    path("m/<str:code>/speech/<str:key>.wav", speech_views.question_audio, name="question_audio"),
     path("archive/", views_archive.archive, name="archive"),
     path("host/m/<str:code>/hide", views_archive.toggle_hidden, name="toggle_hidden"),
     path("m/<str:code>/replay", views_archive.replay_page, name="replay"),

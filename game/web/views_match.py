@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from serving.client_address import client_address
 
+from game.engine import voice
 from game.web.forms import JoinCodeForm, JoinForm, normalise_code
 from game.models import Match, Seat
 from game.live.seat_tokens import SESSION_SEATS, make_seat_token, seat_for_token
@@ -171,7 +172,7 @@ def play(request, code):
 @staff_required
 def moderate(request, code):
     match = get_object_or_404(Match, code=code)
-    return render(request, "moderate.html", {"match": match, "config": _page_config(match, "moderator")})
+    return render(request, "moderate.html", {"match": match, "config": _page_config(match, "moderator", voice=voice.menu())})
 
 
 @match_page

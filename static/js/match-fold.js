@@ -5,12 +5,13 @@
 // every seq. The socket that delivers the frames is match-socket.js; the replay feeds it stored frames.
 
 const POWER_MARK = "(*)";
+const GUIDE = /\s*\u27e6[^\u27e6\u27e7]{0,80}\u27e7/g;  // a pronunciation guide: spoken by the hall's voice, never shown
 
 /** Split a question's text into the words a reader says, and find the power mark (as the engine does). */
 export function splitWords(text) {
   const words = [];
   let power = null;
-  for (const token of (text || "").trim().split(/\s+/)) {
+  for (const token of (text || "").replace(GUIDE, "").trim().split(/\s+/)) {
     if (!token) continue;
     const at = token.indexOf(POWER_MARK);
     if (at >= 0) {
@@ -34,7 +35,7 @@ function addScores(into, changes) {
 export function emptyView(audience) {
   return {
     audience, seq: 0, t: 0, status: "none", paused: false, rules: null, teams: [], seats: {}, scores: {},
-    scores_seq: 0, number: 0, winner: null, history: [], rulings: {}, question: null, questions: null, corrections: [],
+    scores_seq: 0, number: 0, winner: null, voice: null, history: [], rulings: {}, question: null, questions: null, corrections: [],
     protests: [], buzzes: [], lost: [], feed: [], notices: [], suggestions: [],
     roster: null,  // the moderator's: who is connected, how the bots do (a "roster" frame, not an event)
   };
@@ -58,7 +59,7 @@ function newQuestion(view, d) {
     kind: d.question_kind, revealed: 0, words: [], phase: 1, mode: "buzz", points: null, locked: [], passed: [],
     possession: null, floor: null, deadline: null, next_word_at: null, closed: false, answer_shown: false, result: null,
     score_changes: {}, answer: null, power_index: null, submissions: {}, chat: {}, bot_guesses: {}, bot_missed: {},
-    can_undo: false, last_ruling: null, snippets: [], buzz_log: [], buzzes: [], answers: [], ruling_ids: [],
+    can_undo: false, last_ruling: null, snippets: [], buzz_log: [], buzzes: [], answers: [], ruling_ids: [], voice: null,
   };
   const full = view.questions && view.questions[d.index];
   if (full) {  // the moderator knows the whole question from the start
@@ -76,7 +77,7 @@ export function applySnapshot(view, snap) {
   Object.assign(fresh, {
     seq: snap.seq || 0, t: snap.t || 0, status: snap.status, paused: !!snap.paused, rules: snap.rules || null,
     teams: snap.teams || [], scores: { ...(snap.scores || {}) }, scores_seq: snap.scores_seq || 0,
-    number: snap.number || 0, winner: snap.winner || null,
+    number: snap.number || 0, winner: snap.winner || null, voice: snap.voice || null,
     history: snap.history || [], questions: snap.questions || null, corrections: snap.corrections || [],
     protests: snap.protests || [],
   });
@@ -164,6 +165,12 @@ const FOLD = {
       q.revealed += d.words.length;
     }
   },
+  voice_ready(view, d) {  // the big screen and the console get the timings; the phones only the first word's time
+    const q = view.question;
+    if (d.offsets) q.voice = { offsets: d.offsets, end: d.end, audio: d.audio ?? null };
+    if (d.next_word_at != null) q.next_word_at = d.next_word_at;
+  },
+  voice_chosen(view, d) { view.voice = { voice: d.voice, wpm: d.wpm }; },
   word_revealed(view, d) {
     const q = view.question;
     q.revealed = d.index + 1;
@@ -479,5 +486,5 @@ export function applyFrame(view, frame, client = null) {
   return settle(view);
 }
 
-const QUESTION_EVENTS = new Set(["phase_started", "word_revealed", "buzz", "answer", "submission", "pass", "chat",
+const QUESTION_EVENTS = new Set(["phase_started", "word_revealed", "voice_ready", "buzz", "answer", "submission", "pass", "chat",
   "ruling", "timeout", "question_closed", "buzz_refused", "question_thrown_out"]);

@@ -4,6 +4,7 @@
 
 import { seatName, teamName } from "./match-fold.js";
 import { renderProtests } from "./protest-panel.js";
+import { VoicePicker } from "./voice-picker.js";
 import { botLabel, calledScores, correctionText, el, openScreen, phaseText, renderBots, renderFinal, renderQuestion, renderScores, renderSnippets, showEnded, teamClass } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -12,6 +13,7 @@ const { config, client, command } = openScreen({ audience: "moderator", render, 
   showEnded("Your staff sign-in has ended; sign in again, then come back to this console.",
     [[`/accounts/login/?next=${encodeURIComponent(back)}`, "Sign in"]]);
 } });
+const voicePicker = new VoicePicker({ config, command });
 
 // -- state of the controls --------------------------------------------------------------------
 
@@ -190,6 +192,7 @@ function render(view) {
   renderCorrections(view);
   renderProtests($("protests-panel"), $("protests"), view, { command, askCorrection });
   renderControls(view);
+  voicePicker.render(view);
   renderTeams(view);
   renderFinal($("final"), view, { links: [[`/m/${config.code}/replay?staff=1`, "Replay (staff view)"],
     [`/m/${config.code}/boxscore`, "Box score"], ["/archive/", "Archive"]] });
@@ -432,7 +435,7 @@ function renderControls(view) {
   for (const b of document.querySelectorAll("[data-rule]")) b.disabled = !ruling;
   $("btn-next").disabled = !canNext(view);
   $("btn-next").firstChild.textContent = view.status === "setup" ? "Start match " : "Next question ";
-  $("btn-reveal").hidden = view.rules?.reveal !== "moderator";
+  $("btn-reveal").hidden = !["moderator", "voice"].includes(view.rules?.reveal);  // by hand, also when reading aloud
   $("btn-reveal").disabled = !canReveal(view);
   $("btn-undo").disabled = !view.question?.can_undo || !view.question?.last_ruling || view.status !== "live";
   $("btn-pause").disabled = view.status !== "live";

@@ -4,12 +4,14 @@
 
 import { Announcer } from "./announce.js";
 import { BuzzSound } from "./buzz-sound.js";
+import { HallVoice } from "./hall-voice.js";
 import { openScreen } from "./ui.js";
 import { flashBuzz, keepFitted, renderScreen } from "./screen.js";
 
 const announcer = new Announcer(document.getElementById("said"), null);
 const sound = new BuzzSound({ button: document.getElementById("sound"), hint: document.getElementById("sound-hint") });
 
+let voice = null;  // the question read aloud (made below, once the page's config is read)
 const { config, client } = openScreen({
   audience: "spectator",
   render: (view, frame) => {
@@ -18,13 +20,16 @@ const { config, client } = openScreen({
     renderScreen(view, { links: [[`/m/${config.code}/replay`, "Watch the replay"], [`/m/${config.code}/boxscore`, "Box score"]] });
     if (flashBuzz(view, frame)) sound.play();
     announcer.update(view);
+    voice?.update(view, frame);
   },
 });
+
+voice = new HallVoice({ sound, code: config.code, now: () => client.now() });
 
 // A projector's keyboard (or a presenter's clicker) must never scroll the hall's screen.
 const SCROLL_KEYS = new Set([" ", "Spacebar", "PageDown", "PageUp", "ArrowDown", "ArrowUp", "ArrowLeft", "ArrowRight", "Home", "End"]);
 document.addEventListener("keydown", (e) => { if (SCROLL_KEYS.has(e.key)) e.preventDefault(); });
 keepFitted(() => client.view);
 
-window.exhibitionScreen = { sound, view: () => client.view };
+window.exhibitionScreen = { sound, voice, view: () => client.view };
 client.connect();

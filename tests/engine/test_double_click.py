@@ -80,11 +80,13 @@ def setup(kind: str) -> tuple[Match, dict]:
         m = closed(quizbowl())
         m.send("protest", "h2", {"ruling": m.q.ruling_ids[-1], "text": "Newton was not the answer"}, at=m.now + 10)
         return m, {"protest": 1, "outcome": "overturned", "reason": "the answer line says Leibniz"}
+    if kind == "voice":
+        return quizbowl(reveal="voice"), {"voice": "en-gb", "wpm": 150}
     raise AssertionError(kind)
 
 
 MODERATOR_COMMANDS = ["start", "next", "end", "reveal", "rule", "undo", "override", "adjust", "throw_out",
-                      "pause", "resume", "kick", "resolve_protest"]
+                      "pause", "resume", "kick", "resolve_protest", "voice"]
 
 
 @pytest.mark.parametrize("kind", MODERATOR_COMMANDS)

@@ -49,12 +49,12 @@ PROPERTY_SETTINGS = settings(max_examples=75, deadline=None, suppress_health_che
 TYPED = ["Isaac Newton", "no idea", "maybe gravity", "the moon", "tesla coil", "hmm", "ok go"]
 STEPS = [0, 0, 0, 1, 50, 100, 300, 300, 300, 700, 700, 1500, 2500, 4000, 9000, 20000, 45000]
 MODERATOR_COMMANDS = ("start", "next", "end", "reveal", "rule", "undo", "override", "adjust",
-                      "throw_out", "pause", "resume", "kick", "resolve_protest")
+                      "throw_out", "pause", "resume", "kick", "resolve_protest", "voice")
 # Weighted so that matches get somewhere: the clock and the core loop come up most often.
 COMMAND_MENU = (
     ["tick"] * 5 + ["buzz"] * 3 + ["answer"] * 3 + ["rule"] * 4 + ["next"] * 2 + ["submit"] * 3
     + ["pass", "chat", "start", "reveal", "undo", "override", "adjust", "throw_out", "pause", "resume",
-       "bot_guess", "end", "kick", "leave", "bot_stopped", "protest", "resolve_protest"]
+       "bot_guess", "end", "kick", "leave", "bot_stopped", "protest", "resolve_protest", "voice", "voice_timings"]
 )
 WRONG_ACTORS = [
     {"role": "player", "seat": "h0", "team": "t1"},  # claims the other team
@@ -107,7 +107,7 @@ def _draw_actor(data, m: Match, kind: str):
     if data.draw(st.integers(0, 9), label="wrong actor?") == 9:  # shrinks towards fitting actors
         everyone = WRONG_ACTORS + [actor_for(x) for x in seats]
         return data.draw(st.sampled_from(everyone), label="any actor")
-    if kind in ("tick", "bot_stopped"):
+    if kind in ("tick", "bot_stopped", "voice_timings"):
         return SYS
     if kind in MODERATOR_COMMANDS:
         return MOD
@@ -166,6 +166,16 @@ def _draw_data(data, kind: str, s) -> dict:
     if kind in ("kick", "bot_stopped"):
         out = {"seat": data.draw(st.sampled_from(sorted(s.seats) + ["nobody"]), label="seat")}
         return dict(out, reason="over its memory limit") if kind == "bot_stopped" else out
+    if kind == "voice":
+        return {"voice": data.draw(st.sampled_from(["en-us", "en-gb", "hand", "klingon"])),
+                "wpm": data.draw(st.sampled_from([175, 150, 9000]))}
+    if kind == "voice_timings" and s.q is not None:  # the conductor's timings, now and then for the wrong words
+        words = len(s.question.words) + data.draw(st.sampled_from([0, 0, 0, -1]), label="timings fit?")
+        offsets = [0]
+        for _ in range(words - 1):
+            offsets.append(offsets[-1] + data.draw(st.sampled_from([0, 120, 400]), label="word time"))
+        return {"number": s.q.number, "index": s.q.index, "offsets": offsets, "end": offsets[-1] + 300,
+                "audio": data.draw(st.sampled_from(["k1", None]), label="audio")}
     if kind == "bot_guess":
         return {"guess": data.draw(st.sampled_from(TYPED)), "confidence": data.draw(st.floats(0, 1)),
                 "buzz": data.draw(st.booleans()), "alternatives": [[data.draw(st.sampled_from(TYPED)), 0.25]]}
@@ -193,6 +203,8 @@ def _sensible_kind(data, s) -> str:
         return data.draw(st.sampled_from(["override", "adjust", "next", "protest", "resolve_protest"]))
     if q.closed:
         return data.draw(st.sampled_from(["next"] * 3 + ["override"] * 2 + ["undo", "throw_out", "adjust", "protest", "resolve_protest"]))
+    if s.rules.get("reveal") == "voice" and q.voice is None and q.mode == "buzz" and data.draw(st.booleans()):
+        return "voice_timings"  # read aloud: the conductor hands in the voice's timings soon after a question starts
     if q.mode == "team":
         return data.draw(st.sampled_from(["submit"] * 3 + ["rule"] * 3 + ["pass", "chat", "tick", "undo", "protest"]))
     if q.possession is None:
@@ -204,7 +216,9 @@ def _sensible_kind(data, s) -> str:
 
 def play(data, preset: str) -> Run:
     rule = data.draw(st.sampled_from(["after_humans", "live"]), label="hall_bot_guesses")
-    m = Match(preset, {"questions": 2, "tiebreakers": 1, "hall_bot_guesses": rule}, reserve=3, length=7, power_after=3)
+    reveal = data.draw(st.sampled_from(["clock", "clock", "voice"]), label="reveal")
+    m = Match(preset, {"questions": 2, "tiebreakers": 1, "hall_bot_guesses": rule, "reveal": reveal}, reserve=3, length=7,
+              power_after=3)
     steps = []
     # "Go on?" before each command (0 stops) lets hypothesis shrink a failure by dropping commands.
     while len(steps) < MAX_COMMANDS and data.draw(st.integers(0, 49), label="go on?"):

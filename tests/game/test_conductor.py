@@ -163,7 +163,8 @@ async def test_the_last_command_of_a_match_finishes_it(conductor, conduct, live_
     assert (await conduct(match.code, "next", MOD))["ok"]
     refreshed = await sync_to_async(Match.objects.get)(pk=match.pk)
     assert refreshed.status == "finished"
-    assert (await stored(match))[-1]["data"] == {"scores": {"t0": 15, "t1": 0}, "winner": "t0"}
+    assert (await stored(match))[-1]["data"] == {"scores": {"t0": 15, "t1": 0}, "winner": "t0",
+                                             "reason": "questions_played"}
 
 
 async def test_a_database_that_fails_during_recovery_does_not_silence_the_conductor(channel_layer, transactional_db,

@@ -25,7 +25,8 @@ def exported(format_name: str, seeds=(1, 2, 3), questions: int = 8) -> list[str]
 def played_text(format_name: str, names: dict | None = None) -> str:
     """The hand-played match of that format as a JSONL export (a header, then its events); `names`
     renames teams and seats (id -> name), as if people had typed those names."""
-    events = [dict(e, seq=i) for i, e in enumerate(PLAYED[format_name]().events, 1)]
+    # A copy through JSON, as an export is: renaming must not touch the played match's own team list.
+    events = [dict(e, seq=i) for i, e in enumerate(json.loads(json.dumps(PLAYED[format_name]().events)), 1)]
     for item in events[0]["data"]["teams"] + events[0]["data"]["seats"]:
         item["name"] = (names or {}).get(item["id"], item["name"])
     head = {"format": "exhibition-match", "version": 1, "events": len(events),
