@@ -72,6 +72,7 @@ class MatchHost:
         self._inbox: collections.deque = collections.deque()
         self._arrived = asyncio.Event()
         self._task: asyncio.Task | None = None
+        self._roster_seen: int | None = None  # the room's changes at the last roster looked at
         self.stopped = False  # once set, the loop ends: a stopped host never writes again
 
     @property
@@ -117,8 +118,8 @@ class MatchHost:
                 await self._handle(message)
                 if self.stalled_at is None and not self.stopped:
                     await self.bots.refresh()
-                if not self.stopped:
-                    await self.send_roster()
+                if not self.stopped and (message is not TICK or self.room.changes != self._roster_seen):
+                    await self.send_roster()  # a word changes no seat: a tick sends it only if a bot was asked
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -134,10 +135,13 @@ class MatchHost:
             if delay is not None and delay <= 0:
                 return TICK
             self._arrived.clear()
+            # One timer that sets the event (asyncio.wait_for would add a task and a future per word).
+            timer = None if delay is None else asyncio.get_running_loop().call_later(delay, self._arrived.set)
             try:
-                await asyncio.wait_for(self._arrived.wait(), delay)
-            except TimeoutError:
-                pass
+                await self._arrived.wait()
+            finally:
+                if timer is not None:
+                    timer.cancel()
         return self._inbox.popleft()
 
     async def _handle(self, message: dict) -> None:
@@ -270,6 +274,7 @@ class MatchHost:
         they write it to their moderator sockets only. Lost while Redis is away: sent again after."""
         if not self.conductor.layer_ok:
             return  # nobody hears it now; it goes with the first change once the layer is back
+        self._roster_seen = self.room.changes
         facts = {seat: info.get("facts") for seat, info in self.bots.seats.items()}
         roster = self.room.changed(self.state, facts)
         if roster is None:
@@ -277,7 +282,7 @@ class MatchHost:
         try:
             await self.conductor.sender.group_send(*roster_message(self.code, roster, self.conductor.clock()))
         except Exception:
-            self.room.last_sent = None
+            self.room.last_sent = self._roster_seen = None
             log.info("Match %s: could not send the roster; it goes with the next change", self.code, exc_info=True)
 
     # -- faults -----------------------------------------------------------------------------------
