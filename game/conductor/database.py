@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 
 from game.store import write_together
 
+from .threadname import name_this_thread
+
 
 @dataclass
 class Job:
@@ -71,6 +73,7 @@ class DatabaseThread:
             self._ready.notify()
 
     def _main(self) -> None:
+        name_this_thread(self.name)
         while True:
             with self._ready:
                 while not self._jobs and not self._stopping:

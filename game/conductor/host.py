@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
+import math
 
 from django.db import IntegrityError
 
@@ -136,13 +137,21 @@ class MatchHost:
                 return TICK
             self._arrived.clear()
             # One timer that sets the event (asyncio.wait_for would add a task and a future per word).
-            timer = None if delay is None else asyncio.get_running_loop().call_later(delay, self._arrived.set)
+            timer = None if delay is None else self._wake_at(delay)
             try:
                 await self._arrived.wait()
             finally:
                 if timer is not None:
                     timer.cancel()
         return self._inbox.popleft()
+
+    def _wake_at(self, delay: float) -> asyncio.TimerHandle:
+        loop = asyncio.get_running_loop()
+        when = loop.time() + delay
+        grain = self.conductor.clock_grain_s
+        if grain:
+            when = math.ceil(when / grain) * grain  # every match due in this grain wakes in the same turn
+        return loop.call_at(when, self._arrived.set)
 
     async def _handle(self, message: dict) -> None:
         if self.layer_lost_at is not None:
