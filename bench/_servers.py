@@ -63,6 +63,20 @@ class ServerError(RuntimeError):
     pass
 
 
+def conductor_threads_cpu(process) -> float:
+    """CPU seconds of the threads the conductor named for itself (game/conductor/threadname.py): in
+    the embedded default they share the web process; the whole process when it is a conductor's own."""
+    total = 0.0
+    for thread in process.threads():
+        try:
+            name = Path(f"/proc/{process.pid}/task/{thread.id}/comm").read_text().strip()
+        except OSError:
+            continue
+        if name.startswith("conductor"):
+            total += thread.user_time + thread.system_time
+    return total
+
+
 class Stack:
     """One run's servers and their state. Use as a context manager; close() is safe to call twice."""
 
@@ -207,7 +221,8 @@ class Stack:
             try:
                 p = psutil.Process(pid)
                 cpu = p.cpu_times()
-                out[name] = {"rss": p.memory_info().rss, "cpu": cpu.user + cpu.system}
+                out[name] = {"rss": p.memory_info().rss, "cpu": cpu.user + cpu.system,
+                             "conductor_cpu": conductor_threads_cpu(p)}
             except psutil.Error:
                 out[name] = None
         return out

@@ -104,11 +104,12 @@ async def measure(codes: list[str], seconds: float) -> dict:
         count = lambda: MatchEvent.objects.count()  # noqa: E731
         events_before, writes_before = await asyncio.to_thread(count), conductor._db.writes
         batches_before = conductor._db.batches
-        cpu, wall = time.process_time(), time.monotonic()
+        cpu, system, wall = time.process_time(), os.times().system, time.monotonic()
         await asyncio.sleep(seconds)
-        cpu, wall = time.process_time() - cpu, time.monotonic() - wall
+        cpu, system, wall = time.process_time() - cpu, os.times().system - system, time.monotonic() - wall
         events = await asyncio.to_thread(count) - events_before
-        return {"cpu": cpu, "wall": wall, "events": events, "writes": conductor._db.writes - writes_before,
+        return {"cpu": cpu, "system": system, "wall": wall, "events": events,
+                "writes": conductor._db.writes - writes_before,
                 "batches": conductor._db.batches - batches_before, "largest": conductor._db.largest,
                 "received": received}
     finally:
@@ -152,7 +153,7 @@ def main() -> None:
             per_event = result["cpu"] / max(1, result["events"]) * 1e6
             print(f"run {run + 1}: {args.matches} matches, {result['wall']:.1f} s: {result['events']} events stored "
                   f"({result['events'] / result['wall']:.0f}/s), {result['received']} broadcasts taken; conductor "
-                  f"CPU {result['cpu']:.2f} s = {per_event:.0f} us per event, "
+                  f"CPU {result['cpu']:.2f} s ({result['system']:.2f} in the kernel) = {per_event:.0f} us per event, "
                   f"{result['cpu'] / result['wall'] * 1000 / args.matches:.2f} ms/s per match; "
                   f"{result['batches']} transactions of {result['writes']} writes carried several "
                   f"(at most {result['largest']}); floor, the engine alone: "

@@ -434,7 +434,7 @@ async def play(stack: Stack, ports: list[int], info: dict, spectators: int, ques
         load_start = load_average()
         cpu_start = resource.getrusage(resource.RUSAGE_SELF)
         probe.start()
-        t_play = time.monotonic()
+        t_play, play_from_ms = time.monotonic(), now_ms()
         buzzes, late, marks = [], {}, {}
         injected = make_fault(fault, stack, info, marks) if fault else None
         await asyncio.gather(*(play_room(room, questions, buzzes, late, injected if room.number == 0 else None)
@@ -450,7 +450,7 @@ async def play(stack: Stack, ports: list[int], info: dict, spectators: int, ques
         return {
             "socks": socks,
             "buzzes": buzzes, "late": late, "connect_s": connect_s, "play_s": play_s, "fault": marks,
-            "usage_start": usage_start, "usage_end": usage_end, "loop_lag": probe.samples,
+            "usage_start": usage_start, "usage_end": usage_end, "loop_lag": probe.samples, "play_from_ms": play_from_ms,
             "watcher_loop_lag": watched["loop_lag"], "load": f"{load_start} -> {load_end}",
             "client_cpu": (cpu_end.ru_utime + cpu_end.ru_stime) - (cpu_start.ru_utime + cpu_start.ru_stime),
             "watcher_cpu": watched["cpu"],
@@ -569,6 +569,9 @@ def run_one(layer: str, args, spectators: int, number: int) -> dict:
         stack.stop_servers()
         logs = stack.django(DUMP, {"matches": [m["id"] for m in info["matches"]]}, "dump")
         result["logs"] = [logs[str(m["id"])] for m in info["matches"]]
+        result["engine"] = json.loads(stack.run([PYTHON, "bench/_engine_floor.py",
+                                                 json.dumps({"matches": [m["id"] for m in info["matches"]]})],
+                                                "engine").strip().splitlines()[-1])
         if args.floor:
             sizes = next(s["frame_bytes"] for s in result["socks"] if s["audience"] == "spectator" and s["frame_bytes"])
             first = result["logs"][0][0][2]
@@ -733,8 +736,14 @@ def summarize(r: dict) -> dict:
     usage = {}
     for name, end in r["usage_end"].items():
         start = r["usage_start"].get(name)
-        usage[name] = None if end is None else {"rss": end["rss"], "cpu": end["cpu"] - (start or end)["cpu"]}
+        usage[name] = None if end is None else {"rss": end["rss"], "cpu": end["cpu"] - (start or end)["cpu"],
+                                                "conductor_cpu": end["conductor_cpu"] - (start or end)["conductor_cpu"]}
     server_cpu = sum(u["cpu"] for n, u in usage.items() if u and n != "redis" and not n.startswith("watchers"))
+    # The conductor's CPU: its own processes (Redis layer), or its named threads inside the web process.
+    conductor_cpu = sum(u["cpu"] if n.startswith("conductor") else u["conductor_cpu"]
+                        for n, u in usage.items() if u and n != "redis" and not n.startswith("watchers"))
+    stored_in_play = sum(1 for log in logs for _, _, t in log if t >= r["play_from_ms"])
+    engine = r.get("engine") or {}
     return {
         "label": r["label"], "layer": r["layer"], "spectators": r["spectators"], "sockets": len(r["socks"]),
         "matches": r["matches"], "players": r["players"], "web": r["web"], "conductors": r["conductors"],
@@ -743,7 +752,10 @@ def summarize(r: dict) -> dict:
         "ack_rtt": ack_rtt, "to_player": to_player, "to_spectators": to_spectators,
         "delivery": delivery, "usage": usage, "loop_lag": r["loop_lag"], "client_cpu": r["client_cpu"],
         "watcher_loop_lag": r["watcher_loop_lag"], "watcher_cpu": r["watcher_cpu"],
-        "server_cpu": server_cpu, "load": r["load"], "reconnects": reconnects, "fault": r["fault"],
+        "server_cpu": server_cpu, "conductor_cpu": conductor_cpu, "stored_in_play": stored_in_play,
+        "conductor_us": conductor_cpu / stored_in_play * 1e6 if stored_in_play else None,
+        "engine_us": engine["cpu"] / engine["words"] * 1e6 if engine.get("words") else None,
+        "load": r["load"], "reconnects": reconnects, "fault": r["fault"],
         "join_ms": [s["join_ms"] for s in r["socks"] if s["join_ms"] is not None], "connect_s": r["connect_s"],
         "play_s": r["play_s"], "wall_s": r["wall_s"], "events": sum(len(log) for log in logs),
         "words_per_question": sum(1 for log in logs for _, k, _ in log if k == "word_revealed")
@@ -848,6 +860,16 @@ def report(results: list[dict], args, total_s: float) -> None:
                      "floor watchers' loop lag p99", "join p50/p99 ms",
                      "connect s", "play s", "wall s"], rows))
 
+        print("\nThe conductor's CPU per stored event (events stored during play) beside the engine's per word "
+              "(bench/_engine_floor.py: decide_and_fold of each word's tick on the same logs, nothing stored or sent)")
+        rows = [[r["label"], who(r), str(r["stored_in_play"]), fmt(r["conductor_cpu"], 2), fmt(r["conductor_us"], 0),
+                 fmt(r["engine_us"], 0), fmt(ratio_of(r["conductor_us"], r["engine_us"]), 1),
+                 fmt(ratio_of(cpu_per_match(r), floor_cpu_per_match(r)), 1),
+                 fmt(ratio_of(pct(r["jitter"], 99), pct(r["floor"]["jitter"], 99) if r["floor"] else None), 2)]
+                for r in done]
+        print(table(["run", "spect", "events in play", "conductor CPU s", "us per event", "engine us per word",
+                     "conductor / engine", "server CPU / floor's", "jitter p99 / floor's"], rows))
+
         for r in done:
             if r["fault"]:
                 m = r["fault"]
@@ -885,6 +907,20 @@ def report(results: list[dict], args, total_s: float) -> None:
     print(f"\nTotal wall time {total_s:.1f}s")
 
 
+def ratio_of(a, b):
+    return a / b if a is not None and b else None
+
+
+def cpu_per_match(r: dict):
+    """Server CPU, ms per second of play and per match."""
+    return r["server_cpu"] / r["matches"] / r["play_s"] * 1000 if r["play_s"] else None
+
+
+def floor_cpu_per_match(r: dict):
+    f = r["floor"]
+    return f["cpu"] / r["matches"] / f["play_s"] * 1000 if f and f["play_s"] else None
+
+
 def report_repeats(results: list[dict]) -> None:
     """Each figure's range and median over the repeats of one run (--repeat): on a shared machine the
     same code moves a lot from run to run, and one run says little."""
@@ -909,12 +945,17 @@ def report_repeats(results: list[dict]) -> None:
                      spread([pct(r["lags"]["spectator"] or r["lag_all"], 99) for r in runs]),
                      spread([pct(f["lag"], 99) for f in floors]),
                      spread([pct(r["ack_rtt"], 99) for r in runs]), str(lost), str(sum(len(r["refused"]) for r in runs)),
-                     spread([r["server_cpu"] / r["matches"] / r["play_s"] * 1000 for r in runs if r["play_s"]]),
-                     spread([f["cpu"] / r["matches"] / f["play_s"] * 1000 for r in runs
-                             for f in [r["floor"]] if f and f["play_s"]])])
+                     spread([cpu_per_match(r) for r in runs]), spread([floor_cpu_per_match(r) for r in runs]),
+                     spread([ratio_of(cpu_per_match(r), floor_cpu_per_match(r)) for r in runs]),
+                     spread([ratio_of(pct(r["jitter"], 99), pct(r["floor"]["jitter"], 99) if r["floor"] else None)
+                             for r in runs]),
+                     spread([r["conductor_us"] for r in runs]), spread([r["engine_us"] for r in runs]),
+                     spread([ratio_of(r["conductor_us"], r["engine_us"]) for r in runs])])
     print("\nAcross the repeats: lowest-highest (median) of each run's figure, ms")
     print(table(["run", "spect", "runs", "jitter p99", "floor jitter p99", "word lag p99", "floor lag p99",
-                 "buzz ack p99", "lost+dup+ooo", "refused", "server CPU ms/s per match", "floor's"], rows))
+                 "buzz ack p99", "lost+dup+ooo", "refused", "server CPU ms/s per match", "floor's",
+                 "CPU / floor's", "jitter / floor's", "conductor us/event", "engine us/word", "conductor / engine"],
+                rows))
 
 
 # -- main -----------------------------------------------------------------------------------------

@@ -141,14 +141,17 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         A web process's hub reads its channel this way: channels-redis's receive takes four round
         trips per message (move back what a cancelled receive left, pop, back the message up, drop
         the backup), so one reader of a channel that a hundred matches write to fell behind by
-        seconds. What a batch pop skips is the backup of a message being received when the reader
+        seconds; and a reader that waits for the next message does so with one blocking pop.
+        What a batch pop or the blocking pop skips is the backup of a message being received when the reader
         is cancelled or its connection breaks; such a frame is lost like those sent while Redis
         restarts, and the sockets resync as they do then."""
         assert "!" not in channel, "receive_many reads channels that are not process-local"
         assert self.require_valid_channel_name(channel, receive=True), "Channel name invalid"
-        found = await self.connection(0).eval(POP_MANY, 1, self.prefix + channel, limit)
-        if not found:
-            return [await self.receive(channel)]
+        key = self.prefix + channel
+        found = await self.connection(0).eval(POP_MANY, 1, key, limit)
+        while not found:  # nothing waits: block in one round trip (channels-redis's receive takes four)
+            popped = await self.connection(0).bzpopmin(key, timeout=BLOCKING_POP_S)
+            found = [popped[1]] if popped else []
         messages = [self.deserialize(content) for content in found]
         for message in messages:
             message.pop("__asgi_channel__", None)

@@ -92,3 +92,17 @@ async def test_messages_are_copied_so_a_receiver_cannot_change_what_the_sender_h
     received = await layer.receive("c")
     received["frames"].append([2, "y"])
     assert message == {"frames": [[1, "x"]]}
+
+
+async def test_group_members_each_get_their_own_copy_and_a_waiting_reader_on_this_loop_gets_it():
+    layer = LocalChannelLayer()
+    await layer.group_add("g", "one")
+    await layer.group_add("g", "two")
+    waiting = asyncio.ensure_future(layer.receive("one"))  # a reader already waiting, on this very loop
+    await asyncio.sleep(0)
+    message = {"type": "hub.frames", "audiences": {"spectator": [[1, "x"]]}}
+    await layer.group_send("g", message)
+    first = await asyncio.wait_for(waiting, 5)
+    first["audiences"]["spectator"].append([2, "y"])
+    second = await layer.receive("two")
+    assert second == message == {"type": "hub.frames", "audiences": {"spectator": [[1, "x"]]}}

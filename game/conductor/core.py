@@ -22,6 +22,7 @@ import logging
 import uuid
 
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import connections
 
 from game.budgets import Budgets
@@ -76,6 +77,7 @@ class Conductor:
         self._unserved_seen: set[str] = set()  # live matches nobody held at our last look
         self._opening: dict[str, tuple[bool, asyncio.Future]] = {}  # match -> (place, its host being opened)
         self._db = DatabaseThread(self.id, lambda: self.clock())
+        self.clock_grain_s = max(0.0, float(getattr(settings, "EXHIBITION_CLOCK_GRAIN_MS", 0))) / 1000
 
     async def db(self, fn, *args):
         """Run Django ORM work on the conductor's database thread."""

@@ -4,8 +4,10 @@ Every piece of ORM work of a conductor runs here, in the order it was asked for,
 never blocks on the database. Writes under a lease (a match's command or clock tick) that are
 waiting at the same moment are run together: one transaction for all of them, their leases checked
 and extended by one statement, their events inserted by one (store.write_together). A hundred
-matches whose words are due at the same tick thus cost one commit, not a hundred; nothing waits for
-company, since a batch is only what queued while the thread was busy.
+matches whose words are due at the same tick thus cost one commit, not a hundred. A batch is what
+queued while the thread was busy, or what was asked for in one turn of the event loop: the thread
+is woken once at the end of the turn, so the matches whose clocks fire together (host.py's grain)
+share a transaction; nothing waits for company longer than that.
 
 Each caller gets its own outcome (a result or its own exception), and only after the transaction
 has committed: an event is never handed back to be broadcast before it is stored. If the commit
@@ -21,6 +23,8 @@ import threading
 from dataclasses import dataclass, field
 
 from game.store import write_together
+
+from game.conductor.threadname import name_this_thread
 
 
 @dataclass
@@ -38,6 +42,7 @@ class DatabaseThread:
         self._ready = threading.Condition()
         self._thread: threading.Thread | None = None
         self._stopping = False
+        self._waking = False  # a wake-up of the thread is due at the end of this turn of the loop
         self.batches = 0  # transactions that carried more than one write (for tests and the bench)
         self.writes = 0  # writes run, alone or together
         self.largest = 0  # the most writes one transaction carried
@@ -61,8 +66,15 @@ class DatabaseThread:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._main, name=self.name, daemon=True)
                 self._thread.start()
-            self._ready.notify()
+        if not self._waking:  # the thread is woken once the loop's turn is over, for all it asked
+            self._waking = True
+            loop.call_soon(self._wake)
         return job.future
+
+    def _wake(self) -> None:
+        self._waking = False
+        with self._ready:
+            self._ready.notify()
 
     def shutdown(self) -> None:
         """Finish what is queued, then let the thread end."""
@@ -71,6 +83,7 @@ class DatabaseThread:
             self._ready.notify()
 
     def _main(self) -> None:
+        name_this_thread(self.name)
         while True:
             with self._ready:
                 while not self._jobs and not self._stopping:

@@ -19,6 +19,7 @@ import threading
 from django.conf import settings
 
 from game.conductor.core import Conductor
+from game.conductor.threadname import name_this_thread
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +50,7 @@ def ensure_started() -> Conductor:
 
 
 def _run(conductor: Conductor, started: threading.Event) -> None:
+    name_this_thread("conductor")
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     task = loop.create_task(conductor.run(), name="conductor")

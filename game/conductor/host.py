@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
+import math
 
 from django.db import IntegrityError
 
@@ -74,6 +75,7 @@ class MatchHost:
         self._inbox: collections.deque = collections.deque()
         self._arrived = asyncio.Event()
         self._task: asyncio.Task | None = None
+        self._roster_seen: int | None = None  # the room's changes at the last roster looked at
         self.stopped = False  # once set, the loop ends: a stopped host never writes again
 
     @property
@@ -121,8 +123,8 @@ class MatchHost:
                 if self.stalled_at is None and not self.stopped:
                     await self.bots.refresh()
                     self.voice.refresh()
-                if not self.stopped:
-                    await self.send_roster()
+                if not self.stopped and (message is not TICK or self.room.changes != self._roster_seen):
+                    await self.send_roster()  # a word changes no seat: a tick sends it only if a bot was asked
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -138,11 +140,22 @@ class MatchHost:
             if delay is not None and delay <= 0:
                 return TICK
             self._arrived.clear()
+            # One timer that sets the event (asyncio.wait_for would add a task and a future per word).
+            timer = None if delay is None else self._wake_at(delay)
             try:
-                await asyncio.wait_for(self._arrived.wait(), delay)
-            except TimeoutError:
-                pass
+                await self._arrived.wait()
+            finally:
+                if timer is not None:
+                    timer.cancel()
         return self._inbox.popleft()
+
+    def _wake_at(self, delay: float) -> asyncio.TimerHandle:
+        loop = asyncio.get_running_loop()
+        when = loop.time() + delay
+        grain = self.conductor.clock_grain_s
+        if grain:
+            when = math.ceil(when / grain) * grain  # every match due in this grain wakes in the same turn
+        return loop.call_at(when, self._arrived.set)
 
     async def _handle(self, message: dict) -> None:
         if self.layer_lost_at is not None:
@@ -276,6 +289,7 @@ class MatchHost:
         they write it to their moderator sockets only. Lost while Redis is away: sent again after."""
         if not self.conductor.layer_ok:
             return  # nobody hears it now; it goes with the first change once the layer is back
+        self._roster_seen = self.room.changes
         facts = {seat: info.get("facts") for seat, info in self.bots.seats.items()}
         roster = self.room.changed(self.state, facts)
         if roster is None:
@@ -283,7 +297,7 @@ class MatchHost:
         try:
             await self.conductor.sender.group_send(*roster_message(self.code, roster, self.conductor.clock()))
         except Exception:
-            self.room.last_sent = None
+            self.room.last_sent = self._roster_seen = None
             log.info("Match %s: could not send the roster; it goes with the next change", self.code, exc_info=True)
 
     # -- faults -----------------------------------------------------------------------------------

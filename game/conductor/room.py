@@ -39,6 +39,7 @@ class Room:
         self.was: set[str] = set()  # seats connected at the last look
         self.bots: dict[str, dict] = {}  # seat -> what its acts were
         self.last_sent: dict | None = None
+        self.changes = 0  # counts every change above, so the host can skip building an unchanged roster
 
     # -- connections ------------------------------------------------------------------------------
 
@@ -55,12 +56,14 @@ class Room:
         seats = {s for s in message.get("seats") or () if isinstance(s, str)}
         watchers = message.get("watchers") if isinstance(message.get("watchers"), int) else 0
         self.reports[hub] = {"seats": seats, "watchers": max(0, watchers), "at": now, "n": n}
+        self.changes += 1
         self._mark(now)
 
     def prune(self, now: int) -> None:
         """Forget the web processes that stopped reporting."""
         for hub in [h for h, r in self.reports.items() if now - r["at"] > REPORT_TTL_MS]:
             del self.reports[hub]
+            self.changes += 1
         self._mark(now)
 
     def _mark(self, now: int) -> None:
@@ -75,6 +78,7 @@ class Room:
     # -- bots -------------------------------------------------------------------------------------
 
     def _bot(self, seat: str) -> dict:
+        self.changes += 1  # called only to change the record
         return self.bots.setdefault(seat, _no_acts())
 
     def bot_asked(self, seat: str) -> None:

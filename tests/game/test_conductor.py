@@ -224,3 +224,26 @@ async def test_a_match_gets_one_host_however_many_messages_open_it_at_once(condu
     seqs = [e["seq"] for e in await stored(match)]
     assert seqs == list(range(1, len(seqs) + 1))
     assert [e["type"] for e in await stored(match)].count("seat_joined") == 10, "every join answered is in the log"
+
+
+async def test_matches_due_within_one_clock_grain_wake_together_never_early():
+    """The clock's grid (EXHIBITION_CLOCK_GRAIN_MS): words due a few ms apart in one grain are handled
+    in the same turn of the loop (one transaction, one send), none before it is due, none a grain late."""
+    from types import SimpleNamespace
+
+    from game.conductor.host import MatchHost
+
+    loop = asyncio.get_running_loop()
+    hosts = [MatchHost.__new__(MatchHost) for _ in range(3)]
+    for host in hosts:
+        host.conductor, host._arrived = SimpleNamespace(clock_grain_s=0.05), asyncio.Event()
+    now = loop.time()
+    base = (int(now / 0.05) + 2) * 0.05 - now  # the start of a grain a little ahead
+    timers = [host._wake_at(base + offset) for host, offset in zip(hosts, (0.001, 0.02, 0.049))]
+    whens = {timer.when() for timer in timers}
+    assert len(whens) == 1, "one grain, one wake-up"
+    assert now + base + 0.049 <= whens.pop() < now + base + 0.049 + 0.05
+    hosts[0].conductor.clock_grain_s = 0
+    assert abs(hosts[0]._wake_at(0.0123).when() - (loop.time() + 0.0123)) < 0.001, "no grain: its own moment"
+    for timer in timers:
+        timer.cancel()

@@ -155,3 +155,31 @@ async def test_writes_waiting_at_the_same_moment_share_a_transaction_and_each_ge
     finally:
         release.set()
         database.shutdown()
+
+
+async def test_writes_asked_for_in_one_turn_of_the_loop_share_a_transaction_though_the_thread_was_idle(live_match):
+    """The clock's grain wakes every due match in one turn of the loop: their writes go in one
+    transaction even if the thread was idle and had time to start on the first before the others came."""
+    import functools
+    import time
+
+    from asgiref.sync import sync_to_async
+
+    runners = await sync_to_async(held_runners)(live_match, 3)
+    database = DatabaseThread(OWNER, lambda: NOW)
+    try:
+        await asyncio.gather(*(database.write(r.match.pk, r.handle, dict(START), NOW, None) for r in runners))
+        batches, writes = database.batches, database.writes
+        futures = []
+        for runner in runners:  # one turn of the loop; the sleep lets an awake thread take what is queued
+            futures.append(database._submit(functools.partial(runner.handle, dict(REVEAL), NOW + 100, None),
+                                            runner.match.pk))
+            time.sleep(0.02)
+        results = await asyncio.gather(*futures)
+        assert (database.batches, database.writes) == (batches + 1, writes + 3), "one transaction for the three"
+        assert [r[0]["type"] for r in results] == ["word_revealed"] * 3
+        for runner in runners:
+            assert await sync_to_async(stored_seqs)(runner) == list(range(1, runner.state.seq + 1))
+        await database.run(connections.close_all)
+    finally:
+        database.shutdown()

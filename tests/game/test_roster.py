@@ -89,6 +89,39 @@ async def test_each_bots_health_tier_and_size_come_with_the_roster(conductor, li
     assert (bot["health"], bot["reason"], bot["answered"]) == ("failing", "The model file is missing.", 1)
 
 
+async def test_a_bot_asked_on_a_word_of_the_clock_reaches_the_roster(conductor, live_match, connect, staff_cookie,
+                                                                        channel_layer):
+    """A clock tick sends the roster only if something in it changed: a bot asked on a word is such a change."""
+    match = await sync_to_async(live_match)(overrides={"bot_reaction_ms": 0, "reveal": "clock", "lead_in_seconds": 0,
+                                                       "words_per_minute": 100}, bots=[("Robot", "500mib", {})])
+    robot = match.seat_keys["Robot"]
+    mod = await connect(f"/ws/m/{match.code}/moderate", cookie=staff_cookie)
+    await mod.hello()
+    await roster(mod)
+    await mod.command("start")
+    first = await conductor.send_query.wait_for(1)
+    await roster(mod, lambda s, d: s[robot]["bot"]["asked"] == 1)
+    await channel_layer.send(CONDUCTOR_CHANNEL, {"type": "bot.act", "match": match.code, "seat": robot,
+                                                 "query_id": first["query_id"], "error": None, "elapsed_ms": 5,
+                                                 "act": {"guess": "Someone", "confidence": 0.1, "buzz": False}})
+    await conductor.send_query.wait_for(2)  # asked again on the next word (0.6 s later), by the clock alone
+    bot = (await roster(mod, lambda s, d: s[robot]["bot"]["asked"] == 2))[robot]["bot"]
+    assert (bot["answered"], bot["health"]) == (1, "ok")
+
+
+def test_the_room_counts_its_changes_and_only_its_changes():
+    room = Room()
+    room.heard({"hub": "web-1", "n": 1, "seats": ["s1"], "watchers": 2}, now=1000)
+    assert room.changes == 1
+    room.heard({"hub": "web-1", "n": 1, "seats": ["s1", "s2"], "watchers": 9}, now=1500)  # an older report
+    room.prune(now=2000)  # nobody silent yet
+    assert room.changes == 1, "a report already known and a prune that forgets nobody change nothing"
+    room.bot_asked("s9")
+    room.bot_answered("s9", 12, now=2100)
+    room.prune(now=1500 + REPORT_TTL_MS + 1)  # silent since its last report, at 1500
+    assert room.changes == 4 and not room.connected()
+
+
 def test_a_seat_is_connected_while_any_web_process_reports_it_and_a_silent_process_is_forgotten():
     class State:
         seats = {"s1": {"id": "s1", "kind": "human"}, "s2": {"id": "s2", "kind": "human"}}
