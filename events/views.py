@@ -12,6 +12,7 @@ from game.web.views_host import staff_required
 
 from .exports import event_qbj, event_report_html, played_matches
 from .forms import BotsForm, EventForm, TeamForm
+from .hall import next_screen
 from .matches import start_final, start_preliminary
 from .models import Event, EventTeam
 from .pool import EventError
@@ -111,4 +112,4 @@ def event_board(request, event_id):
     event = get_object_or_404(Event, pk=event_id)
     return render(request, "events/leaderboard.html", {
         "event": event, "board": leaderboard(event), "final": final_result(event),
-        "refresh": HALL_REFRESH_SECONDS})
+        "refresh": HALL_REFRESH_SECONDS, "next_screen": next_screen(event)})

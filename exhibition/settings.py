@@ -190,6 +190,8 @@ EXHIBITION_JOINS_PER_MINUTE = int(os.environ.get("EXHIBITION_JOINS_PER_MINUTE", 
 EXHIBITION_MAX_PLAYERS = int(os.environ.get("EXHIBITION_MAX_PLAYERS", 60))
 # How long a join waits for the conductor to store it before the phone is told to try again.
 EXHIBITION_JOIN_CONFIRM_SECONDS = float(os.environ.get("EXHIBITION_JOIN_CONFIRM_SECONDS", 8))
+# An event's hall screen goes back to the leaderboard this long after a match ends (events/hall.py).
+EXHIBITION_HALL_RETURN_SECONDS = float(os.environ.get("EXHIBITION_HALL_RETURN_SECONDS", 30))
 # The conductor wakes a match's clock on a grid of this many ms, so matches due in the same grain share
 # one wake-up, transaction and send (docs/benchmarks.md); 0 wakes each at its own ms.
 EXHIBITION_CLOCK_GRAIN_MS = float(os.environ.get("EXHIBITION_CLOCK_GRAIN_MS", 10))

@@ -12,12 +12,27 @@ const announcer = new Announcer(document.getElementById("said"), null);
 const sound = new BuzzSound({ button: document.getElementById("sound"), hint: document.getElementById("sound-hint") });
 
 let voice = null;  // the question read aloud (made below, once the page's config is read)
+// A match of an event, on the hall's screen (?hall=1, from the leaderboard): once the room has seen it
+// end, the screen goes back to the event's leaderboard (event-board.js goes on to the next match).
+const HALL = new URLSearchParams(location.search).get("hall") === "1";
+let sawItPlayed = false;
+let goingBack = false;
+
+function backToTheBoard(view, board, afterMs) {
+  if (view.status === "live") sawItPlayed = true;
+  if (!HALL || !board || !sawItPlayed || goingBack || view.status !== "finished") return;
+  goingBack = true;
+  setTimeout(() => location.assign(`${board}?hall=1`), afterMs);
+}
 const { config, client } = openScreen({
   audience: "spectator",
   render: (view, frame) => {
     // Before the match the screen is the way in: the join address and its QR code, large.
     document.body.classList.toggle("is-setup", ["setup", "none"].includes(view.status) && !!document.getElementById("join-panel"));
-    renderScreen(view, { links: [[`/m/${config.code}/replay`, "Watch the replay"], [`/m/${config.code}/boxscore`, "Box score"]] });
+    const links = [[`/m/${config.code}/replay`, "Watch the replay"], [`/m/${config.code}/boxscore`, "Box score"]];
+    if (config.event_board) links.push([config.event_board, "Event leaderboard"]);
+    renderScreen(view, { links });
+    backToTheBoard(view, config.event_board, config.board_after_ms);
     if (flashBuzz(view, frame)) sound.play();
     announcer.update(view);
     voice?.update(view, frame);
