@@ -35,7 +35,7 @@ def share(value, right=None, total=None) -> str:
 def phase_label(phase: dict) -> str:
     bits = [phase["mode"]]
     if phase.get("points") is not None:
-        bits.append(f"{phase['points']} points")
+        bits.append(f"{phase['points']} point{'' if abs(phase['points']) == 1 else 's'}")
     if phase.get("tier"):
         bits.append(f"against the {tier_label(phase['tier'])} bot")
     return f"Phase {phase['number']}: {', '.join(bits)}"

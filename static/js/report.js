@@ -55,7 +55,8 @@
   function bars(id, labels, datasets, y, x) {
     var canvas = document.getElementById(id);
     if (!canvas) { return null; }
-    var options = {responsive: true, scales: {x: x || {}, y: Object.assign({beginAtZero: true}, y)},
+    // Every phase named under its bars, however narrow the screen (Chart.js would skip some).
+    var options = {responsive: true, scales: {x: x || {ticks: {autoSkip: false}}, y: Object.assign({beginAtZero: true}, y)},
                    plugins: {legend: {position: "bottom"}}};
     return new Chart(canvas, {type: "bar", data: {labels: labels, datasets: datasets}, options: options});
   }
