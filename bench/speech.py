@@ -156,7 +156,9 @@ def bench_browser(count: int, wpm: int) -> None:
                                     args=[*CHROMIUM_ARGS, "--autoplay-policy=no-user-gesture-required"])
         drift, steps, since = [], [], []
         for kind, code in server["matches"].items():
-            moderator, screen = browser.new_page(), browser.new_page(viewport={"width": 1920, "height": 1080})
+            host = browser.new_context()  # the big screen shares the host's sign-in: the audio is staff only
+            moderator, screen = host.new_page(), host.new_page()
+            screen.set_viewport_size({"width": 1920, "height": 1080})
             moderator.goto(f"{server['url']}/accounts/login/?next=/m/{code}/moderate")
             moderator.fill("input[name=username]", server["user"])
             moderator.fill("input[name=password]", server["password"])

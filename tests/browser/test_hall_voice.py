@@ -38,8 +38,10 @@ def audible_browser():
 
 def test_the_big_screen_plays_the_question_in_step_with_the_words(voice_server, audible_browser):
     errors = []
-    moderator = audible_browser.new_page(viewport={"width": 1440, "height": 900})
-    screen = audible_browser.new_page(viewport={"width": 1920, "height": 1080})
+    # The projector's browser is the host's: the question's audio is served only to a signed-in host.
+    host = audible_browser.new_context(viewport={"width": 1440, "height": 900})
+    moderator, screen = host.new_page(), host.new_page()
+    screen.set_viewport_size({"width": 1920, "height": 1080})
     player = audible_browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
     for page in (moderator, screen, player):
         page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.contrib.auth import get_user_model
 from django.test import Client
 
 from game.conductor.groups import MODERATOR, SPECTATOR, team_key
@@ -29,7 +30,10 @@ async def test_the_words_come_when_the_voice_says_them(espeak, speech_dir, condu
     # the phones learn when the first word is due, never the audio or the timings
     assert (await phones.next("voice_ready"))["data"] == {"number": 1, "next_word_at": ready["next_word_at"]}
 
-    client = Client()
+    client = Client()  # not signed in: a phone on the public spectator page never hears ahead of the room
+    assert (await sync_to_async(client.get)(f"/m/{match.code}/speech/{ready['audio']}.wav")).status_code == 404
+    host = await sync_to_async(get_user_model().objects.create_user)("host", password="x", is_staff=True)
+    await sync_to_async(client.force_login)(host)
     heard = await sync_to_async(client.get)(f"/m/{match.code}/speech/{ready['audio']}.wav")
     assert heard.status_code == 200 and heard["Content-Type"] == "audio/wav"
     assert b"".join(heard.streaming_content)[:4] == b"RIFF"
