@@ -142,6 +142,7 @@ def test_the_live_pages_pass_the_audit_in_every_moment_of_a_match(a11y_server, o
     console.keyboard.press("h")
     expect(hall.locator("#phase")).to_contain_text("paused")
     everywhere("paused")
+    expect(console.locator("#btn-pause")).to_contain_text("Resume")
     console.keyboard.press("h")
     expect(hall.locator("#phase")).not_to_contain_text("paused")
     expect(m.locator("#buzz")).to_be_enabled()
@@ -223,6 +224,7 @@ def test_a_player_joins_buzzes_and_answers_by_keyboard_and_a_screen_reader_hears
     phone.evaluate("document.querySelector('#feed .ruling').dataset.heard = 'yes'")
     console.keyboard.press("h")
     expect(said).to_contain_text("Paused.")
+    expect(console.locator("#btn-pause")).to_contain_text("Resume")  # H resumes once the console knows it paused
     console.keyboard.press("h")
     expect(said).to_contain_text("Resumed.")
     expect(phone.locator("#feed .ruling[data-heard=yes]")).to_have_count(1)
