@@ -3,7 +3,6 @@
 The live state of a match is never stored; it is the fold of the match's events (game.engine).
 """
 import secrets
-import string
 
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from game.engine.errors import Rejected
 from game.engine.state import MatchState
+from game.engine.typed import typed_text
 
 MAX_PROTEST = 300  # characters of a team's reason
 OUTCOMES = ("upheld", "overturned")
@@ -28,13 +29,8 @@ def window_ms(s: MatchState) -> int:
 
 
 def protest_text(data: dict) -> str:
-    text = data.get("text")
-    if not isinstance(text, str) or not text.strip():
-        raise Rejected("Say in a few words why the ruling was wrong; the moderator reads it.", "empty")
-    text = " ".join(text.split())
-    if len(text) > MAX_PROTEST:
-        raise Rejected(f"That protest is too long; keep it under {MAX_PROTEST} characters.", "too_long")
-    return text
+    return typed_text(data, "text", MAX_PROTEST, "Say in a few words why the ruling was wrong; the moderator reads it.",
+                      f"That protest is too long; keep it under {MAX_PROTEST} characters.")
 
 
 def check_filing(s: MatchState, seat: dict, data: dict, now: int) -> dict:

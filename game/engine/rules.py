@@ -15,7 +15,6 @@ from __future__ import annotations
 import math
 
 from game.engine.buzzrace import grace_ms, press_time
-from game.engine.clock import word_ms
 from game.engine import protests
 from game.engine import voice
 from game.engine.commands import COMMANDS, MODERATOR, SEAT, senders
@@ -23,6 +22,7 @@ from game.engine.errors import Rejected
 from game.engine.fold import apply, apply_in_place
 from game.engine.selection import PACKET_ORDER
 from game.engine.state import MatchState
+from game.engine.typed import typed_text
 
 MAX_TEXT = 200
 MAX_REASON = 1000  # why a bot was stopped: the figures and the mechanism that held it
@@ -382,13 +382,8 @@ def _seat_of(s: MatchState, actor: dict) -> dict:
 
 
 def _text(data: dict, key: str = "text", limit: int = MAX_TEXT) -> str:
-    text = data.get(key)
-    if not isinstance(text, str) or not text.strip():
-        raise Rejected("Type an answer before sending it.", "empty")
-    text = " ".join(text.split())
-    if len(text) > limit:
-        raise Rejected(f"That is too long; keep it under {limit} characters.", "too_long")
-    return text
+    return typed_text(data, key, limit, "Type an answer before sending it.",
+                      f"That is too long; keep it under {limit} characters.")
 
 
 def _reason(data: dict, default: str | None = None) -> dict:

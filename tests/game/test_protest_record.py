@@ -14,7 +14,7 @@ from game.archive.exports import PROTEST_COLUMNS, boxscore_csv
 from game.archive.match_archive import import_archive
 from game.archive.replay import Replay
 from tests.engine.played import PLAYED
-from tests.engine.support import MOD, Match
+from tests.engine.support import Match
 
 pytestmark = pytest.mark.django_db
 

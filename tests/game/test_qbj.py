@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import io
 import json
-from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.core.management import call_command
 
 from game.archive.boxscore import box_score
 from game.demo import ensure_demo_packet
 from game.engine.formats import PRESETS
 from game.management.commands.simulate import play_simulated_match, simulated_teams
-from game.archive.qbj import Ids, match_qbj, tournament_qbj
+from game.archive.qbj import match_qbj, tournament_qbj
 from game.archive.replay import Replay, load_log
 from game.simulation import SimulatedCompetitor, VirtualMatch
 from game.store import MatchRunner, TeamSpec, create_match_record
