@@ -9,12 +9,16 @@ read them).
 from __future__ import annotations
 
 import collections
+import os
 import shutil
 import signal
 import subprocess
 from pathlib import Path
 
 RATE = 200  # samples a second
+# BENCH_PROFILE_GIL=1 keeps only the samples of the thread holding the GIL: where the Python CPU
+# went, without the waits (a thread blocked in a call that released the GIL looks busy otherwise).
+GIL = ["--gil"] if os.environ.get("BENCH_PROFILE_GIL") else []
 ROOT = str(Path(__file__).resolve().parent.parent) + "/"
 
 
@@ -35,7 +39,7 @@ class Profiler:
         self.directory.mkdir(parents=True, exist_ok=True)
         for name, pid in pids.items():
             out = self.directory / f"{self.label}-{name}.txt"
-            proc = subprocess.Popen([program, "record", "--pid", str(pid), "--rate", str(RATE), "--format", "raw",
+            proc = subprocess.Popen([program, "record", *GIL, "--pid", str(pid), "--rate", str(RATE), "--format", "raw",
                                      "--threads", "--nonblocking", "--output", str(out)],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             self.running[name] = (proc, out)

@@ -13,8 +13,10 @@ Printed, over --seconds of play after every match has started:
   conductor     process CPU time (every thread: the event loop, the database thread) per stored
                 event, and per match and second of play;
   writes        how many writes shared a transaction (the group commit) and the most that did;
-  floor         the pure engine alone doing the same work: decide_and_fold of each word of the same
-                matches, in memory, nothing stored, projected or sent.
+  floor         the pure engine alone doing the same work: decide_and_fold of each word the matches
+                revealed in that window, in memory, nothing stored, projected or sent
+                (bench/_engine_floor.py): paced (each word at the moment it was played, which is
+                how the conductor meets words) and hot (in a tight loop, every cache warm).
 
 Run: .venv/bin/python bench/conductor.py [--matches 100] [--seconds 8] [--runs 3]
 """
@@ -32,6 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT / "bench"))  # bench/_engine_floor.py, after the project (bench/bots.py is not the bots app)
 sys.dont_write_bytecode = True  # leave no __pycache__ in bench/
 
 RULES = {"reveal": "clock", "lead_in_seconds": 0, "words_per_minute": 300, "questions": 1, "tiebreakers": 0}
@@ -104,33 +107,30 @@ async def measure(codes: list[str], seconds: float) -> dict:
         count = lambda: MatchEvent.objects.count()  # noqa: E731
         events_before, writes_before = await asyncio.to_thread(count), conductor._db.writes
         batches_before = conductor._db.batches
-        cpu, system, wall = time.process_time(), os.times().system, time.monotonic()
+        cpu, system, wall, since_ms = time.process_time(), os.times().system, time.monotonic(), conductor.clock()
         await asyncio.sleep(seconds)
         cpu, system, wall = time.process_time() - cpu, os.times().system - system, time.monotonic() - wall
+        until_ms = conductor.clock()
         events = await asyncio.to_thread(count) - events_before
         return {"cpu": cpu, "system": system, "wall": wall, "events": events,
                 "writes": conductor._db.writes - writes_before,
                 "batches": conductor._db.batches - batches_before, "largest": conductor._db.largest,
-                "received": received}
+                "received": received, "since_ms": since_ms, "until_ms": until_ms}
     finally:
         serving.cancel()
         draining.cancel()
         await asyncio.gather(serving, draining, return_exceptions=True)
 
 
-def engine_floor(codes: list[str], words: int) -> float:
-    """CPU seconds for the pure engine to reveal `words` words spread over the matches, in memory."""
-    from game.engine.api import decide_and_fold, next_wakeup
+def engine_floors(codes: list[str], since_ms: int, until_ms: int) -> dict:
+    """The pure engine on the words these matches revealed in the measured window (bench/_engine_floor.py):
+    hot, and paced as they were played."""
+    from _engine_floor import floors
     from game.models import Match
-    from game.store import load_state
+    from game.store import load_events
 
-    states = [load_state(Match.objects.get(code=code)) for code in codes]  # as the conductor left them: live
-    tick = {"type": "tick", "actor": {"role": "system"}}
-    cpu = time.process_time()
-    for k in range(words):
-        i = k % len(states)
-        _, states[i] = decide_and_fold(states[i], tick, next_wakeup(states[i]))
-    return time.process_time() - cpu
+    logs = [[e for e in load_events(match) if e["t"] < until_ms] for match in Match.objects.filter(code__in=codes)]
+    return floors(logs, since_ms)
 
 
 def main() -> None:
@@ -148,21 +148,27 @@ def main() -> None:
         for run in range(args.runs):
             codes = make_matches(args.matches)
             result = asyncio.run(measure(codes, args.seconds))
-            floor = engine_floor(codes, result["events"])
-            rows.append((result, floor))
+            floor = engine_floors(codes, result["since_ms"], result["until_ms"])
+            paced = floor["paced_cpu"] / max(1, floor["paced_words"]) * 1e6
+            hot = floor["cpu"] / max(1, floor["words"]) * 1e6
+            rows.append((result, paced, hot))
             per_event = result["cpu"] / max(1, result["events"]) * 1e6
             print(f"run {run + 1}: {args.matches} matches, {result['wall']:.1f} s: {result['events']} events stored "
                   f"({result['events'] / result['wall']:.0f}/s), {result['received']} broadcasts taken; conductor "
                   f"CPU {result['cpu']:.2f} s ({result['system']:.2f} in the kernel) = {per_event:.0f} us per event, "
                   f"{result['cpu'] / result['wall'] * 1000 / args.matches:.2f} ms/s per match; "
                   f"{result['batches']} transactions of {result['writes']} writes carried several "
-                  f"(at most {result['largest']}); floor, the engine alone: "
-                  f"{floor / max(1, result['events']) * 1e6:.0f} us per event")
-        per_event = [r["cpu"] / max(1, r["events"]) * 1e6 for r, _ in rows]
-        floors = [f / max(1, r["events"]) * 1e6 for r, f in rows]
+                  f"(at most {result['largest']}); floor, the engine alone on the same {floor['paced_words']} words: "
+                  f"{paced:.0f} us per word paced as played, {hot:.0f} hot (x{per_event / paced:.1f}, x{per_event / hot:.1f})")
+        per_event = [r["cpu"] / max(1, r["events"]) * 1e6 for r, _, _ in rows]
+        paced = [p for _, p, _ in rows]
+        hot = [h for _, _, h in rows]
         print(f"\nConductor CPU per stored event: median {statistics.median(per_event):.0f} us "
-              f"(runs {', '.join(f'{v:.0f}' for v in per_event)}); floor, the pure engine: median "
-              f"{statistics.median(floors):.0f} us; {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}.")
+              f"(runs {', '.join(f'{v:.0f}' for v in per_event)}); floor, the pure engine per word: median "
+              f"{statistics.median(paced):.0f} us paced as played, {statistics.median(hot):.0f} us hot; "
+              f"conductor / engine: x{statistics.median([e / p for e, p in zip(per_event, paced)]):.1f} paced, "
+              f"x{statistics.median([e / h for e, h in zip(per_event, hot)]):.1f} hot; "
+              f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}.")
 
 
 if __name__ == "__main__":

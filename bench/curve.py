@@ -93,7 +93,7 @@ def main() -> int:
                      latency.fmt(m["engine_us"], 0), latency.fmt(m["conductor_ratio"]),
                      str(sum(r["lost"] for r in runs))])
     print(latency.table(["layer", "matches", "runs", "server CPU ms/s per match", "floor's", "CPU / floor's",
-                         "jitter p99 ms", "floor's", "jitter / floor's", "conductor us/event", "engine us/word",
+                         "jitter p99 ms", "floor's", "jitter / floor's", "conductor us/event", "engine us/word (paced)",
                          "conductor / engine", "lost+dup+ooo"], rows))
     return 1 if failed else 0
 
