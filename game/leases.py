@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import functools
 import os
 import socket
 
-from django.db import IntegrityError, connection, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.db.models import Count, Q
 
 from game.models import ConductorPresence, Match, MatchLease
@@ -80,33 +81,42 @@ def acquire(code: str, owner: str, channel: str, now: int, place: bool = False) 
     return Lease(code, match["id"], match["status"], False, holder["channel"] if holder else "", False)
 
 
-def hold(match_id: int, owner: str, now: int) -> None:
+def hold(match_id: int, owner: str, now: int, cursor=None) -> None:
     """Extend our lease inside the caller's transaction, or raise LeaseLost if it is not ours any more."""
-    if not _extend(owner, [match_id], now):
+    if not _extend(owner, [match_id], now, cursor):
         raise LeaseLost(f"This conductor no longer holds the lease of match {match_id}.")
 
 
-def renew(owner: str, match_ids: list[int], now: int) -> set[int]:
+def renew(owner: str, match_ids: list[int], now: int, cursor=None) -> set[int]:
     """Extend all our leases at once; return the ids of the matches we still hold."""
     wanted = set(match_ids)
     if not wanted:
         return set()
-    if _extend(owner, sorted(wanted), now) == len(wanted):
+    if _extend(owner, sorted(wanted), now, cursor) == len(wanted):
         return wanted  # one lease per match: every one was ours (the usual case, one statement)
     return set(MatchLease.objects.filter(owner=owner, match_id__in=wanted).values_list("match_id", flat=True))
 
 
-def _extend(owner: str, match_ids: list[int], now: int) -> int:
+def _extend(owner: str, match_ids: list[int], now: int, cursor=None) -> int:
     """UPDATE our leases of match_ids to run LEASE_MS from now; how many there were. Written out
-    rather than through the ORM: it runs with every write of every match."""
-    opts = MatchLease._meta
-    quote = connection.ops.quote_name
-    with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {quote(opts.db_table)} SET {quote(opts.get_field('expires_ms').column)} = %s "
-                       f"WHERE {quote(opts.get_field('owner').column)} = %s "
-                       f"AND {quote(opts.get_field('match').column)} IN ({', '.join(['%s'] * len(match_ids))})",
-                       [now + LEASE_MS, owner, *match_ids])
+    rather than through the ORM: it runs with every write of every match (on the caller's cursor,
+    if it passes one)."""
+    sql = _extend_sql(connections[DEFAULT_DB_ALIAS].vendor, len(match_ids))
+    if cursor is not None:
+        cursor.execute(sql, [now + LEASE_MS, owner, *match_ids])
         return cursor.rowcount
+    with connection.cursor() as own:
+        own.execute(sql, [now + LEASE_MS, owner, *match_ids])
+        return own.rowcount
+
+
+@functools.lru_cache(maxsize=256)
+def _extend_sql(vendor: str, count: int) -> str:
+    opts = MatchLease._meta
+    quote = connections[DEFAULT_DB_ALIAS].ops.quote_name
+    return (f"UPDATE {quote(opts.db_table)} SET {quote(opts.get_field('expires_ms').column)} = %s "
+            f"WHERE {quote(opts.get_field('owner').column)} = %s "
+            f"AND {quote(opts.get_field('match').column)} IN ({', '.join(['%s'] * count)})")
 
 
 def unserved_live_codes(now: int) -> list[str]:

@@ -166,7 +166,9 @@ class Seat(models.Model):
 class MatchEvent(models.Model):
     """One entry of a match's append-only event log."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    # No index of its own: the unique (match, seq) index below serves every lookup by match, and a
+    # second index would be one more tree to write for every word of every match.
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events", db_index=False)
     seq = models.PositiveIntegerField()
     t_ms = models.BigIntegerField(help_text="Milliseconds since the Unix epoch when the event happened.")
     type = models.CharField(max_length=40)

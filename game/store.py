@@ -6,13 +6,16 @@ events, append them in one transaction, fold them into the live state. The condu
 """
 from __future__ import annotations
 
+import contextlib
+import functools
+
 import logging
 import secrets
 import threading
 import time
 from dataclasses import dataclass, field, replace
 
-from django.db import DatabaseError, connection, transaction
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
 from django.utils import timezone
 
 from game.leases import LeaseLost, hold, renew
@@ -143,31 +146,41 @@ def number_events(match: Match, events: list[dict], first_seq: int) -> list[tupl
     return [(match.pk, event) for event in events]
 
 
-def insert_events(rows: list[tuple[int, dict]]) -> None:
+def insert_events(rows: list[tuple[int, dict]], cursor=None) -> None:
     """Store (match id, event) rows in one INSERT, without a model object per row: this is the
     conductor's hot path (every word of every match), where building models and compiling the
     statement through the ORM cost more than SQLite's own work. The JSON column's value is prepared
-    by the model's own field, so each database gets what the ORM would give it."""
+    by the model's own field, so each database gets what the ORM would give it. A caller that runs
+    several statements in one transaction passes its cursor."""
     if not rows:
         return
-    opts = MatchEvent._meta
-    quote = connection.ops.quote_name
-    data_field = opts.get_field("data")
-    columns = ", ".join(quote(opts.get_field(name).column) for name in ("match", "seq", "t_ms", "type", "data"))
-    with connection.cursor() as cursor:
+    db = connections[DEFAULT_DB_ALIAS]  # looked up once: each use of `connection` looks it up again
+    prepare = MatchEvent._meta.get_field("data").get_db_prep_save
+    with _cursor(db, cursor) as out:
         for start in range(0, len(rows), INSERT_ROWS):
             chunk = rows[start:start + INSERT_ROWS]
             values = []
             for match_id, event in chunk:
-                values += [match_id, event["seq"], event["t"], event["type"],
-                           data_field.get_db_prep_save(event["data"], connection)]
-            cursor.execute(f"INSERT INTO {quote(opts.db_table)} ({columns}) VALUES "
-                           + ", ".join(["(%s, %s, %s, %s, %s)"] * len(chunk)), values)
+                values += [match_id, event["seq"], event["t"], event["type"], prepare(event["data"], db)]
+            out.execute(_insert_sql(db.vendor, len(chunk)), values)
 
 
-def append_events(match: Match, events: list[dict], first_seq: int) -> list[dict]:
+@functools.lru_cache(maxsize=64)
+def _insert_sql(vendor: str, rows: int) -> str:
+    opts = MatchEvent._meta
+    quote = connections[DEFAULT_DB_ALIAS].ops.quote_name
+    columns = ", ".join(quote(opts.get_field(name).column) for name in ("match", "seq", "t_ms", "type", "data"))
+    return f"INSERT INTO {quote(opts.db_table)} ({columns}) VALUES " + ", ".join(["(%s, %s, %s, %s, %s)"] * rows)
+
+
+def _cursor(db, cursor):
+    """The caller's cursor (left open for it), or a new one closed after use."""
+    return contextlib.nullcontext(cursor) if cursor is not None else db.cursor()
+
+
+def append_events(match: Match, events: list[dict], first_seq: int, cursor=None) -> list[dict]:
     """Number the events from first_seq and store them; the unique (match, seq) guards the log."""
-    insert_events(number_events(match, events, first_seq))
+    insert_events(number_events(match, events, first_seq), cursor)
     return events
 
 
@@ -181,8 +194,8 @@ class WriteBatch:
     extended together (held: the match ids still ours), and their events are inserted together
     when every write has run."""
 
-    def __init__(self, owner: str, held: set[int]):
-        self.owner, self.held = owner, held
+    def __init__(self, owner: str, held: set[int], cursor=None):
+        self.owner, self.held, self.cursor = owner, held, cursor
         self.rows: list[list[tuple[int, dict]]] = []  # the rows of each write, in the order they ran
 
     def begin(self) -> None:
@@ -202,19 +215,28 @@ class WriteBatch:
         kept = [(index, rows) for index, rows in enumerate(self.rows) if rows and index not in failed]
         self.rows = []
         try:
-            with transaction.atomic():
-                insert_events([row for _, rows in kept for row in rows])
+            with statement_alone():
+                insert_events([row for _, rows in kept for row in rows], self.cursor)
             return {}
         except DatabaseError:
             log.warning("Storing %d writes together failed; storing each alone", len(kept), exc_info=True)
         refused = {}
         for index, rows in kept:
             try:
-                with transaction.atomic():
-                    insert_events(rows)
+                with statement_alone():
+                    insert_events(rows, self.cursor)
             except DatabaseError as exc:
                 refused[index] = exc
         return refused
+
+
+def statement_alone():
+    """What lets one failed statement fail alone inside a transaction: a savepoint on PostgreSQL, where
+    a failed statement aborts the whole transaction; nothing on SQLite, which undoes only the
+    statement that failed and goes on (a savepoint there is two more statements on every word)."""
+    if connections[DEFAULT_DB_ALIAS].vendor == "sqlite":
+        return contextlib.nullcontext()
+    return transaction.atomic()
 
 
 def current_batch(owner: str | None) -> WriteBatch | None:
@@ -242,8 +264,8 @@ def write_together(owner: str, match_ids: list[int], now: int, calls: list) -> l
     every call gets that failure."""
     outcomes: list[tuple[bool, object]] = []
     try:
-        with transaction.atomic():
-            _batch.current = batch = WriteBatch(owner, renew(owner, match_ids, now))
+        with transaction.atomic(), connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+            _batch.current = batch = WriteBatch(owner, renew(owner, match_ids, now, cursor), cursor)
             try:
                 for call in calls:
                     batch.begin()

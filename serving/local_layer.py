@@ -8,7 +8,9 @@ loop (call_soon_threadsafe; plain call_soon when that is the sender's own loop, 
 wake-up), or queued until one comes. It also fixes two costs of the in-memory layer that grew with
 the number of sockets: expiry is checked per channel touched (not over every channel on every
 call), and one channel may have several readers. Each receiver gets its own copy of a message by a
-pickle round trip (a group message is pickled once), several times cheaper than deepcopy.
+pickle round trip (a group message is pickled once), several times cheaper than deepcopy; a
+message its sender gives up (hand_over: the conductor's frames, built for that one send) goes to a
+lone member as it is, with no copy at all.
 """
 from __future__ import annotations
 
@@ -119,16 +121,30 @@ class LocalChannelLayer(BaseChannelLayer):
 
     async def group_send(self, group, message):
         assert isinstance(message, dict), "message is not a dict"
+        channels = self._members(group)
+        packed = pickle.dumps(message, pickle.HIGHEST_PROTOCOL) if channels else b""
+        for channel in channels:
+            self._deliver(channel, pickle.loads(packed), raise_full=False)  # a full member misses it, as on Redis
+
+    def hand_over(self, group: str, message: dict) -> None:
+        """group_send of a message the sender gives up: it never reads or changes it again (the
+        conductor's frames, built fresh for each send). A group of one member, the usual case (the
+        embedded default has one web process), gets the message itself, with no copy; each further
+        member gets a copy of its own."""
+        channels = self._members(group)
+        packed = pickle.dumps(message, pickle.HIGHEST_PROTOCOL) if len(channels) > 1 else b""
+        for number, channel in enumerate(channels):
+            self._deliver(channel, message if number == 0 else pickle.loads(packed), raise_full=False)
+
+    def _members(self, group: str) -> list[str]:
+        """The group's channels, after dropping those that joined longer than group_expiry ago."""
         self.require_valid_group_name(group)
         oldest = time.time() - self.group_expiry
         with self._lock:
             members = self._groups.get(group, {})
             for name in [n for n, joined in members.items() if joined < oldest]:
                 del members[name]
-            channels = list(members)
-        packed = pickle.dumps(message, pickle.HIGHEST_PROTOCOL) if channels else b""
-        for channel in channels:
-            self._deliver(channel, pickle.loads(packed), raise_full=False)  # a full member misses it, as on Redis
+            return list(members)
 
     # -- flush extension --------------------------------------------------------------------------
 

@@ -106,3 +106,19 @@ async def test_group_members_each_get_their_own_copy_and_a_waiting_reader_on_thi
     first["audiences"]["spectator"].append([2, "y"])
     second = await layer.receive("two")
     assert second == message == {"type": "hub.frames", "audiences": {"spectator": [[1, "x"]]}}
+
+
+async def test_a_message_handed_over_reaches_every_member_and_no_member_changes_another_ones():
+    """The conductor hands its frames over (it never touches them again): a lone web process gets
+    them without a copy, and with two, what one changes the other never sees."""
+    layer = LocalChannelLayer()
+    await layer.group_add("alone", "one")
+    message = {"type": "hub.frames", "audiences": {"spectator": [[1, "x"]]}}
+    layer.hand_over("alone", message)
+    assert await layer.receive("one") == message
+    await layer.group_add("g", "one")
+    await layer.group_add("g", "two")
+    layer.hand_over("g", {"type": "hub.frames", "audiences": {"spectator": [[2, "y"]]}})
+    first = await layer.receive("one")
+    first["audiences"]["spectator"].append([3, "z"])
+    assert await layer.receive("two") == {"type": "hub.frames", "audiences": {"spectator": [[2, "y"]]}}

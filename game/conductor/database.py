@@ -95,7 +95,8 @@ class DatabaseThread:
             self._settle(self._run_all(jobs))
 
     def _run_all(self, jobs: list[Job]) -> list[tuple[Job, bool, object]]:
-        """Run the jobs in order; consecutive writes go in one transaction."""
+        """Run the jobs in order; consecutive writes go in one transaction (a lone write too: one
+        path, one cursor for the lease and the events)."""
         done = []
         start = 0
         self.writes += sum(1 for job in jobs if job.match_id is not None)
@@ -103,16 +104,17 @@ class DatabaseThread:
             end = start
             while end < len(jobs) and jobs[end].match_id is not None:
                 end += 1
-            if end - start > 1:
+            if end > start:
                 writes = jobs[start:end]
-                self.batches += 1
-                self.largest = max(self.largest, len(writes))
+                if len(writes) > 1:
+                    self.batches += 1
+                    self.largest = max(self.largest, len(writes))
                 outcomes = write_together(self.owner, [j.match_id for j in writes], self.clock(),
                                           [j.call for j in writes])
                 done += [(job, ok, value) for job, (ok, value) in zip(writes, outcomes)]
                 start = end
                 continue
-            job = jobs[start]  # a lone write keeps the transaction the runner opens itself
+            job = jobs[start]
             try:
                 done.append((job, True, job.call()))
             except Exception as exc:  # handed to the caller to raise

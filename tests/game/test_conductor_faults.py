@@ -219,6 +219,7 @@ async def test_when_the_layer_fails_the_match_pauses_and_what_was_not_sent_goes_
         await real(group, message)
 
     monkeypatch.setattr(channel_layer, "group_send", failing_group_send)
+    monkeypatch.setattr(channel_layer, "hand_over", None)  # every send goes the way a network layer's does
     assert (await conduct(match.code, "reveal", MOD))["ok"], "the event is stored and the command answered"
     await asyncio.sleep(0.1)
     broken[0] = False
@@ -267,6 +268,7 @@ def broken_group_send(channel_layer, monkeypatch, hang_s: float = 0.0):
         await real(group, message)
 
     monkeypatch.setattr(channel_layer, "group_send", failing)
+    monkeypatch.setattr(channel_layer, "hand_over", None)  # every send goes the way a network layer's does
     return broken, first_failed
 
 

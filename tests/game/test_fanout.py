@@ -210,6 +210,7 @@ async def test_one_message_per_match_gives_each_audience_its_own_frames_and_no_p
         await real_send(group, message)
 
     channel_layer.group_send = counting_send
+    channel_layer.hand_over = None  # the conductor's frames go through group_send, to be counted
     audiences = {"moderator": (ModeratorSocket, MODERATOR, None), "t0": (PlayerSocket, team_key("t0"), "t0"),
                  "t1": (PlayerSocket, team_key("t1"), "t1"), "spectator": (SpectatorSocket, SPECTATOR, None)}
     got = {name: [] for name in audiences}

@@ -39,3 +39,13 @@ def test_the_log_refuses_a_second_event_with_the_same_seq():
     with pytest.raises(IntegrityError), transaction.atomic():
         MatchEvent.objects.create(match=match, seq=count, t_ms=0, type="chat", data={})
     assert match.events.count() == count
+
+
+def test_in_a_shared_transaction_a_write_that_cannot_be_stored_fails_alone_on_postgres(live_match):
+    """PostgreSQL aborts a whole transaction at a failed statement, so the conductor's shared insert
+    runs in a savepoint there (SQLite undoes only the statement and needs none): the same check as
+    on SQLite, on PostgreSQL."""
+    from tests.game.test_group_commit import (
+        test_a_write_whose_events_cannot_be_stored_fails_alone_and_the_others_are_stored as fails_alone)
+
+    fails_alone(live_match)
