@@ -192,9 +192,10 @@ EXHIBITION_MAX_PLAYERS = int(os.environ.get("EXHIBITION_MAX_PLAYERS", 60))
 EXHIBITION_JOIN_CONFIRM_SECONDS = float(os.environ.get("EXHIBITION_JOIN_CONFIRM_SECONDS", 8))
 # An event's hall screen goes back to the leaderboard this long after a match ends (events/hall.py).
 EXHIBITION_HALL_RETURN_SECONDS = float(os.environ.get("EXHIBITION_HALL_RETURN_SECONDS", 30))
-# The conductor wakes a match's clock on a grid of this many ms, so matches due in the same grain share
-# one wake-up, transaction and send (docs/benchmarks.md); 0 wakes each at its own ms.
-EXHIBITION_CLOCK_GRAIN_MS = float(os.environ.get("EXHIBITION_CLOCK_GRAIN_MS", 10))
+# The clock grid of a new match (its rule clock_grid_ms, game/engine/rules.py on_grid): its words and
+# deadlines fall on multiples of this many ms, so the matches due at one instant share one wake-up,
+# transaction and send (docs/benchmarks.md); 0 keeps each at its own ms.
+EXHIBITION_CLOCK_GRAIN_MS = int(os.environ.get("EXHIBITION_CLOCK_GRAIN_MS", 10))
 # A player's seat token stops working this many hours after the join (an event day); joining again makes a new one.
 EXHIBITION_SEAT_TOKEN_HOURS = float(os.environ.get("EXHIBITION_SEAT_TOKEN_HOURS", 12))
 

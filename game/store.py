@@ -15,6 +15,7 @@ import threading
 import time
 from dataclasses import dataclass, field, replace
 
+from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
 from django.utils import timezone
 
@@ -111,7 +112,9 @@ def create_match_record(
     seed gets a new one, stored with the rest, so the match's questions can be picked again. Raises
     SelectionError (a Rejected naming the setting) when the settings pick no question. `questions`
     (engine dicts, main then reserve) replaces the pick: an event draws them from its own pool."""
-    rules = make_rules(format_name, overrides)
+    # The server's clock grid (rules.on_grid) unless the caller sets one: part of the match's rules,
+    # so a replay or another conductor reads the same schedule.
+    rules = make_rules(format_name, {"clock_grid_ms": int(settings.EXHIBITION_CLOCK_GRAIN_MS), **(overrides or {})})
     if order.shuffled and order.seed is None:
         order = replace(order, seed=new_seed())
     if questions is None:

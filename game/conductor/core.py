@@ -22,7 +22,6 @@ import logging
 import uuid
 
 from channels.layers import get_channel_layer
-from django.conf import settings
 from django.db import connections
 
 from game.budgets import Budgets
@@ -30,6 +29,7 @@ from game.store import now_ms
 
 from game import leases
 from game.conductor import loading
+from game.conductor.alarms import Alarms
 from game.conductor.database import DatabaseThread
 from game.conductor.groups import CONDUCTOR_CHANNEL, Sender
 from game.conductor.host import MatchHost, actor_key
@@ -77,7 +77,7 @@ class Conductor:
         self._unserved_seen: set[str] = set()  # live matches nobody held at our last look
         self._opening: dict[str, tuple[bool, asyncio.Future]] = {}  # match -> (place, its host being opened)
         self._db = DatabaseThread(self.id, lambda: self.clock())
-        self.clock_grain_s = max(0.0, float(getattr(settings, "EXHIBITION_CLOCK_GRAIN_MS", 0))) / 1000
+        self.alarms = Alarms(lambda: self.clock())  # one timer per instant that matches are due at
 
     async def db(self, fn, *args):
         """Run Django ORM work on the conductor's database thread."""

@@ -6,7 +6,7 @@ waiting at the same moment are run together: one transaction for all of them, th
 and extended by one statement, their events inserted by one (store.write_together). A hundred
 matches whose words are due at the same tick thus cost one commit, not a hundred. A batch is what
 queued while the thread was busy, or what was asked for in one turn of the event loop: the thread
-is woken once at the end of the turn, so the matches whose clocks fire together (host.py's grain)
+is woken once at the end of the turn, so the matches whose clocks fire together (alarms.py)
 share a transaction; nothing waits for company longer than that.
 
 Each caller gets its own outcome (a result or its own exception), and only after the transaction

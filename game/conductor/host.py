@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
-import math
 
 from django.db import IntegrityError
 
@@ -136,26 +135,18 @@ class MatchHost:
         while not self._inbox:
             stopped = self.stalled_at is not None or self.layer_lost_at is not None
             wake = None if stopped else next_wakeup(self.state)
-            delay = None if wake is None else (wake - self.conductor.clock()) / 1000
-            if delay is not None and delay <= 0:
+            if wake is not None and wake <= self.conductor.clock():
                 return TICK
             self._arrived.clear()
-            # One timer that sets the event (asyncio.wait_for would add a task and a future per word).
-            timer = None if delay is None else self._wake_at(delay)
+            # The conductor's alarm for that moment sets the event: one timer for every match due
+            # then (asyncio.wait_for would add a task and a future per word, and a timer per match).
+            alarm = None if wake is None else self.conductor.alarms.wake(wake, self._arrived)
             try:
                 await self._arrived.wait()
             finally:
-                if timer is not None:
-                    timer.cancel()
+                if alarm is not None:
+                    alarm.cancel()
         return self._inbox.popleft()
-
-    def _wake_at(self, delay: float) -> asyncio.TimerHandle:
-        loop = asyncio.get_running_loop()
-        when = loop.time() + delay
-        grain = self.conductor.clock_grain_s
-        if grain:
-            when = math.ceil(when / grain) * grain  # every match due in this grain wakes in the same turn
-        return loop.call_at(when, self._arrived.set)
 
     async def _handle(self, message: dict) -> None:
         if self.layer_lost_at is not None:

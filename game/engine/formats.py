@@ -99,6 +99,12 @@ _TOP_FIELDS = {
     "team_seats": ("int", 1, 32),  # players a human team may seat at once (an event's team size cap)
     "protest_seconds": ("int", 0, 600),  # how long after a ruling a captain may protest it; 0: no protests
 }
+# Numbers the server sets, not the host: checked like the others, never on the host's page.
+_SERVER_FIELDS = {
+    # The clock's grid: words and deadlines fall on multiples of this many ms (rules.on_grid). Absent
+    # from the presets (0: exact); the server gives each new match its own (EXHIBITION_CLOCK_GRAIN_MS).
+    "clock_grid_ms": ("int", 0, 100),
+}
 _PHASE_FIELDS = {
     "points": ("int", -100, 100),
     "power_points": ("int", -100, 100),
@@ -152,8 +158,8 @@ def make_rules(preset: str, overrides: dict | None = None) -> dict:
     overrides = copy.deepcopy(overrides or {})
     phase_edits = overrides.pop("phases", None)
     for key, value in overrides.items():
-        if key in _TOP_FIELDS:
-            rules[key] = _check_number(key, value, *_TOP_FIELDS[key])
+        if key in _TOP_FIELDS or key in _SERVER_FIELDS:
+            rules[key] = _check_number(key, value, *(_TOP_FIELDS.get(key) or _SERVER_FIELDS[key]))
         elif key == "reveal":
             if value not in ("clock", "moderator", "voice"):
                 raise RulesError("reveal must be 'clock' (words at the set speed), 'moderator' (one word per key press) "

@@ -87,7 +87,25 @@ def create_match(rules: dict, teams: list[dict], seats: list[dict], questions: l
 
 
 def next_wakeup(state: MatchState | None) -> int | None:
-    """When the clock must next run for this match, or None if nothing is scheduled."""
+    """When the clock must next run for this match, or None if nothing is scheduled: the next
+    scheduled moment, on the match's clock grid (see on_grid)."""
+    due = _scheduled(state)
+    return None if due is None else on_grid(due, state.rules)
+
+
+def on_grid(due: int, rules: dict) -> int:
+    """The moment a timer due at `due` fires: the next multiple of the rule clock_grid_ms (ms since
+    the epoch; 0, the default, means at once). With a grid every match's words and deadlines fall
+    on the same few instants, so a server with many matches wakes once per instant for all of them
+    and stores their events together; and each event is stamped with the moment the screens get
+    it. The schedule itself keeps the exact times (each word's length is counted from when it was
+    due, not from the grid), so the reading never drifts: every word is late by less than one step.
+    A match read aloud keeps the voice's own times: its words meet the audio to the ms."""
+    grid = 0 if rules.get("reveal") == "voice" else rules.get("clock_grid_ms") or 0
+    return due if grid <= 0 else -(-due // grid) * grid
+
+
+def _scheduled(state: MatchState | None) -> int | None:
     if state is None or state.status != "live" or state.paused or state.q is None or state.q.closed:
         return None
     if state.q.answer_shown:
@@ -138,24 +156,28 @@ def decide_and_fold(state: MatchState, command: dict, now: int) -> tuple[list[di
 
 def _run_clock(out: _Emitter, now: int):
     while True:
-        due = next_wakeup(out.state)
-        if due is None or due > now:
+        due = _scheduled(out.state)
+        if due is None:
             return
-        s = out.state
-        q = s.q
+        at = on_grid(due, out.state.rules)
+        if at > now:
+            return
+        q = out.state.q
         if q.deadline is not None and q.deadline["at"] <= due:
-            _expire(out, q.deadline, due)
+            _expire(out, q.deadline, at)
         else:
-            _reveal_word(out, due, scheduled=True)
+            _reveal_word(out, at, scheduled=True, due=due)
 
 
-def _reveal_word(out: _Emitter, at: int, scheduled: bool):
+def _reveal_word(out: _Emitter, at: int, scheduled: bool, due: int | None = None):
+    """Show the next word at `at`; with the clock, the next one is due a word's length after this
+    one was due (`due`, which the grid may have moved `at` a little past)."""
     s = out.state
     q, words = s.q, s.question.words
     index = q.revealed
     word = words[index]
     last = index + 1 >= len(words)
-    finish = at + voice.word_duration(s, index)
+    finish = (at if due is None else due) + voice.word_duration(s, index)
     next_at = None if last or not scheduled else finish
     dead_at = finish + int(s.phase_rules()["dead_seconds"] * 1000) if last else None
     out.emit("word_revealed", at, index=index, word=word, next_at=next_at, dead_at=dead_at)

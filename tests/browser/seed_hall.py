@@ -22,6 +22,7 @@ from django.core.management import call_command  # noqa: E402
 
 from game.engine.formats import PRESETS  # noqa: E402
 from game.models import Packet, Question  # noqa: E402
+from game.engine.api import next_wakeup  # noqa: E402
 from game.store import MatchRunner, SeatSpec, TeamSpec, create_match_record, now_ms  # noqa: E402
 
 USER, PASSWORD = "moderator", "a-long-test-password"
@@ -112,8 +113,8 @@ def play_to(runner: MatchRunner, stage: str, now: int):
                        "data": {"guess": guess, "confidence": confidence, "buzz": False, "threshold": threshold,
                                 "alternatives": alternatives}}, now)
 
-    def expire() -> int:  # nobody answers before the deadline: the next phase starts then
-        at = runner.state.q.deadline["at"] + 1
+    def expire() -> int:  # nobody answers before the deadline: the next phase starts when the clock runs it
+        at = next_wakeup(runner.state)
         runner.handle({"type": "tick", "actor": system, "data": {}}, at)
         return at
 

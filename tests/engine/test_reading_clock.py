@@ -108,3 +108,40 @@ def test_a_word_revealed_by_hand_on_the_clock_sets_the_pace_instead_of_stopping_
     while m.q.revealed < 4:
         m.advance()
     assert m.word_times() == [500, 800, 1100, 1400]
+
+
+GRID_TEXT = "Alpha, beta gamma. Delta epsilon zeta, eta theta iota kappa."
+
+
+@pytest.mark.parametrize("grid, wpm, start", [(10, 200, 0), (20, 280, 1234), (20, 300, 7), (50, 170, 3)])
+def test_on_a_clock_grid_each_word_lands_on_the_grid_within_one_step_of_its_time_and_never_drifts(grid, wpm, start):
+    """A server gives its matches a clock grid so that their words fall on shared instants. Each word
+    comes at its exact time rounded up to the grid: never early, less than one step late, and the
+    lateness never adds up, however long the question (the next word is timed from when this one was
+    due, not from the grid)."""
+    text = " ".join([GRID_TEXT] * 6)
+    exact = Match("quizbowl", {"questions": 1, "words_per_minute": wpm}, questions=[question(text)])
+    gridded = Match("quizbowl", {"questions": 1, "words_per_minute": wpm, "clock_grid_ms": grid},
+                    questions=[question(text)])
+    for m in (exact, gridded):
+        m.start(start)
+        while m.q.revealed < len(m.question.words):
+            m.advance()
+    assert len(gridded.word_times()) == len(exact.word_times()) == 60
+    for on_grid, due in zip(gridded.word_times(), exact.word_times()):
+        assert on_grid % grid == 0 and due <= on_grid < due + grid
+
+
+def test_on_a_clock_grid_a_buzz_between_a_words_time_and_its_grid_instant_comes_before_that_word():
+    """The word is shown at the grid instant, so a buzz before it was pressed on the words before it,
+    and the log stays in time order."""
+    m = Match("quizbowl", {"questions": 1, "words_per_minute": 280, "clock_grid_ms": 20},
+              questions=[question("one two three four five")])
+    m.start(0)
+    m.advance()  # the first word, at 2000
+    due = 2000 + word_ms("one", m.rules)  # 2214: the second word's exact time; its grid instant is 2220
+    assert m.wakeup() == 2220
+    m.buzz("h0", at=due + 2)
+    assert m.q.revealed == 1, "the second word was not shown yet"
+    times = [e["t"] for e in m.events]
+    assert times == sorted(times)

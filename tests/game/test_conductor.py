@@ -1,5 +1,6 @@
 """The conductor over the in-memory channel layer: commands, replies, broadcasts, clock, recovery."""
 import asyncio
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -226,24 +227,26 @@ async def test_a_match_gets_one_host_however_many_messages_open_it_at_once(condu
     assert [e["type"] for e in await stored(match)].count("seat_joined") == 10, "every join answered is in the log"
 
 
-async def test_matches_due_within_one_clock_grain_wake_together_never_early():
-    """The clock's grid (EXHIBITION_CLOCK_GRAIN_MS): words due a few ms apart in one grain are handled
-    in the same turn of the loop (one transaction, one send), none before it is due, none a grain late."""
-    from types import SimpleNamespace
-
-    from game.conductor.host import MatchHost
+async def test_matches_due_at_one_instant_wake_together_on_one_timer_never_early():
+    """The clock's grid (rules.on_grid): matches due at the same instant are woken by one timer, in the
+    same turn of the loop (one transaction, one send), none before it is due; one that woke for
+    something else meanwhile gives its place up."""
+    from game.conductor.alarms import Alarms
 
     loop = asyncio.get_running_loop()
-    hosts = [MatchHost.__new__(MatchHost) for _ in range(3)]
-    for host in hosts:
-        host.conductor, host._arrived = SimpleNamespace(clock_grain_s=0.05), asyncio.Event()
-    now = loop.time()
-    base = (int(now / 0.05) + 2) * 0.05 - now  # the start of a grain a little ahead
-    timers = [host._wake_at(base + offset) for host, offset in zip(hosts, (0.001, 0.02, 0.049))]
-    whens = {timer.when() for timer in timers}
-    assert len(whens) == 1, "one grain, one wake-up"
-    assert now + base + 0.049 <= whens.pop() < now + base + 0.049 + 0.05
-    hosts[0].conductor.clock_grain_s = 0
-    assert abs(hosts[0]._wake_at(0.0123).when() - (loop.time() + 0.0123)) < 0.001, "no grain: its own moment"
-    for timer in timers:
-        timer.cancel()
+    clock = lambda: int(time.time() * 1000)  # noqa: E731
+    alarms = Alarms(clock)
+    due = (clock() // 20 + 3) * 20  # an instant of a 20 ms grid, a little ahead
+    events = [asyncio.Event() for _ in range(4)]
+    places = [alarms.wake(due, event) for event in events]
+    assert len(alarms) == 1, "one instant, one timer"
+    places[3].cancel()
+    woke = []
+    for event in events[:3]:
+        loop.create_task(event.wait()).add_done_callback(
+            lambda _: woke.append((clock(), all(e.is_set() for e in events[:3]))))
+    await asyncio.wait_for(asyncio.gather(*(e.wait() for e in events[:3])), 1)
+    assert min(t for t, _ in woke) >= due, "never before it is due"
+    assert all(together for _, together in woke), "the first to wake finds the others woken with it"
+    assert not events[3].is_set(), "a match that gave its place up is not woken"
+    assert len(alarms) == 0
