@@ -19,6 +19,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from exhibition.health import HealthCheck  # noqa: E402
+from serving.long_lived import keep_out_of_collection  # noqa: E402
 from serving.websocket_limits import BoundedMessages  # noqa: E402
 from game.conductor.embedded import ConductorStarter, embedded_enabled  # noqa: E402
 from game.live.routing import websocket_urlpatterns  # noqa: E402
@@ -45,3 +46,5 @@ application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocke
 if embedded_enabled():
     application = ConductorStarter(application)
 application = HealthCheck(application)  # GET /healthz, for load balancers and compose
+
+keep_out_of_collection("The web process")  # no full garbage collection pass walks start-up's objects in play

@@ -24,6 +24,8 @@ import uuid
 from channels.layers import get_channel_layer
 from django.db import connections
 
+from serving.long_lived import keep_out_of_collection
+
 from game.budgets import Budgets
 from game.store import now_ms
 
@@ -97,6 +99,7 @@ class Conductor:
             await self.probe_layer()
             await self._announce()
             await self.db(_load_judge_index)  # now, not at the first answer of a match
+            keep_out_of_collection("The conductor")  # the judge's index and the rest of start-up: never walked in play
             await self.recover()
             loop = asyncio.get_running_loop()
             tasks = [loop.create_task(self._serve(self.channel), name="conductor-shared"),
