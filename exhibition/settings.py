@@ -195,7 +195,7 @@ EXHIBITION_HALL_RETURN_SECONDS = float(os.environ.get("EXHIBITION_HALL_RETURN_SE
 # The clock grid of a new match (its rule clock_grid_ms, game/engine/rules.py on_grid): its words and
 # deadlines fall on multiples of this many ms, so the matches due at one instant share one wake-up,
 # transaction and send (docs/benchmarks.md); 0 keeps each at its own ms.
-EXHIBITION_CLOCK_GRAIN_MS = int(os.environ.get("EXHIBITION_CLOCK_GRAIN_MS", 10))
+EXHIBITION_CLOCK_GRAIN_MS = int(os.environ.get("EXHIBITION_CLOCK_GRAIN_MS", 20))
 # A player's seat token stops working this many hours after the join (an event day); joining again makes a new one.
 EXHIBITION_SEAT_TOKEN_HOURS = float(os.environ.get("EXHIBITION_SEAT_TOKEN_HOURS", 12))
 
