@@ -25,6 +25,7 @@ from channels.layers import get_channel_layer
 from django.db import connections
 
 from serving.long_lived import keep_out_of_collection
+from serving.receiving import receive_waiting
 
 from game.budgets import Budgets
 from game.store import now_ms
@@ -92,7 +93,9 @@ class Conductor:
 
     async def run(self) -> None:
         """Take over unserved matches, then serve both channels until cancelled. Nothing else stops it."""
-        self.own_channel = await self.layer.new_channel()
+        # A plain channel, not a process-local one ("!"): read like the shared one, whatever waits in
+        # one round trip (serving/receiving.py), and it keeps working after Redis restarts.
+        self.own_channel = f"conductor.{self.id}"
         log.info("Conductor %s serving the channel %r and its own %r", self.id, self.channel, self.own_channel)
         tasks = []
         try:
@@ -116,7 +119,7 @@ class Conductor:
         wait = RECEIVE_BACKOFF_S[0]
         while True:
             try:
-                message = await self.layer.receive(channel)
+                messages = await receive_waiting(self.layer, channel)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -126,14 +129,15 @@ class Conductor:
                 continue
             wait = RECEIVE_BACKOFF_S[0]
             self._layer_back()
-            try:
-                await self.dispatch(message)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("The conductor could not handle a %r message", message.get("type"))
-                await self._reply_error(message, "server_error",
-                                        "The game server could not take that just now; try again.")
+            for message in messages:
+                try:
+                    await self.dispatch(message)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("The conductor could not handle a %r message", message.get("type"))
+                    await self._reply_error(message, "server_error",
+                                            "The game server could not take that just now; try again.")
 
     # -- the channel layer's health ---------------------------------------------------------------
 

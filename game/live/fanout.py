@@ -53,6 +53,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db.models import Max
 
+from serving.receiving import receive_waiting
 from serving.server_internals import can_write_through, unsent_bytes, writes_pending
 
 from game.budgets import Budgets
@@ -70,7 +71,6 @@ SLICE = 200  # sockets written in one turn of the event loop
 TOO_SLOW = "Your connection fell too far behind; reconnecting brings you up to date."
 PROBE_S = 2.0  # how often the hub asks Redis whether it restarted (and lost the hub's groups)
 RECEIVE_BACKOFF_S = (0.1, 5.0)
-RECEIVE_MANY = 200  # messages the hub takes from Redis in one round trip, at most
 
 
 def heartbeat_seconds() -> float:
@@ -313,10 +313,7 @@ class Hub:
         wait = RECEIVE_BACKOFF_S[0]
         while True:
             try:
-                if hasattr(self.layer, "receive_many"):  # Redis: whatever waits, in one round trip
-                    messages = await self.layer.receive_many(self.channel, RECEIVE_MANY)
-                else:
-                    messages = [await self.layer.receive(self.channel)]
+                messages = await receive_waiting(self.layer, self.channel)
             except asyncio.CancelledError:
                 raise
             except Exception:
