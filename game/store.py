@@ -150,30 +150,44 @@ def number_events(match: Match, events: list[dict], first_seq: int) -> list[tupl
 
 
 def insert_events(rows: list[tuple[int, dict]], cursor=None) -> None:
-    """Store (match id, event) rows in one INSERT, without a model object per row: this is the
-    conductor's hot path (every word of every match), where building models and compiling the
-    statement through the ORM cost more than SQLite's own work. The JSON column's value is prepared
-    by the model's own field, so each database gets what the ORM would give it. A caller that runs
+    """Store (match id, event) rows: the conductor's hot path (every word of every match)."""
+    insert_rows(MatchEvent, ("match", "seq", "t_ms", "type", "data"),
+                [(match_id, event["seq"], event["t"], event["type"], event["data"]) for match_id, event in rows],
+                prepared=("data",), cursor=cursor)
+
+
+def insert_rows(model, names: tuple[str, ...], rows: list[tuple], prepared: tuple[str, ...] = (), cursor=None) -> None:
+    """Store rows of `model` (values in the order of the field `names`) in one INSERT per
+    INSERT_ROWS rows, without a model object per row: on the conductor's paths (every word, every
+    command's receipt) building models and compiling the statement through the ORM cost more than
+    the database's own work. The values of the `prepared` fields (JSON, dates) are prepared by the
+    model's own fields, so each database gets what the ORM would give it. A caller that runs
     several statements in one transaction passes its cursor."""
     if not rows:
         return
     db = connections[DEFAULT_DB_ALIAS]  # looked up once: each use of `connection` looks it up again
-    prepare = MatchEvent._meta.get_field("data").get_db_prep_save
+    prepare = [(i, model._meta.get_field(name).get_db_prep_save) for i, name in enumerate(names) if name in prepared]
     with _cursor(db, cursor) as out:
         for start in range(0, len(rows), INSERT_ROWS):
             chunk = rows[start:start + INSERT_ROWS]
             values = []
-            for match_id, event in chunk:
-                values += [match_id, event["seq"], event["t"], event["type"], prepare(event["data"], db)]
-            out.execute(_insert_sql(db.vendor, len(chunk)), values)
+            for row in chunk:
+                row = list(row)
+                for i, prep in prepare:
+                    row[i] = prep(row[i], db)
+                values += row
+            out.execute(_insert_sql(db.vendor, model._meta.label, names, len(chunk)), values)
 
 
-@functools.lru_cache(maxsize=64)
-def _insert_sql(vendor: str, rows: int) -> str:
-    opts = MatchEvent._meta
+@functools.lru_cache(maxsize=128)
+def _insert_sql(vendor: str, label: str, names: tuple[str, ...], rows: int) -> str:
+    from django.apps import apps
+
+    opts = apps.get_model(label)._meta
     quote = connections[DEFAULT_DB_ALIAS].ops.quote_name
-    columns = ", ".join(quote(opts.get_field(name).column) for name in ("match", "seq", "t_ms", "type", "data"))
-    return f"INSERT INTO {quote(opts.db_table)} ({columns}) VALUES " + ", ".join(["(%s, %s, %s, %s, %s)"] * rows)
+    columns = ", ".join(quote(opts.get_field(name).column) for name in names)
+    row = "(" + ", ".join(["%s"] * len(names)) + ")"
+    return f"INSERT INTO {quote(opts.db_table)} ({columns}) VALUES " + ", ".join([row] * rows)
 
 
 def _cursor(db, cursor):
@@ -418,8 +432,9 @@ class MatchRunner:
                 append_events(self.match, events, first_seq=self.state.seq + 1)
                 record_seats_left(self.match, events)  # a seat given up: its tokens stop working as it is stored
             if receipt is not None:
-                CommandReceipt.objects.create(match=self.match, actor=receipt.actor, command_id=receipt.command_id,
-                                              ok=reply["ok"], seqs=reply["seqs"], error=reply["error"])
+                insert_rows(CommandReceipt, ("match", "actor", "command_id", "ok", "seqs", "error", "created"),
+                            [(self.match.pk, receipt.actor, receipt.command_id, reply["ok"], reply["seqs"],
+                              reply["error"], timezone.now())], prepared=("ok", "seqs", "error", "created"))
             self._sync_status(state)
         self.state = state
 
