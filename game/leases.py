@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import contextlib
 import functools
 import os
 import socket
 
-from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.db.models import Count, Q
 
 from game.models import ConductorPresence, Match, MatchLease
@@ -101,13 +102,15 @@ def _extend(owner: str, match_ids: list[int], now: int, cursor=None) -> int:
     """UPDATE our leases of match_ids to run LEASE_MS from now; how many there were. Written out
     rather than through the ORM: it runs with every write of every match (on the caller's cursor,
     if it passes one)."""
-    sql = _extend_sql(connections[DEFAULT_DB_ALIAS].vendor, len(match_ids))
-    if cursor is not None:
-        cursor.execute(sql, [now + LEASE_MS, owner, *match_ids])
-        return cursor.rowcount
-    with connection.cursor() as own:
-        own.execute(sql, [now + LEASE_MS, owner, *match_ids])
-        return own.rowcount
+    with given_or_new_cursor(cursor) as out:
+        out.execute(_extend_sql(connections[DEFAULT_DB_ALIAS].vendor, len(match_ids)), [now + LEASE_MS, owner, *match_ids])
+        return out.rowcount
+
+
+def given_or_new_cursor(cursor=None):
+    """The caller's cursor (left open for it: several statements of one transaction share it), or a
+    new one of the default database, closed after use."""
+    return contextlib.nullcontext(cursor) if cursor is not None else connections[DEFAULT_DB_ALIAS].cursor()
 
 
 @functools.lru_cache(maxsize=256)

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
 from django.utils import timezone
 
-from game.leases import LeaseLost, hold, renew
+from game.leases import LeaseLost, given_or_new_cursor, hold, renew
 from game.engine.api import Rejected, create_match, decide_and_fold, fold, make_rules
 from game.engine.selection import PACKET_ORDER, QuestionOrder, select_questions
 from game.judging.judge import judge
@@ -167,7 +167,7 @@ def insert_rows(model, names: tuple[str, ...], rows: list[tuple], prepared: tupl
         return
     db = connections[DEFAULT_DB_ALIAS]  # looked up once: each use of `connection` looks it up again
     prepare = [(i, model._meta.get_field(name).get_db_prep_save) for i, name in enumerate(names) if name in prepared]
-    with _cursor(db, cursor) as out:
+    with given_or_new_cursor(cursor) as out:
         for start in range(0, len(rows), INSERT_ROWS):
             chunk = rows[start:start + INSERT_ROWS]
             values = []
@@ -188,11 +188,6 @@ def _insert_sql(vendor: str, label: str, names: tuple[str, ...], rows: int) -> s
     columns = ", ".join(quote(opts.get_field(name).column) for name in names)
     row = "(" + ", ".join(["%s"] * len(names)) + ")"
     return f"INSERT INTO {quote(opts.db_table)} ({columns}) VALUES " + ", ".join([row] * rows)
-
-
-def _cursor(db, cursor):
-    """The caller's cursor (left open for it), or a new one closed after use."""
-    return contextlib.nullcontext(cursor) if cursor is not None else db.cursor()
 
 
 def append_events(match: Match, events: list[dict], first_seq: int, cursor=None) -> list[dict]:

@@ -121,20 +121,23 @@ class LocalChannelLayer(BaseChannelLayer):
 
     async def group_send(self, group, message):
         assert isinstance(message, dict), "message is not a dict"
-        channels = self._members(group)
-        packed = pickle.dumps(message, pickle.HIGHEST_PROTOCOL) if channels else b""
-        for channel in channels:
-            self._deliver(channel, pickle.loads(packed), raise_full=False)  # a full member misses it, as on Redis
+        self._to_members(group, message, handed_over=False)
 
     def hand_over(self, group: str, message: dict) -> None:
         """group_send of a message the sender gives up: it never reads or changes it again (the
         conductor's frames, built fresh for each send). A group of one member, the usual case (the
         embedded default has one web process), gets the message itself, with no copy; each further
         member gets a copy of its own."""
+        self._to_members(group, message, handed_over=True)
+
+    def _to_members(self, group: str, message: dict, handed_over: bool) -> None:
+        """Each member its own copy (a pickle made once), but the first of a message handed over gets
+        the message itself. A full member misses it, as on Redis."""
         channels = self._members(group)
-        packed = pickle.dumps(message, pickle.HIGHEST_PROTOCOL) if len(channels) > 1 else b""
+        copies = len(channels) - handed_over
+        packed = pickle.dumps(message, pickle.HIGHEST_PROTOCOL) if copies > 0 else b""
         for number, channel in enumerate(channels):
-            self._deliver(channel, message if number == 0 else pickle.loads(packed), raise_full=False)
+            self._deliver(channel, message if handed_over and number == 0 else pickle.loads(packed), raise_full=False)
 
     def _members(self, group: str) -> list[str]:
         """The group's channels, after dropping those that joined longer than group_expiry ago."""
