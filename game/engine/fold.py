@@ -320,13 +320,12 @@ def _override(s: MatchState, d, t):
             s.rulings[each["id"]] = dict(s.rulings[each["id"]], points=each["points"], withdrawn=each["withdrawn"])
     _add_scores(s, d["score_changes"])
     _note_correction(s, d, t, "override", team=record["team"])
-    for entry in s.history:
+    for at, entry in enumerate(s.history):
         if entry["number"] == record["number"] and not entry["thrown_out"] and d["ruling"] in entry["rulings"]:
             changes = dict(entry["score_changes"])
             for team, pts in d["score_changes"].items():
                 changes[team] = changes.get(team, 0) + pts
-            entry["score_changes"] = changes
-            entry["result"] = d.get("result")
+            s.history[at] = dict(entry, score_changes=changes, result=d.get("result"))  # a new record: see MatchState.clone
     q = s.q
     if q is not None and q.number == record["number"] and d["ruling"] in q.ruling_ids:
         # The overridden question is still the current one (closed): keep its own record in step, so

@@ -74,6 +74,10 @@ class QuestionState:
     voice: dict | None = None  # read aloud: {offsets, end, audio} from the voice's timings (engine/voice.py)
 
 
+# MatchState's containers of records that the fold replaces and never changes in place (see clone).
+CLOSED_RECORDS = ("history", "rulings", "corrections", "protests")
+
+
 @dataclass
 class MatchState:
     rules: dict
@@ -102,9 +106,20 @@ class MatchState:
     voice: dict | None = None  # the moderator's pick of voice and speed for reading aloud (engine/voice.py)
 
     def clone(self) -> "MatchState":
-        """A copy that shares nothing mutable with this state (decide folds into one per command).
-        Questions are immutable and large: they are shared instead of copied."""
-        return copy_state(self, {id(self.questions): self.questions})
+        """A copy that this state never sees change (decide folds into one per command).
+
+        Questions are immutable and large: they are shared instead of copied. So are the closed
+        records (CLOSED_RECORDS: every closed question, ruling, correction and protest): the copy gets
+        lists and dicts of its own that hold the same records, because the fold never changes a record
+        in place; it puts a new one in its place. They are what grows with every question played, so
+        a copy per word costs what the current question holds, not the whole match
+        (tests/engine/test_fast_fold.py folds played matches and checks that no copy's fold ever
+        changes the state it came from)."""
+        memo = {id(self.questions): self.questions}
+        for name in CLOSED_RECORDS:
+            records = getattr(self, name)
+            memo[id(records)] = records.copy()
+        return copy_state(self, memo)
 
     @property
     def question(self) -> Question | None:
