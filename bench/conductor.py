@@ -6,7 +6,7 @@ figures move 2-4x from run to run with everything that shares the cores. This be
 one part that grows with the number of matches on its own: the real Conductor (game/conductor), on
 the embedded default's in-process channel layer and a throwaway SQLite file, serving --matches
 matches read by the clock (quizbowl at 300 words a minute, no lead-in, questions long enough not
-to end), started at random moments within 200 ms as bench/latency.py's are. A member of every
+to end; with --played N, each has played N questions before it, as an hour into an exhibition), started at random moments within 200 ms as bench/latency.py's are. A member of every
 match's group takes the broadcasts (what a web process's hub would receive) and drops them.
 
 Printed, over --seconds of play after every match has started:
@@ -18,7 +18,7 @@ Printed, over --seconds of play after every match has started:
                 (bench/_engine_floor.py): paced (each word at the moment it was played, which is
                 how the conductor meets words) and hot (in a tight loop, every cache warm).
 
-Run: .venv/bin/python bench/conductor.py [--matches 100] [--seconds 8] [--runs 3]
+Run: .venv/bin/python bench/conductor.py [--matches 100] [--seconds 8] [--runs 3] [--played N]
 """
 from __future__ import annotations
 
@@ -39,6 +39,7 @@ sys.dont_write_bytecode = True  # leave no __pycache__ in bench/
 
 RULES = {"reveal": "clock", "lead_in_seconds": 0, "words_per_minute": 300, "questions": 1, "tiebreakers": 0}
 WORDS = 600  # per question: 2 minutes at 300 words a minute, longer than any run
+SHORT_WORDS = 20  # each question played before the clock starts (--played)
 START_SPREAD_S = 0.2
 
 
@@ -54,22 +55,55 @@ def setup_django(db: Path) -> None:
     call_command("migrate", verbosity=0, interactive=False)
 
 
-def make_matches(count: int) -> list[str]:
+def make_matches(count: int, played: int = 0) -> list[str]:
+    """`count` matches in setup; with `played`, each has already played that many short questions
+    (each won on a buzz at its eighth word), and the long question the clock reads is the next one."""
     from game.models import Packet, Question
     from game.store import SeatSpec, TeamSpec, create_match_record
 
     packet = Packet.objects.create(slug=f"bench-conductor-{time.time_ns()}", title="Conductor bench")
-    Question.objects.create(packet=packet, position=0, kind="tossup", answer="Answer",
+    for position in range(played):
+        Question.objects.create(packet=packet, position=position, kind="tossup", answer=f"Answer {position}",
+                                text=" ".join(f"short{position}-{i}" for i in range(SHORT_WORDS)))
+    Question.objects.create(packet=packet, position=played, kind="tossup", answer="Answer",
                             text=" ".join(f"word{i}" for i in range(WORDS)))
     codes = []
     for m in range(count):
         teams = [TeamSpec(side, [SeatSpec(f"{side} 1", captain=True)]) for side in ("Left", "Right")]
-        codes.append(create_match_record(title=f"Conductor bench {m}", packet=packet, format_name="quizbowl",
-                                         overrides=RULES, teams=teams).code)
+        match = create_match_record(title=f"Conductor bench {m}", packet=packet, format_name="quizbowl",
+                                    overrides=dict(RULES, questions=played + 1), teams=teams)
+        if played:
+            play_ahead(match, played)
+        codes.append(match.code)
     return codes
 
 
-async def measure(codes: list[str], seconds: float) -> dict:
+def play_ahead(match, played: int) -> None:
+    """Play `played` questions through the real runner on a clock of its own, ending where the next
+    question is about to start: what a match has behind it an hour into an exhibition."""
+    from game.engine.api import next_wakeup
+    from game.store import MatchRunner
+
+    runner = MatchRunner(match)
+    moderator = {"role": "moderator"}
+    now = 0
+    runner.handle({"type": "start", "actor": moderator, "data": {}}, now)
+    for number in range(played):
+        if number:
+            runner.handle({"type": "next", "actor": moderator, "data": {}}, now)
+        while runner.state.q.revealed < 8:
+            now = max(now, next_wakeup(runner.state))
+            runner.handle({"type": "tick", "actor": {"role": "system"}}, now)
+        seat = runner.state.seats[sorted(runner.state.seats)[number % 2]]
+        player = {"role": "player", "seat": seat["id"], "team": seat["team"]}
+        runner.handle({"type": "buzz", "actor": player, "data": {}}, now)
+        runner.handle({"type": "answer", "actor": player, "data": {"text": f"Answer {number}"}}, now)
+        runner.handle({"type": "rule", "actor": moderator, "data": {"verdict": "accept"}}, now)
+    # The conductor takes the live match over paused (nobody ran its clock); measure() resumes it and
+    # moves on to the long question.
+
+
+async def measure(codes: list[str], seconds: float, played: int) -> dict:
     from serving.local_layer import LocalChannelLayer
     from game.conductor.core import Conductor
     from game.conductor.groups import CONDUCTOR_CHANNEL, match_group
@@ -91,18 +125,23 @@ async def measure(codes: list[str], seconds: float) -> dict:
             received += 1
 
     draining = loop.create_task(drain())
-    replies = await layer.new_channel()
+    async def command(index: int, code: str, kind: str) -> None:
+        replies = await layer.new_channel()
+        await layer.send(CONDUCTOR_CHANNEL, {
+            "type": "command", "match": code, "id": f"{kind}-{index}", "reply_to": replies, "ref": index,
+            "command": {"type": kind, "actor": {"role": "moderator"}, "data": {}}})
+        reply = await asyncio.wait_for(layer.receive(replies), 30)
+        if not reply["ok"]:
+            raise RuntimeError(f"{kind} was refused: {reply['error']}")
 
     async def start(index: int, code: str):
         await asyncio.sleep(random.random() * START_SPREAD_S)
-        await layer.send(CONDUCTOR_CHANNEL, {
-            "type": "command", "match": code, "id": f"start-{index}", "reply_to": replies, "ref": index,
-            "command": {"type": "start", "actor": {"role": "moderator"}, "data": {}}})
+        await command(index, code, "next" if played else "start")
 
     try:
+        if played:  # the conductor takes them over (and so reads their logs) first, then they start out of step
+            await asyncio.gather(*(command(i, c, "resume") for i, c in enumerate(codes)))
         await asyncio.gather(*(start(i, c) for i, c in enumerate(codes)))
-        for _ in range(len(codes)):  # every match has answered its start
-            await asyncio.wait_for(layer.receive(replies), 30)
         await asyncio.sleep(0.5)
         count = lambda: MatchEvent.objects.count()  # noqa: E731
         events_before, writes_before = await asyncio.to_thread(count), conductor._db.writes
@@ -138,6 +177,8 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--played", type=int, default=0, metavar="N",
+                        help="every match has played N questions before the measured one (default: none)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="exhibition-conductor-bench-") as tmp:
         setup_django(Path(tmp) / "bench.sqlite3")
@@ -146,14 +187,14 @@ def main() -> None:
         logging.disable(logging.INFO)  # the conductor's own start and stop lines
         rows = []
         for run in range(args.runs):
-            codes = make_matches(args.matches)
-            result = asyncio.run(measure(codes, args.seconds))
+            codes = make_matches(args.matches, args.played)
+            result = asyncio.run(measure(codes, args.seconds, args.played))
             floor = engine_floors(codes, result["since_ms"], result["until_ms"])
             paced = floor["paced_cpu"] / max(1, floor["paced_words"]) * 1e6
             hot = floor["cpu"] / max(1, floor["words"]) * 1e6
             rows.append((result, paced, hot))
             per_event = result["cpu"] / max(1, result["events"]) * 1e6
-            print(f"run {run + 1}: {args.matches} matches, {result['wall']:.1f} s: {result['events']} events stored "
+            print(f"run {run + 1}: {args.matches} matches at question {args.played + 1}, {result['wall']:.1f} s: {result['events']} events stored "
                   f"({result['events'] / result['wall']:.0f}/s), {result['received']} broadcasts taken; conductor "
                   f"CPU {result['cpu']:.2f} s ({result['system']:.2f} in the kernel) = {per_event:.0f} us per event, "
                   f"{result['cpu'] / result['wall'] * 1000 / args.matches:.2f} ms/s per match; "
