@@ -19,7 +19,8 @@ Sending: channels-redis's group_send takes four round trips to Redis per message
 members, read the members, drop expired messages, add the message), and its send four as well;
 send here is one script run (a command and its ack each cross Redis once). group_send_many sends
 any number of messages, each to its group, in ONE script run: Redis reads the members and adds the
-message to each member's channel itself, with the same expiry and capacity rules. The conductor
+message to each member's channel itself, with the same expiry and capacity rules; send_many mixes
+sends to channels in (a command's answer goes out with its events). The conductor
 sends the frames of all the matches whose events were stored together this way (a hundred matches
 at the same tick: one round trip, not four hundred). Messages keep the order they were sent in: each
 gets a later score than the one before it from this layer. Members that are process-local channels
@@ -103,25 +104,43 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
 
     async def group_send_many(self, messages: list[tuple[str, dict]]) -> None:
         """group_send of each (group, message), in one round trip to Redis."""
-        if not messages:
-            return
+        await self.send_many([(GROUP, group, message) for group, message in messages])
+
+    async def send_many(self, items: list[tuple[str, str, dict]]) -> list[int]:
+        """Each (GROUP, group, message) as group_send and each (CHANNEL, channel, message) as send, in
+        one round trip to Redis and in this order. Returns the positions of the channel sends that
+        found their channel full (send raises ChannelFull for those). Process-local channels ("!")
+        are sent one by one: they are not for a batch."""
+        if not items:
+            return []
         if len(self.hosts) > 1 or self.channel_capacity:
-            for group, message in messages:
-                await RedisChannelLayer.group_send(self, group, message)
-            return
-        for group, _ in messages:
-            assert self.require_valid_group_name(group), "Group name not valid"
+            full = []
+            for at, (kind, name, message) in enumerate(items):
+                try:
+                    await (RedisChannelLayer.group_send if kind == GROUP else RedisChannelLayer.send)(self, name, message)
+                except ChannelFull:
+                    full.append(at)
+            return full
+        keys = []
+        for kind, name, message in items:
+            if kind == GROUP:
+                assert self.require_valid_group_name(name), "Group name not valid"
+                keys.append(self._group_key(name))
+            else:
+                assert kind == CHANNEL and "!" not in name and self.require_valid_channel_name(name), "Channel name not valid"
+                keys.append(self.prefix + name)
         now = time.time()
-        keys = [self._group_key(group) for group, _ in messages]
         args = [now - self.group_expiry, int(now) - int(self.expiry), int(self.expiry), self.capacity, self.prefix]
-        args += [self._score() for _ in messages]
-        args += [self.serialize(message) for _, message in messages]
-        local = await self.connection(0).eval(GROUP_SEND_MANY, len(keys), *keys, *args)
+        args += [self._score() for _ in items]
+        args += [self.serialize(message) for _, _, message in items]
+        args += [kind for kind, _, _ in items]
+        local, full = await self.connection(0).eval(SEND_MANY, len(keys), *keys, *args)
         # Process-local members (tests, or a consumer with a channel of its own) take channels-redis's path.
         for index in sorted({int(i) for i in local[::2]}):
-            group, message = messages[index - 1]
+            _, group, message = items[index - 1]
             names = [n.decode() if isinstance(n, bytes) else n for i, n in zip(local[::2], local[1::2]) if int(i) == index]
             await self._send_to_local(names, message)
+        return [int(i) - 1 for i in full]
 
     async def _send_to_local(self, channel_names: list[str], message: dict) -> None:
         by_connection, key_messages, capacities = self._map_channel_keys_to_connection(channel_names, message)
@@ -178,29 +197,42 @@ return found
 
 SCORE_STEP = 1e-5  # well above a double's resolution at today's epoch seconds (about 2e-7)
 
-# KEYS: the groups; ARGV: group cutoff, message cutoff, expiry s, capacity, channel key prefix,
-# then a score per message, then a payload per message. Returns [message index, member, ...] for
-# the process-local members, left to the caller.
-GROUP_SEND_MANY = """
+GROUP, CHANNEL = "g", "c"
+
+# KEYS: per item, a group's key or a channel's; ARGV: group cutoff, message cutoff, expiry s,
+# capacity, channel key prefix, then a score per item, a payload per item and a kind per item (GROUP
+# or CHANNEL). Returns {[item index, member, ...] for the groups' process-local members, left to the
+# caller; [item index, ...] of the channels that were full}.
+SEND_MANY = """
 local n = #KEYS
 local group_cutoff, cutoff, expiry, capacity, prefix = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
-local left = {}
+local left, full = {}, {}
+local function add(key, i)
+    redis.call('ZREMRANGEBYSCORE', key, 0, cutoff)
+    if redis.call('ZCOUNT', key, '-inf', '+inf') < capacity then
+        redis.call('ZADD', key, ARGV[5 + i], ARGV[5 + n + i])
+        redis.call('EXPIRE', key, expiry)
+        return true
+    end
+    return false
+end
 for i = 1, n do
-    redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, group_cutoff)
-    local members = redis.call('ZRANGE', KEYS[i], 0, -1)
-    for _, member in ipairs(members) do
-        if string.find(member, '!', 1, true) then
-            table.insert(left, i)
-            table.insert(left, member)
-        else
-            local key = prefix .. member
-            redis.call('ZREMRANGEBYSCORE', key, 0, cutoff)
-            if redis.call('ZCOUNT', key, '-inf', '+inf') < capacity then
-                redis.call('ZADD', key, ARGV[5 + i], ARGV[5 + n + i])
-                redis.call('EXPIRE', key, expiry)
+    if ARGV[5 + 2 * n + i] == 'c' then
+        if not add(KEYS[i], i) then
+            table.insert(full, i)
+        end
+    else
+        redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, group_cutoff)
+        local members = redis.call('ZRANGE', KEYS[i], 0, -1)
+        for _, member in ipairs(members) do
+            if string.find(member, '!', 1, true) then
+                table.insert(left, i)
+                table.insert(left, member)
+            else
+                add(prefix .. member, i)
             end
         end
     end
 end
-return left
+return {left, full}
 """

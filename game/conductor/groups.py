@@ -17,7 +17,10 @@ from __future__ import annotations
 import asyncio
 import json
 
+from channels.exceptions import ChannelFull
+
 from game.engine.api import project
+from serving.redis_layer import CHANNEL, GROUP
 
 CONDUCTOR_CHANNEL = "conductor"  # shared by every conductor, so any web process can reach one
 SEAT_LEFT = "hub.seat_left"
@@ -95,14 +98,14 @@ async def broadcast(layer, code: str, team_ids: list[str], events: list[dict], s
 
 
 class Sender:
-    """The conductor's group sends: those asked for in the same turn of the event loop (the matches
-    whose events were stored in one transaction) go to Redis together, in one round trip, where the
-    layer can (serving/redis_layer.py group_send_many). Each caller waits for its own send and
-    gets its failure, if any."""
+    """The conductor's sends: those asked for in the same turn of the event loop (the matches whose
+    events were stored in one transaction, and the answers to their commands) go to Redis together,
+    in one round trip and in the order asked, where the layer can (serving/redis_layer.py send_many).
+    Each caller waits for its own send and gets its failure, if any."""
 
     def __init__(self, layer):
         self.layer = layer
-        self._waiting: list[tuple[str, dict, asyncio.Future]] = []
+        self._waiting: list[tuple[str, str, dict, asyncio.Future]] = []
 
     async def group_send(self, group: str, message: dict) -> None:
         """Send a message built for this send: the layer may keep it as it is (nothing here reads or
@@ -111,25 +114,36 @@ class Sender:
         if hand_over is not None:  # the in-process layer: no round trip to share, no copy to make
             hand_over(group, message)
             return
-        if not hasattr(self.layer, "group_send_many"):
+        if not hasattr(self.layer, "send_many"):
             await self.layer.group_send(group, message)
             return
+        await self._queue(GROUP, group, message)
+
+    def queue_send(self, channel: str, message: dict) -> asyncio.Future | None:
+        """Put a send to `channel` in this turn's round trip, before whatever is sent after it, and
+        return what to await for it; None where the layer sends no batches (the in-process one) or
+        the channel is process-local: send it yourself then."""
+        if getattr(self.layer, "hand_over", None) is not None or not hasattr(self.layer, "send_many") or "!" in channel:
+            return None
+        return self._queue(CHANNEL, channel, message)
+
+    def _queue(self, kind: str, name: str, message: dict) -> asyncio.Future:
         loop = asyncio.get_running_loop()
         done = loop.create_future()
-        self._waiting.append((group, message, done))
+        self._waiting.append((kind, name, message, done))
         if len(self._waiting) == 1:
             loop.call_soon(lambda: loop.create_task(self._send_waiting()))
-        await done
+        return done
 
     async def _send_waiting(self) -> None:
         waiting, self._waiting = self._waiting, []
         try:
-            await self.layer.group_send_many([(group, message) for group, message, _ in waiting])
+            full = set(await self.layer.send_many([(kind, name, message) for kind, name, message, _ in waiting]))
         except Exception as exc:
-            for _, _, done in waiting:
+            for _, _, _, done in waiting:
                 if not done.done():
                     done.set_exception(exc)
             return
-        for _, _, done in waiting:
+        for at, (_, name, _, done) in enumerate(waiting):
             if not done.done():
-                done.set_result(None)
+                done.set_exception(ChannelFull(name)) if at in full else done.set_result(None)

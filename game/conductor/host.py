@@ -228,26 +228,41 @@ class MatchHost:
         except Exception:
             await self._storage_failed(command, now, reply_to, ref)
             return None
-        seqs = [e["seq"] for e in events]
-        await self._answered(receipt, reply_to, ref, {"ok": True, "seqs": seqs, "error": None})
+        reply = {"ok": True, "seqs": [e["seq"] for e in events], "error": None}
+        self._remember(receipt, reply)
+        # The answer first, then the events; on Redis both go in one round trip (groups.Sender).
+        queued = self.conductor.sender.queue_send(reply_to, self._reply_message(ref, reply)) if reply_to else None
+        if queued is None:
+            await self._reply(reply_to, ref, reply)
         if events:
             await self.broadcast(events)
+        if queued is not None:
+            try:
+                await queued
+            except Exception:
+                log.warning("Match %s: could not reply to %s", self.code, reply_to, exc_info=True)
         return events
 
-    async def _answered(self, receipt: Receipt | None, reply_to, ref, reply: dict) -> None:
+    def _remember(self, receipt: Receipt | None, reply: dict) -> None:
         if receipt is not None:
             self.receipts[(receipt.actor, receipt.command_id)] = reply
             while len(self.receipts) > RECEIPTS_KEPT:
                 self.receipts.popitem(last=False)
+
+    async def _answered(self, receipt: Receipt | None, reply_to, ref, reply: dict) -> None:
+        self._remember(receipt, reply)
         await self._reply(reply_to, ref, reply)
+
+    @staticmethod
+    def _reply_message(ref, reply: dict) -> dict:
+        return {"type": "conductor.reply", "ref": ref, "ok": reply["ok"], "seqs": list(reply["seqs"]),
+                "error": reply["error"]}
 
     async def _reply(self, reply_to, ref, reply: dict) -> None:
         if not reply_to:
             return
-        message = {"type": "conductor.reply", "ref": ref, "ok": reply["ok"], "seqs": list(reply["seqs"]),
-                   "error": reply["error"]}
         try:
-            await self.conductor.layer.send(reply_to, message)
+            await self.conductor.layer.send(reply_to, self._reply_message(ref, reply))
         except Exception:
             log.warning("Match %s: could not reply to %s", self.code, reply_to, exc_info=True)
 

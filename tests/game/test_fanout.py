@@ -280,6 +280,34 @@ async def test_group_send_many_reaches_every_member_of_each_group_once_and_in_or
     await layer.close_pools()
 
 
+async def test_send_many_gives_a_commands_answer_and_its_events_in_one_trip_in_order_and_reports_a_full_channel():
+    """The conductor's answer to a command and the command's frames go to Redis together: the web
+    process that asked reads the answer first, then the frames; an answer to a full channel is
+    reported for that send alone, and the frames still go."""
+    from serving.redis_layer import CHANNEL, GROUP, ResilientRedisChannelLayer
+    from tests.conftest import need_service
+    from tests.game.test_integration_faults import REDIS_URL
+    from tests.redis_dbs import fresh_redis
+
+    need_service(fresh_redis(REDIS_URL), f"Redis is not reachable at {REDIS_URL} (start redis-server)")
+    layer = ResilientRedisChannelLayer(hosts=[REDIS_URL], capacity=4)
+    await layer.group_add("m-D", "hub.asker")
+    await layer.group_add("m-D", "hub.other")
+    for n in range(4):
+        await layer.send("hub.full", {"type": "filler", "n": n})
+    full = await layer.send_many([(CHANNEL, "hub.asker", {"type": "conductor.reply", "n": 0}),
+                                  (GROUP, "m-D", {"type": "hub.frames", "n": 1}),
+                                  (CHANNEL, "hub.full", {"type": "conductor.reply", "n": 2}),
+                                  (GROUP, "m-D", {"type": "hub.frames", "n": 3})])
+    assert full == [2]
+    assert [(m["type"], m["n"]) for m in await layer.receive_many("hub.asker", 10)] == \
+        [("conductor.reply", 0), ("hub.frames", 1), ("hub.frames", 3)]
+    assert [m["n"] for m in await layer.receive_many("hub.other", 10)] == [1, 3]
+    assert [m["n"] for m in await layer.receive_many("hub.full", 10)] == [0, 1, 2, 3], "the full channel kept what it had"
+    await layer.flush()
+    await layer.close_pools()
+
+
 async def test_receive_many_takes_what_waits_in_order_and_waits_when_nothing_does():
     from serving.redis_layer import ResilientRedisChannelLayer
     from tests.conftest import need_service
