@@ -36,7 +36,7 @@ from channels_redis.core import RedisChannelLayer
 from redis.asyncio import BlockingConnectionPool
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
-from redis.exceptions import ConnectionError, TimeoutError
+from redis.exceptions import ConnectionError, ResponseError, TimeoutError
 
 BLOCKING_POP_S = RedisChannelLayer.brpop_timeout
 SOCKET_TIMEOUT_S = 3 * BLOCKING_POP_S
@@ -155,26 +155,41 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
 
     async def receive_many(self, channel: str, limit: int) -> list[dict]:
         """Up to `limit` messages of a channel that is not process-local, oldest first, in one round
-        trip when some are waiting; otherwise wait for one as receive() does.
+        trip: whatever waits, or else the first to come (Redis 7's BZMPOP, a blocking pop of several).
 
         A web process's hub reads its channel this way: channels-redis's receive takes four round
         trips per message (move back what a cancelled receive left, pop, back the message up, drop
         the backup), so one reader of a channel that a hundred matches write to fell behind by
-        seconds; and a reader that waits for the next message does so with one blocking pop.
-        What a batch pop or the blocking pop skips is the backup of a message being received when the reader
-        is cancelled or its connection breaks; such a frame is lost like those sent while Redis
-        restarts, and the sockets resync as they do then."""
+        seconds. What the pop skips is the backup of a message being received when the reader is
+        cancelled or its connection breaks; such a frame is lost like those sent while Redis
+        restarts, and the sockets resync as they do then. A Redis older than 7 has no BZMPOP: there
+        it takes what waits with a script and, when nothing does, waits for one with BZPOPMIN (two
+        round trips when the reader was waiting)."""
         assert "!" not in channel, "receive_many reads channels that are not process-local"
         assert self.require_valid_channel_name(channel, receive=True), "Channel name invalid"
         key = self.prefix + channel
-        found = await self.connection(0).eval(POP_MANY, 1, key, limit)
-        while not found:  # nothing waits: block in one round trip (channels-redis's receive takes four)
-            popped = await self.connection(0).bzpopmin(key, timeout=BLOCKING_POP_S)
-            found = [popped[1]] if popped else []
+        found = None
+        while not found:
+            if self._blocking_pop_of_many:
+                try:
+                    popped = await self.connection(0).bzmpop(BLOCKING_POP_S, 1, [key], min=True, count=limit)
+                except ResponseError as exc:
+                    if "unknown command" not in str(exc).lower():
+                        raise
+                    self._blocking_pop_of_many = False  # Redis 6 or older
+                    continue
+                found = [member for member, _ in popped[1]] if popped else None
+            else:
+                found = await self.connection(0).eval(POP_MANY, 1, key, limit)
+                if not found:
+                    popped = await self.connection(0).bzpopmin(key, timeout=BLOCKING_POP_S)
+                    found = [popped[1]] if popped else None
         messages = [self.deserialize(content) for content in found]
         for message in messages:
             message.pop("__asgi_channel__", None)
         return messages
+
+    _blocking_pop_of_many = True  # BZMPOP, until a Redis says it has none
 
 
 SEND_ONE = """

@@ -308,13 +308,24 @@ async def test_send_many_gives_a_commands_answer_and_its_events_in_one_trip_in_o
     await layer.close_pools()
 
 
-async def test_receive_many_takes_what_waits_in_order_and_waits_when_nothing_does():
+@pytest.mark.parametrize("redis_version", ["7", "6"])
+async def test_receive_many_takes_what_waits_in_order_and_waits_when_nothing_does(redis_version, monkeypatch):
+    """In one round trip on Redis 7 (BZMPOP); a Redis without it answers "unknown command", and the
+    reader goes on with a script and a blocking pop of one."""
+    from redis.asyncio import Redis
+    from redis.exceptions import ResponseError
+
     from serving.redis_layer import ResilientRedisChannelLayer
     from tests.conftest import need_service
     from tests.game.test_integration_faults import REDIS_URL
     from tests.redis_dbs import fresh_redis
 
     need_service(fresh_redis(REDIS_URL), f"Redis is not reachable at {REDIS_URL} (start redis-server)")
+    if redis_version == "6":
+        async def no_bzmpop(*args, **kwargs):
+            raise ResponseError("unknown command 'BZMPOP', with args beginning with: ")
+
+        monkeypatch.setattr(Redis, "bzmpop", no_bzmpop)
     layer = ResilientRedisChannelLayer(hosts=[REDIS_URL])
     await layer.group_add("m-C", "hub.three")
     await layer.group_send_many([("m-C", {"type": "hub.frames", "n": n}) for n in range(5)])
@@ -327,6 +338,7 @@ async def test_receive_many_takes_what_waits_in_order_and_waits_when_nothing_doe
     assert not later.done(), "nothing waits: it waits"
     await layer.send("hub.three", {"type": "conductor.reply", "n": 6})
     assert [m["n"] for m in await asyncio.wait_for(later, 10)] == [6]
+    assert layer._blocking_pop_of_many == (redis_version == "7")
     await layer.flush()
     await layer.close_pools()
 
