@@ -14,7 +14,8 @@ lead-in and two teams of --players/2 human seats each.
 Then, per match, one moderator (session cookie), the players (seat tokens, in the X-Seat-Token header) and the spectators
 connect (spread over the web processes in turn) and send hello. Each moderator starts, at a random
 moment within 200 ms as the floor server's rooms do, so that matches run out of step; on every
-question the first player of one team (alternating) buzzes once it has shown BUZZ_AFTER words,
+question the first player of one team (alternating) buzzes once it has shown BUZZ_AFTER words (or,
+with --buzz-words FIRST-LAST, a number of words drawn per match and question, so that matches fall out of step),
 answers, the moderator accepts, and once every socket of the match has the question's last event
 the moderator sends next. Measured:
   word lag       client receive time - the frame's `t` for every word_revealed frame on every socket
@@ -51,6 +52,7 @@ beside the same storm on a match nobody plays and on the plain-websockets floor 
 Run: .venv/bin/python bench/latency.py [--layer memory|redis|both] [--db sqlite|postgres]
         [--spectators 10,50,200] [--players 2] [--matches 1] [--web 1] [--conductors 1]
         [--questions 5] [--floor] [--repeat N] [--fault redis|conductor] [--profile DIR] [--storm N]
+        [--buzz-words N|FIRST-LAST]
 """
 from __future__ import annotations
 
@@ -76,6 +78,7 @@ from _storm import floor_storm, live_storm  # noqa: E402
 
 WORDS_PER_MINUTE = 300
 BUZZ_AFTER = 8  # words shown on the buzzing player's screen before it buzzes
+BUZZ_WORDS = (BUZZ_AFTER, BUZZ_AFTER)  # --buzz-words: the first and last word a buzz may come after (one, by default)
 FAULT_AT_WORD = 3  # the fault comes once this many words of question 2 are out
 START_SPREAD_S = 0.2  # each match starts this much later at most (bench/_floor.py starts its rooms alike)
 MAX_SOCKETS = 3500
@@ -347,7 +350,8 @@ async def _play_room(room: Room, questions: int, buzzes: list, late: dict, fault
             resumed = await fault(room)
         # After a fault the words read while frames were lost reach the player in a snapshot, not one
         # by one: any word after the resume will do.
-        word = await buzzer.wait_for(lambda e: e[1] == "word_revealed" and ((e[4] or 0) >= BUZZ_AFTER - 1 or
+        after = random.Random(room.number * MAX_QUESTIONS + k).randint(*BUZZ_WORDS)  # the same in every run
+        word = await buzzer.wait_for(lambda e: e[1] == "word_revealed" and ((e[4] or 0) >= after - 1 or
                                                                             (resumed and e[0] > resumed)), since, wait_s)
         reply, sent, acked = await buzzer.command("buzz", {"seen": word[4] + 1, "question": index}, retry=retry)
         buzz = {"match": room.number, "question": k + 1, "buzzer": buzzer.name, "sent": sent, "ack": acked,
@@ -784,10 +788,25 @@ def who(r: dict) -> str:
     return f"{r['matches']}x{r['sockets'] // r['matches']}" if r["matches"] > 1 else str(r["spectators"])
 
 
+def word_range(text: str) -> tuple[int, int]:
+    first, _, last = text.partition("-")
+    try:
+        words = (int(first), int(last or first))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not N or FIRST-LAST") from None
+    if not 1 <= words[0] <= words[1] <= 20:  # the questions have 23 words; a buzz needs an answer time after it
+        raise argparse.ArgumentTypeError("buzz words go from 1 to 20, the first not after the last")
+    return words
+
+
+def words_to_buzz_after(words: tuple[int, int]) -> str:
+    return str(words[0]) if words[0] == words[1] else f"{words[0]}-{words[1]} (drawn per match and question)"
+
+
 def report(results: list[dict], args, total_s: float) -> None:
     done = [r for r in results if "failed" not in r]
     print(f"\nExhibition live-room latency: {args.questions} questions per match, quizbowl at {WORDS_PER_MINUTE} wpm, "
-          f"lead-in 0, buzz after {BUZZ_AFTER} words; per match 1 moderator + {max(2, args.players // 2 * 2)} players, "
+          f"lead-in 0, buzz after {words_to_buzz_after(BUZZ_WORDS)} words; per match 1 moderator + {max(2, args.players // 2 * 2)} players, "
           f"spectators spread over the matches; client and servers on this machine ({os.cpu_count()} CPUs).")
     if done:
         print("\nAgainst the floor (the spectators' word lag, ms: receive time - scheduled time, nearest-rank "
@@ -988,6 +1007,7 @@ def storm_main(layers: list[str], args) -> int:
 
 
 def main(argv=None) -> int:
+    global BUZZ_WORDS
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--layer", choices=("memory", "redis", "both"), default="both")
     parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite",
@@ -1009,7 +1029,11 @@ def main(argv=None) -> int:
     parser.add_argument("--profile", metavar="DIR", help="record each server with py-spy into DIR and summarise")
     parser.add_argument("--storm", type=int, choices=range(1, MAX_SOCKETS + 1), metavar=f"1-{MAX_SOCKETS}",
                         help="cut N watchers of a live match off at once and let them reconnect (no play run)")
+    parser.add_argument("--buzz-words", type=word_range, default=BUZZ_WORDS, metavar="N or FIRST-LAST",
+                        help=f"buzz after N words (default {BUZZ_AFTER}: every match buzzes at the same word, so they "
+                             "stay in step), or after a word drawn from FIRST-LAST per match and question (out of step)")
     args = parser.parse_args(argv)
+    BUZZ_WORDS = args.buzz_words
     layers = ["memory", "redis"] if args.layer == "both" else [args.layer]
     if args.fault or args.web > 1:  # several processes or a fault need the Redis layer
         if args.layer == "memory":
