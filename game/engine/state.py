@@ -76,6 +76,9 @@ class QuestionState:
 
 # MatchState's containers of records that the fold replaces and never changes in place (see clone).
 CLOSED_RECORDS = ("history", "rulings", "corrections", "protests")
+# QuestionState's lists that the fold replaces whole (a longer list for one more entry), never changes:
+# a copy shares them. The bots' trail grows by a guess per bot per word.
+QUESTION_RECORDS = ("held_trail", "buzz_log")
 
 
 @dataclass
@@ -108,17 +111,23 @@ class MatchState:
     def clone(self) -> "MatchState":
         """A copy that this state never sees change (decide folds into one per command).
 
-        Questions are immutable and large: they are shared instead of copied. So are the closed
+        Questions are immutable and large: they are shared instead of copied, as are the rules and the
+        teams, which nothing changes after the match is created. So are the closed
         records (CLOSED_RECORDS: every closed question, ruling, correction and protest): the copy gets
         lists and dicts of its own that hold the same records, because the fold never changes a record
         in place; it puts a new one in its place. They are what grows with every question played, so
-        a copy per word costs what the current question holds, not the whole match
+        a copy per word costs what the current question holds, not the whole match; the current
+        question's lists that only ever get replaced (QUESTION_RECORDS) are shared whole
         (tests/engine/test_fast_fold.py folds played matches and checks that no copy's fold ever
         changes the state it came from)."""
-        memo = {id(self.questions): self.questions}
+        memo = {id(value): value for value in (self.questions, self.rules, self.teams)}  # fixed at match_created
         for name in CLOSED_RECORDS:
             records = getattr(self, name)
             memo[id(records)] = records.copy()
+        if self.q is not None:
+            for name in QUESTION_RECORDS:
+                records = getattr(self.q, name)
+                memo[id(records)] = records
         return copy_state(self, memo)
 
     @property

@@ -10,7 +10,7 @@ import pytest
 
 from game.engine.api import Rejected, apply, decide, fold
 from game.engine.fold import apply_in_place
-from game.engine.state import CLOSED_RECORDS
+from game.engine.state import CLOSED_RECORDS, QUESTION_RECORDS
 
 from .played import PLAYED
 from .support import Match
@@ -86,18 +86,22 @@ def mutable_ids(value, seen: dict) -> dict:
 
 
 @pytest.mark.parametrize("name", sorted(PLAYED))
-def test_a_state_copy_equals_deepcopy_and_shares_only_the_closed_records(name):
+def test_a_state_copy_equals_deepcopy_and_shares_only_what_the_fold_never_changes(name):
     """MatchState.clone (the copy decide folds into) has deepcopy's value at every seq of played
-    matches. The only mutable objects it shares with the original are the closed records (questions
-    closed, rulings, corrections, protests), which the fold replaces instead of changing; the lists
-    and dicts that hold them are the copy's own, like everything else it has."""
+    matches. The only mutable objects it shares with the original are the rules and teams (fixed when
+    the match is created) and the closed records (questions closed, rulings, corrections, protests),
+    which the fold replaces instead of changing; the lists and dicts that hold the records are the
+    copy's own, like everything else it has."""
     state = None
     for event in PLAYED[name]().events:
         state = apply_in_place(state, event)
         clone = state.clone()
         assert clone == copy.deepcopy(state), f"the copies differ after seq {state.seq}"
         assert clone.questions is state.questions, "questions are shared, not copied"
-        records = {}
+        records = mutable_ids(state.teams, mutable_ids(state.rules, {}))  # fixed when the match was created
+        assert clone.rules is state.rules and clone.teams is state.teams
+        for name in QUESTION_RECORDS if state.q is not None else ():
+            mutable_ids(getattr(state.q, name), records)
         for container in CLOSED_RECORDS:
             held = getattr(state, container)
             for record in held.values() if isinstance(held, dict) else held:
