@@ -1035,6 +1035,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     BUZZ_WORDS = args.buzz_words
     layers = ["memory", "redis"] if args.layer == "both" else [args.layer]
+    if args.fault and args.matches > 1:
+        # Each match's driver would strike its own fault, and a match paused before its driver's
+        # moment would never be resumed: a fault run plays one match.
+        parser.error("--fault plays one match (--matches 1)")
     if args.fault or args.web > 1:  # several processes or a fault need the Redis layer
         if args.layer == "memory":
             parser.error("--fault and --web > 1 need the Redis layer (--layer redis)")
