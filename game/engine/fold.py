@@ -107,13 +107,13 @@ def _phase_started(s: MatchState, d, t):
     q.deadline = d.get("deadline")
     if d.get("words"):
         q.revealed += len(d["words"])
-        q.reveal_times.extend([t] * len(d["words"]))
+        q.reveal_times = q.reveal_times + [t] * len(d["words"])  # replaced, never changed: see MatchState.clone
 
 
 def _word_revealed(s: MatchState, d, t):
     q = s.q
     q.revealed = d["index"] + 1
-    q.reveal_times.append(t)
+    q.reveal_times = q.reveal_times + [t]  # replaced, never changed: see MatchState.clone
     q.next_word_at = d.get("next_at")
     if d.get("dead_at") is not None:
         q.deadline = {"kind": "dead", "at": d["dead_at"]}

@@ -77,8 +77,8 @@ class QuestionState:
 # MatchState's containers of records that the fold replaces and never changes in place (see clone).
 CLOSED_RECORDS = ("history", "rulings", "corrections", "protests")
 # QuestionState's lists that the fold replaces whole (a longer list for one more entry), never changes:
-# a copy shares them. The bots' trail grows by a guess per bot per word.
-QUESTION_RECORDS = ("held_trail", "buzz_log")
+# a copy shares them. Each grows with the words read: a time per word, a guess per bot per word.
+QUESTION_RECORDS = ("reveal_times", "held_trail", "buzz_log")
 
 
 @dataclass
