@@ -167,6 +167,16 @@ async def play_match(server: Server, code: str, player: str, host_cookie: str) -
     return ended
 
 
+PLAY_TIMEOUT_S = 90  # a two-question match takes seconds; a frame that never comes fails here, with the server's log
+
+
+async def played(server: Server, code: str, player: str, host_cookie: str) -> dict:
+    try:
+        return await asyncio.wait_for(play_match(server, code, player, host_cookie), PLAY_TIMEOUT_S)
+    except asyncio.TimeoutError:
+        pytest.fail(f"match {code} did not end within {PLAY_TIMEOUT_S} s; Daphne's log ends:\n{server.procs.log('daphne')}")
+
+
 async def run_event(server: Server):
     import httpx
 
@@ -188,7 +198,7 @@ async def run_event(server: Server):
         for team in teams:
             started = await post_form(host, event, f"{event}teams/{team}/start", {"bot_500mib": "simulated"})
             code = started.headers["location"].rstrip("/").rsplit("/", 1)[1]
-            ended = await play_match(server, code, "Ann", host_cookie)
+            ended = await played(server, code, "Ann", host_cookie)
             assert ended["data"]["reason"] == "question_limit"
 
     server.stop()  # everything is in the database and the logs: a new server carries on
@@ -200,7 +210,7 @@ async def run_event(server: Server):
         assert board.index("Foxes") < board.index("Owls")  # level in every figure: by name
         final = await post_form(host, event, f"{event}final", {"bot_500mib": "simulated"})
         code = final.headers["location"].rstrip("/").rsplit("/", 1)[1]
-        ended = await play_match(server, code, "Bea", host_cookie)
+        ended = await played(server, code, "Bea", host_cookie)
         assert ended["data"]["winner"] == "t0"
         board = (await host.get(f"/events/{number}/")).text
         assert "Foxes won" in board and "the event is closed" in board
