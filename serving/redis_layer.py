@@ -72,6 +72,7 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         return BlockingConnectionPool.from_url(address, **options)
 
     _last_score = 0.0
+    _blocking_pop_of_many = True  # receive_many uses BZMPOP, until a Redis says it has none
 
     def _score(self) -> float:
         """time.time(), but always later than the last message this layer added (a sorted set keeps
@@ -137,7 +138,7 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         local, full = await self.connection(0).eval(SEND_MANY, len(keys), *keys, *args)
         # Process-local members (tests, or a consumer with a channel of its own) take channels-redis's path.
         for index in sorted({int(i) for i in local[::2]}):
-            _, group, message = items[index - 1]
+            message = items[index - 1][2]
             names = [n.decode() if isinstance(n, bytes) else n for i, n in zip(local[::2], local[1::2]) if int(i) == index]
             await self._send_to_local(names, message)
         return [int(i) - 1 for i in full]
@@ -188,8 +189,6 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         for message in messages:
             message.pop("__asgi_channel__", None)
         return messages
-
-    _blocking_pop_of_many = True  # BZMPOP, until a Redis says it has none
 
 
 SEND_ONE = """
