@@ -285,7 +285,9 @@ def write_together(owner: str, match_ids: list[int], now: int, calls: list) -> l
                         outcomes.append((True, call()))
                     except Exception as exc:
                         outcomes.append((False, exc))
-                failed = {index for index, (ok, _) in enumerate(outcomes) if not ok}
+                # A refusal kept on the record (a lost buzz) stored its events: they go in with the rest.
+                failed = {index for index, (ok, value) in enumerate(outcomes)
+                          if not ok and not (isinstance(value, Rejected) and value.events)}
                 for index, exc in batch.insert(failed).items():
                     outcomes[index] = (False, exc)
                 if transaction_broken():

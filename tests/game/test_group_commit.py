@@ -183,3 +183,21 @@ async def test_writes_asked_for_in_one_turn_of_the_loop_share_a_transaction_thou
         await database.run(connections.close_all)
     finally:
         database.shutdown()
+
+
+def test_a_refusal_kept_on_the_record_is_stored_in_a_shared_transaction_with_no_gap(live_match):
+    runners = held_runners(live_match, 2)
+    together(runners, START, NOW)
+    for runner in runners:
+        for name in ("Ann", "Bob"):
+            together([runner], {"type": "join", "actor": {"role": "system"},
+                                "data": {"seat": runner.match.seat_keys[name]}}, NOW)
+    together(runners, REVEAL, NOW + 100)
+    seat = {name: {"role": "player", "seat": runners[0].match.seat_keys[name], "team": "t0"} for name in ("Ann", "Bob")}
+    assert all(ok for ok, _ in together(runners[:1], {"type": "buzz", "actor": seat["Ann"]}, NOW + 200))
+    late = together(runners, {"type": "buzz", "actor": seat["Bob"]}, NOW + 210, [Receipt(seat["Bob"]["seat"], "b-1"), None])
+    assert isinstance(late[0][1], Rejected) and late[0][1].events, late
+    assert [e["type"] for e in late[0][1].events] == ["buzz_refused"]
+    stored = stored_seqs(runners[0])
+    assert stored == list(range(1, runners[0].state.seq + 1)), "the refused buzz is on the record, with no gap"
+    assert MatchEvent.objects.get(match=runners[0].match, seq=stored[-1]).type == "buzz_refused"
