@@ -203,12 +203,14 @@ _batch = threading.local()
 
 class WriteBatch:
     """The writes of several matches that share one transaction: their leases were checked and
-    extended together (held: the match ids still ours), and their events are inserted together
-    when every write has run."""
+    extended together (held: the match ids still ours), and their events, and the receipts of the
+    commands among them, are inserted together when every write has run."""
 
     def __init__(self, owner: str, held: set[int], cursor=None):
         self.owner, self.held, self.cursor = owner, held, cursor
         self.rows: list[list[tuple[int, dict]]] = []  # the rows of each write, in the order they ran
+        self.receipts: dict[int, tuple] = {}  # write index -> its command's receipt row
+        self.before: dict[int, tuple] = {}  # write index -> (runner, its state before the write)
 
     def begin(self) -> None:
         self.rows.append([])
@@ -216,30 +218,65 @@ class WriteBatch:
     def add(self, rows: list[tuple[int, dict]]) -> None:
         self.rows[-1] += rows
 
+    def add_receipt(self, row: tuple) -> None:
+        self.receipts[len(self.rows) - 1] = row
+
+    def keep_state(self, runner, state) -> None:
+        """The runner's state before this write, put back if the write's rows are refused."""
+        self.before.setdefault(len(self.rows) - 1, (runner, state))
+
     def hold(self, match_id: int) -> None:
         if match_id not in self.held:
             raise LeaseLost(f"This conductor no longer holds the lease of match {match_id}.")
 
     def insert(self, failed: set[int]) -> dict[int, Exception]:
-        """Insert the rows of every write that did not fail, in one statement; if that statement
-        fails, each write's rows by themselves, so a write that cannot be stored fails alone.
-        Returns write index -> why its rows could not be stored."""
-        kept = [(index, rows) for index, rows in enumerate(self.rows) if rows and index not in failed]
-        self.rows = []
+        """Insert the rows of every write that did not fail: the receipts in one statement and the
+        events in another (a savepoint around both when there are receipts, so they stand or fall
+        together); if that fails, each write's rows by themselves, so a write that cannot be stored
+        (a command id answered before, a seq already taken) fails alone and its runner gets its
+        state back. Returns write index -> why its rows could not be stored."""
+        kept = [index for index, rows in enumerate(self.rows) if (rows or index in self.receipts) and index not in failed]
         try:
-            with statement_alone():
-                insert_events([row for _, rows in kept for row in rows], self.cursor)
-            return {}
+            with self._together([self.receipts[i] for i in kept if i in self.receipts]):
+                insert_events([row for i in kept for row in self.rows[i]], self.cursor)
+            refused = {}
         except DatabaseError:
             log.warning("Storing %d writes together failed; storing each alone", len(kept), exc_info=True)
-        refused = {}
-        for index, rows in kept:
-            try:
-                with statement_alone():
-                    insert_events(rows, self.cursor)
-            except DatabaseError as exc:
-                refused[index] = exc
+            refused = {}
+            for index in kept:
+                try:
+                    with self._together([self.receipts[index]] if index in self.receipts else []):
+                        insert_events(self.rows[index], self.cursor)
+                except DatabaseError as exc:
+                    refused[index] = exc
+        for index in set(refused) | failed:
+            if index in self.before:
+                runner, state = self.before[index]
+                runner.state = state
+        self.rows, self.receipts, self.before = [], {}, {}
         return refused
+
+    @contextlib.contextmanager
+    def _together(self, receipts: list[tuple]):
+        """The receipts inserted, then the caller's statement; one savepoint around both when there
+        are receipts (a receipt must never be stored without its command's events), else the
+        cheapest way to let the one statement fail alone."""
+        if not receipts:
+            with statement_alone():
+                yield
+            return
+        with transaction.atomic():
+            insert_receipts(receipts, self.cursor)
+            yield
+
+
+def receipt_row(match: Match, receipt: Receipt, reply: dict) -> tuple:
+    return (match.pk, receipt.actor, receipt.command_id, reply["ok"], reply["seqs"], reply["error"], timezone.now())
+
+
+def insert_receipts(rows: list[tuple], cursor=None) -> None:
+    insert_rows(CommandReceipt, ("match", "actor", "command_id", "ok", "seqs", "error", "created"), rows,
+                prepared=("ok", "seqs", "error", "created"), cursor=cursor)
 
 
 def statement_alone():
@@ -269,11 +306,11 @@ def write_together(owner: str, match_ids: list[int], now: int, calls: list) -> l
 
     The leases are extended in one statement at the start, in the same transaction as the events,
     so a write to a match whose lease another conductor took raises LeaseLost and stores nothing,
-    as it does alone. A call that fails costs itself only: nothing of it is inserted (a command
-    with a receipt writes in a savepoint of its own, and so does every other statement a write
-    may run), and if the one INSERT of everyone's events fails, each write's events are inserted
-    alone and only the writes whose rows were refused fail. If the transaction cannot commit,
-    every call gets that failure."""
+    as it does alone. A call that fails costs itself only: nothing of it is inserted (every statement
+    a write runs before the end is in a savepoint of its own), and if the one INSERT of everyone's
+    receipts and events fails (a command id answered before, a seq already taken), each write's
+    rows are inserted alone and only the writes whose rows were refused fail, their runners' states
+    put back. If the transaction cannot commit, every call gets that failure."""
     outcomes: list[tuple[bool, object]] = []
     try:
         with transaction.atomic(), connections[DEFAULT_DB_ALIAS].cursor() as cursor:
@@ -409,13 +446,17 @@ class MatchRunner:
         state with them folded in (by decide). Raises LeaseLost, storing nothing, when this runner's
         conductor no longer holds the match.
 
-        Inside a WriteBatch (write_together) the events of a write with no receipt are inserted
-        with the other matches' at the end of the shared transaction; a write with a receipt is
-        stored at once, in a savepoint, so that a repeated command id fails alone."""
+        Inside a WriteBatch (write_together) the events, and the receipt, are inserted with the other
+        matches' at the end of the shared transaction (a repeated command id then fails alone); a
+        write that also gives up a seat or changes the match's status with a receipt is stored at
+        once, in a savepoint, since a refused receipt could not undo those statements."""
         batch = current_batch(self.owner)
-        if batch is not None and receipt is None:
+        if batch is not None and (receipt is None or self._rows_only(events, state)):
             batch.hold(self.match.pk)
+            batch.keep_state(self, self.state)
             batch.add(number_events(self.match, events, self.state.seq + 1))
+            if receipt is not None:
+                batch.add_receipt(receipt_row(self.match, receipt, reply))
             record_seats_left(self.match, events)  # in the batch's transaction, with the events
             self._sync_status(state)
             self.state = state
@@ -429,11 +470,15 @@ class MatchRunner:
                 append_events(self.match, events, first_seq=self.state.seq + 1)
                 record_seats_left(self.match, events)  # a seat given up: its tokens stop working as it is stored
             if receipt is not None:
-                insert_rows(CommandReceipt, ("match", "actor", "command_id", "ok", "seqs", "error", "created"),
-                            [(self.match.pk, receipt.actor, receipt.command_id, reply["ok"], reply["seqs"],
-                              reply["error"], timezone.now())], prepared=("ok", "seqs", "error", "created"))
+                insert_receipts([receipt_row(self.match, receipt, reply)])
             self._sync_status(state)
         self.state = state
+
+    def _rows_only(self, events: list[dict], state) -> bool:
+        """Whether storing this write is inserting rows and nothing else (no seat given up, no change
+        of the match's status): then a command's receipt can wait for the batch's one INSERT, because
+        a refused receipt undoes the whole write by leaving its rows out."""
+        return state.status == self.state.status and not any(e["type"] == "seat_left" for e in events)
 
     def _sync_status(self, state) -> None:
         status = {"setup": Match.Status.SETUP, "live": Match.Status.LIVE, "finished": Match.Status.FINISHED}[state.status]

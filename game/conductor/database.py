@@ -3,8 +3,9 @@
 Every piece of ORM work of a conductor runs here, in the order it was asked for, so the event loop
 never blocks on the database. Writes under a lease (a match's command or clock tick) that are
 waiting at the same moment are run together: one transaction for all of them, their leases checked
-and extended by one statement, their events inserted by one (store.write_together). A hundred
-matches whose words are due at the same tick thus cost one commit, not a hundred. A batch is what
+and extended by one statement, their events inserted by one and their commands' receipts by
+another (store.write_together). A hundred matches whose words are due at the same tick thus cost
+one commit, not a hundred. A batch is what
 queued while the thread was busy, or what was asked for in one turn of the event loop: the thread
 is woken once at the end of the turn, so the matches whose clocks fire together (alarms.py)
 share a transaction; nothing waits for company longer than that.

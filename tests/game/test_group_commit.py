@@ -80,6 +80,7 @@ def test_a_repeated_command_id_fails_alone_and_a_refusal_is_answered_without_a_r
     again = Receipt("moderator", "start-1")  # beyond what a conductor keeps in memory
     outcomes = together(runners, REVEAL, NOW + 100, [again, None, Receipt("moderator", "reveal-9")])
     assert isinstance(outcomes[0][1], IntegrityError)
+    assert runners[0].state.seq == stored_seqs(runners[0])[-1], "the refused write's state is put back"
     assert outcomes[1][0] and outcomes[2][0]
     assert [e["type"] for e in outcomes[1][1]] == ["word_revealed"]
     assert CommandReceipt.objects.filter(match=runners[2].match, command_id="reveal-9").exists()
@@ -112,8 +113,11 @@ def test_a_write_whose_events_cannot_be_stored_fails_alone_and_the_others_are_st
     # the one INSERT of everyone's events fails, and each match's events are then stored by themselves.
     MatchEvent.objects.create(match=stale.match, seq=stale.state.seq + 1, t_ms=NOW, type="paused", data={})
     before = [stored_seqs(r) for r in runners]
-    outcomes = together(runners, REVEAL, NOW + 100, [None, None, Receipt("moderator", "reveal-3")])
+    its_seq = stale.state.seq
+    outcomes = together(runners, REVEAL, NOW + 100, [None, Receipt("moderator", "reveal-2"), Receipt("moderator", "reveal-3")])
     assert not outcomes[1][0] and isinstance(outcomes[1][1], IntegrityError)
+    assert not CommandReceipt.objects.filter(command_id="reveal-2").exists(), "no receipt without its events"
+    assert stale.state.seq == its_seq, "and the runner's state is put back"
     for index in (0, 2):
         ok, events = outcomes[index]
         assert ok and [e["type"] for e in events] == ["word_revealed"]
@@ -201,3 +205,17 @@ def test_a_refusal_kept_on_the_record_is_stored_in_a_shared_transaction_with_no_
     stored = stored_seqs(runners[0])
     assert stored == list(range(1, runners[0].state.seq + 1)), "the refused buzz is on the record, with no gap"
     assert MatchEvent.objects.get(match=runners[0].match, seq=stored[-1]).type == "buzz_refused"
+
+
+def test_commands_with_receipts_share_the_batch_statements(live_match):
+    runners = held_runners(live_match, 3)
+    together(runners, START, NOW)
+    with CaptureQueriesContext(connection) as queries:
+        outcomes = together(runners, REVEAL, NOW + 100, [Receipt("moderator", f"reveal-{i}") for i in range(3)])
+    assert all(ok for ok, _ in outcomes), outcomes
+    sql = [q["sql"] for q in queries.captured_queries]
+    assert sum(s.startswith('INSERT INTO "game_matchevent"') for s in sql) == 1, "one INSERT of every match's events"
+    assert sum(s.startswith('INSERT INTO "game_commandreceipt"') for s in sql) == 1, "and one of their receipts"
+    assert CommandReceipt.objects.filter(command_id__startswith="reveal-").count() == 3
+    for runner in runners:
+        assert stored_seqs(runner) == list(range(1, runner.state.seq + 1))

@@ -1,0 +1,77 @@
+"""What a write costs the conductor's database thread in the group commit (store.write_together): a
+client's command, whose receipt is stored with its events, beside a write with no receipt (what a
+clock tick is). Prints numbers, never pass/fail.
+
+--matches matches (bench/conductor.py's, on a throwaway SQLite file) are written together, as the
+conductor writes the matches whose messages wait at the same moment: each round every match gets a
+moderator's pause or resume (one event each), --rounds rounds with receipts and as many without,
+alternating in blocks of 300 so both see the same machine. Printed: thread CPU time per write.
+
+Run: .venv/bin/python bench/commit.py [--matches 3] [--blocks 5]
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT / "bench"))
+sys.dont_write_bytecode = True
+
+BLOCK = 300  # rounds per block
+OWNER = "bench-commit"
+MODERATOR = {"role": "moderator"}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=3)
+    parser.add_argument("--blocks", type=int, default=5)
+    args = parser.parse_args()
+
+    import conductor as bench_conductor  # bench/conductor.py: the same Django set-up and matches
+
+    bench_conductor.setup_django(Path(tempfile.mkdtemp()) / "commit.sqlite3")
+    from game.models import Match, MatchLease
+    from game.store import MatchRunner, Receipt, write_together
+
+    now = int(time.time() * 1000)
+    runners = []
+    for code in bench_conductor.make_matches(args.matches):
+        match = Match.objects.get(code=code)
+        MatchLease.objects.create(match=match, owner=OWNER, channel="bench", expires_ms=now + 10**9)
+        runners.append(MatchRunner(match, owner=OWNER, clock=lambda: now))
+    ids = [r.match.pk for r in runners]
+
+    def write_all(kind: str, at: int, receipts: bool) -> None:
+        calls = [lambda r=r, n=n: r.handle({"type": kind, "actor": MODERATOR, "data": {}}, at,
+                                             Receipt("moderator", f"{kind}-{at}-{n}") if receipts else None)
+                 for n, r in enumerate(runners)]
+        outcomes = write_together(OWNER, ids, at, calls)
+        if not all(ok for ok, _ in outcomes):
+            raise SystemExit(f"a write failed: {outcomes}")
+
+    write_all("start", now, False)
+    at, per_write = now, {True: [], False: []}
+    for _ in range(args.blocks):
+        for receipts in (True, False):
+            started = time.thread_time()
+            for _ in range(BLOCK):
+                at += 1
+                write_all("pause" if runners[0].state.paused is False else "resume", at, receipts)
+            per_write[receipts].append((time.thread_time() - started) / BLOCK / len(runners) * 1e6)
+    with_receipt, without = (statistics.median(per_write[k]) for k in (True, False))
+    print(f"{args.matches} matches written together, {args.blocks} blocks of {BLOCK} rounds each way; "
+          f"database thread CPU per write, median of the blocks:")
+    print(f"  a command with its receipt  {with_receipt:6.0f} us  (blocks: {', '.join(f'{v:.0f}' for v in per_write[True])})")
+    print(f"  a write with no receipt     {without:6.0f} us  (blocks: {', '.join(f'{v:.0f}' for v in per_write[False])})")
+    print(f"  ratio                       {with_receipt / without:6.2f}")
+
+
+if __name__ == "__main__":
+    main()
