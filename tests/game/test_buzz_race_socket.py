@@ -94,6 +94,13 @@ async def test_a_press_made_earlier_on_a_slower_link_takes_the_floor_though_its_
     assert (await ann.event("buzz"))["data"]["replaces"] == match.seat_keys["Ann"]
 
 
+async def stored_log(match) -> list[tuple[int, str]]:
+    from game.models import MatchEvent
+
+    return await sync_to_async(lambda: list(MatchEvent.objects.filter(match=match).order_by("seq")
+                                            .values_list("seq", "type")))()
+
+
 async def test_a_press_claimed_before_the_word_reached_the_phone_earns_nothing(conductor, connect, staff_cookie):
     match, mod, phones = await reading(connect, staff_cookie, words=3)
     ann, cy = phones["Ann"], phones["Cy"]
@@ -104,6 +111,9 @@ async def test_a_press_claimed_before_the_word_reached_the_phone_earns_nothing(c
     assert refused["type"] == "error" and refused["data"]["code"] == "beaten"
     record = await mod.event("buzz_refused")
     assert record["data"]["clamp"] == "before_word" and record["data"]["pressed"] == record["data"]["received"]
+    stored = await stored_log(match)
+    assert (record["seq"], "buzz_refused") in stored, "the moderator's record is the stored one"
+    assert [seq for seq, _ in stored] == list(range(1, len(stored) + 1)), "and the log has no gap"
 
 
 async def test_a_phone_whose_round_trip_the_server_has_not_measured_is_ordered_by_arrival(conductor, connect, staff_cookie):
