@@ -21,7 +21,10 @@ the moderator sends next. Measured:
   word lag       client receive time - the frame's `t` for every word_revealed frame on every socket
                  (`t` is when the engine scheduled the word; one machine, one clock);
   word jitter    per socket, how much the gap between two words' arrivals differs from the gap
-                 between their scheduled times (what a steady reader would notice);
+                 between their scheduled times (what a steady reader would notice); also split into
+                 the pair of a question's first two words (with no lead-in the first word is due
+                 as soon as the moderator's next is stored, so it carries that command's delay) and
+                 the later pairs (the clock alone);
   buzz ack       buzz sent -> its ack at the buzzing player; a refused buzz is counted with its code;
   buzz fan-out   buzz sent -> the buzz event frame at the other players / at each spectator;
   delivery       every seq each socket received, against the match's event log read from the
@@ -504,17 +507,20 @@ async def play_floor(ports: list[int], rooms: int, per_room: int, schedule: list
         delivery["lost"] += len(expected - set(got))
         delivery["dup"] += len(got) - len(set(got))
         delivery["out_of_order"] += sum(1 for a, b in zip(got, got[1:]) if b < a)
-    return {"lag": lags, "jitter": [j for s in socks for j in jitters(s["events"])], "delivery": delivery,
+    return {"lag": lags, "jitter": [j for s in socks for j in jitters(s["events"])],
+            "jitter_later": [j for s in socks for j in jitters(s["events"], "later")], "delivery": delivery,
             "missing": len(missing), "loop_lag": watched["loop_lag"], "play_s": play_s, "clients": len(socks)}
 
 
-def jitters(events) -> list[float]:
-    """|arrival gap - scheduled gap| between consecutive words of one question on one socket."""
+def jitters(events, part: str = "all") -> list[float]:
+    """|arrival gap - scheduled gap| between consecutive words of one question on one socket; part
+    "first": only between a question's first and second words, "later": only the pairs after."""
     words = sorted((e for e in events if e[1] == "word_revealed" and e[2] is not None), key=lambda e: e[0])
     out = []
     for a, b in zip(words, words[1:]):
         if b[0] == a[0] + 1 and (b[4] or 0) == (a[4] or 0) + 1:
-            out.append(abs((b[3] - a[3]) - (b[2] - a[2])))
+            if part == "all" or (part == "first") == ((a[4] or 0) == 0):
+                out.append(abs((b[3] - a[3]) - (b[2] - a[2])))
     return out
 
 
@@ -671,7 +677,7 @@ def report_storm(results: list[dict], args) -> None:
 def summarize(r: dict) -> dict:
     logs = r.pop("logs")
     lags = {"moderator": [], "player": [], "spectator": []}
-    first_words, later_words, jitter = [], [], []
+    first_words, later_words, jitter, jitter_first, jitter_later = [], [], [], [], []
     delivery = {"frames_got": 0, "frames_expected": 0, "words_got": 0, "words_expected": 0,
                 "lost": 0, "dup": 0, "out_of_order": 0, "unexpected": 0, "notes": [], "converged": True}
     finals = set()
@@ -685,6 +691,8 @@ def summarize(r: dict) -> dict:
                 lags[s["audience"]].append(received - t)
                 (first_words if index == 0 else later_words).append(received - t)
         jitter += jitters(events)
+        jitter_first += jitters(events, "first")
+        jitter_later += jitters(events, "later")
         first = s["snapshots"][0] if s["snapshots"] else 0
         covered = max(s["snapshots"], default=0)  # a later snapshot brought the socket up to this seq
         expected = {seq for seq in log_seqs if seq > first}
@@ -752,7 +760,8 @@ def summarize(r: dict) -> dict:
         "label": r["label"], "layer": r["layer"], "spectators": r["spectators"], "sockets": len(r["socks"]),
         "matches": r["matches"], "players": r["players"], "web": r["web"], "conductors": r["conductors"],
         "lag_all": [x for v in lags.values() for x in v], "lags": lags, "jitter": jitter,
-        "lag_first": first_words, "lag_later": later_words, "refused": refused,
+        "lag_first": first_words, "lag_later": later_words, "jitter_first": jitter_first,
+        "jitter_later": jitter_later, "refused": refused,
         "ack_rtt": ack_rtt, "to_player": to_player, "to_spectators": to_spectators,
         "delivery": delivery, "usage": usage, "loop_lag": r["loop_lag"], "client_cpu": r["client_cpu"],
         "watcher_loop_lag": r["watcher_loop_lag"], "watcher_cpu": r["watcher_cpu"],
@@ -845,9 +854,11 @@ def report(results: list[dict], args, total_s: float) -> None:
             row = [r["label"], who(r)]
             for v in (*(r["lags"][a] for a in ("moderator", "player", "spectator")), r["lag_first"], r["lag_later"]):
                 row.append(f"{fmt(pct(v, 50))} / {fmt(pct(v, 99))} / {fmt(max(v) if v else None)}")
+            floor = r["floor"]["jitter_later"] if r["floor"] else None
+            row += [fmt(pct(r["jitter_first"], 99)), fmt(pct(r["jitter_later"], 99)), fmt(pct(floor, 99)) if floor else "-"]
             rows.append(row)
         print(table(["run", "spect", "moderator", "players", "spectators", "first word of a question",
-                     "later words"], rows))
+                     "later words", "jitter p99: 1st-2nd word", "later pairs", "floor's later pairs"], rows))
 
         print("\nDelivery (every socket's seqs against the stored event log)")
         rows = []
@@ -970,13 +981,15 @@ def report_repeats(results: list[dict]) -> None:
                      spread([ratio_of(cpu_per_match(r), floor_cpu_per_match(r)) for r in runs]),
                      spread([ratio_of(pct(r["jitter"], 99), pct(r["floor"]["jitter"], 99) if r["floor"] else None)
                              for r in runs]),
+                     spread([ratio_of(pct(r["jitter_later"], 99), pct(r["floor"]["jitter_later"], 99) if r["floor"] else None)
+                             for r in runs]),
                      spread([r["conductor_us"] for r in runs]), spread([r["engine_us"] for r in runs]),
                      spread([r["engine_hot_us"] for r in runs]),
                      spread([ratio_of(r["conductor_us"], r["engine_us"]) for r in runs])])
     print("\nAcross the repeats: lowest-highest (median) of each run's figure, ms")
     print(table(["run", "spect", "runs", "jitter p99", "floor jitter p99", "word lag p99", "floor lag p99",
                  "buzz ack p99", "lost+dup+ooo", "refused", "server CPU ms/s per match", "floor's",
-                 "CPU / floor's", "jitter / floor's", "conductor us/event", "engine us/word (paced)", "engine hot",
+                 "CPU / floor's", "jitter / floor's", "later pairs' jitter / floor's", "conductor us/event", "engine us/word (paced)", "engine hot",
                  "conductor / engine (paced)"],
                 rows))
 
