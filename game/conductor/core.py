@@ -86,10 +86,11 @@ class Conductor:
         """Run Django ORM work on the conductor's database thread."""
         return await self._db.run(fn, *args)
 
-    async def db_write(self, match_id: int, fn, *args):
+    async def db_write(self, match_id: int, fn, *args, clock: bool = False):
         """Run a write to match `match_id` under our lease on the database thread, in one transaction
-        with the other matches' writes waiting at the same moment."""
-        return await self._db.write(match_id, fn, *args)
+        with the other matches' writes waiting at the same moment (`clock`: a clock tick's, written
+        before the commands waiting beside it)."""
+        return await self._db.write(match_id, fn, *args, clock=clock)
 
     async def run(self) -> None:
         """Take over unserved matches, then serve both channels until cancelled. Nothing else stops it."""

@@ -13,7 +13,9 @@ share a transaction; nothing waits for company longer than that.
 Each caller gets its own outcome (a result or its own exception), and only after the transaction
 has committed: an event is never handed back to be broadcast before it is stored. If the commit
 itself fails, every write of the batch gets that failure (and the conductor reloads those matches).
-The outcomes of one batch reach the event loop with one wake-up, not one per caller.
+The outcomes of one transaction reach the event loop with one wake-up, not one per caller, as soon
+as it has committed. Clock ticks waiting beside commands are written first, in a transaction of their
+own, so a word never waits for another match's command to be stored.
 """
 from __future__ import annotations
 
@@ -34,6 +36,7 @@ class Job:
     match_id: int | None  # set for a write under the lease of that match: it may share a transaction
     loop: asyncio.AbstractEventLoop
     future: asyncio.Future = field(repr=False)
+    clock: bool = False  # a clock tick's write: stored before the commands waiting beside it
 
 
 class DatabaseThread:
@@ -52,14 +55,14 @@ class DatabaseThread:
         """Run fn(*args) on the database thread by itself."""
         return await self._submit(functools.partial(fn, *args), None)
 
-    async def write(self, match_id: int, fn, *args):
+    async def write(self, match_id: int, fn, *args, clock: bool = False):
         """Run fn(*args), a write to match `match_id` under this conductor's lease, possibly in one
-        transaction with other matches' writes."""
-        return await self._submit(functools.partial(fn, *args), match_id)
+        transaction with other matches' writes; `clock`: a clock tick's, which goes first (see _run_all)."""
+        return await self._submit(functools.partial(fn, *args), match_id, clock)
 
-    def _submit(self, call, match_id) -> asyncio.Future:
+    def _submit(self, call, match_id, clock: bool = False) -> asyncio.Future:
         loop = asyncio.get_running_loop()
-        job = Job(call, match_id, loop, loop.create_future())
+        job = Job(call, match_id, loop, loop.create_future(), clock)
         with self._ready:
             if self._stopping:
                 raise RuntimeError("The conductor's database thread has stopped.")
@@ -93,12 +96,15 @@ class DatabaseThread:
                     return
                 jobs = list(self._jobs)
                 self._jobs.clear()
-            self._settle(self._run_all(jobs))
+            self._run_all(jobs)
 
-    def _run_all(self, jobs: list[Job]) -> list[tuple[Job, bool, object]]:
-        """Run the jobs in order; consecutive writes go in one transaction (a lone write too: one
-        path, one cursor for the lease and the events)."""
-        done = []
+    def _run_all(self, jobs: list[Job]) -> None:
+        """Run the jobs in order and hand each its outcome as soon as its transaction has committed.
+        Consecutive writes go in one transaction (a lone write too: one path, one cursor for the lease
+        and the events), except that the clock ticks among them go first, in a transaction of their
+        own: a word waits for no other match's command (a ruling, a buzz with its receipt, an answer
+        with its judge) to be written, and its match broadcasts it while the commands are written.
+        A match has one write in flight at a time, so no match's writes change order."""
         start = 0
         self.writes += sum(1 for job in jobs if job.match_id is not None)
         while start < len(jobs):
@@ -107,21 +113,28 @@ class DatabaseThread:
                 end += 1
             if end > start:
                 writes = jobs[start:end]
-                if len(writes) > 1:
-                    self.batches += 1
-                    self.largest = max(self.largest, len(writes))
-                outcomes = write_together(self.owner, [j.match_id for j in writes], self.clock(),
-                                          [j.call for j in writes])
-                done += [(job, ok, value) for job, (ok, value) in zip(writes, outcomes)]
+                ticks = [job for job in writes if job.clock]
+                for group in ([ticks, [job for job in writes if not job.clock]] if 0 < len(ticks) < len(writes) else [writes]):
+                    self._settle(self._write_together(group))
                 start = end
                 continue
-            job = jobs[start]
-            try:
-                done.append((job, True, job.call()))
-            except Exception as exc:  # handed to the caller to raise
-                done.append((job, False, exc))
-            start += 1
-        return done
+            done = []
+            while end < len(jobs) and jobs[end].match_id is None:  # ORM work that is not a write: one by one
+                job = jobs[end]
+                try:
+                    done.append((job, True, job.call()))
+                except Exception as exc:  # handed to the caller to raise
+                    done.append((job, False, exc))
+                end += 1
+            self._settle(done)
+            start = end
+
+    def _write_together(self, writes: list[Job]) -> list[tuple[Job, bool, object]]:
+        if len(writes) > 1:
+            self.batches += 1
+            self.largest = max(self.largest, len(writes))
+        outcomes = write_together(self.owner, [j.match_id for j in writes], self.clock(), [j.call for j in writes])
+        return [(job, ok, value) for job, (ok, value) in zip(writes, outcomes)]
 
     @staticmethod
     def _settle(done: list[tuple[Job, bool, object]]) -> None:
