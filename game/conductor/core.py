@@ -65,6 +65,11 @@ class Conductor:
     def __init__(self, layer=None, send_query=None, clock=now_ms, channel: str = CONDUCTOR_CHANNEL):
         self.layer = layer or get_channel_layer()
         self.sender = Sender(self.layer)  # broadcasts of one turn of the loop go out together
+        # Clock ticks are written before the commands waiting beside them (database.py) where a send
+        # costs no round trip. On Redis the split would cost one: the commands' answers and events
+        # would go in a second round trip of their own, and a question's first word, which waits for
+        # its match's next, came later (bench/latency.py, alternated runs; docs/benchmarks.md).
+        self.ticks_first = not self.sender.batches()
         self.send_query = send_query or default_send_query
         self.clock = clock
         self.channel = channel  # shared by every conductor

@@ -113,7 +113,7 @@ class Sender:
         hand_over = getattr(self.layer, "hand_over", None)
         if hand_over is not None:  # the in-process layer: no round trip to share, no copy to make
             hand_over(group, message)
-        elif self._batches():
+        elif self.batches():
             await self._queue(GROUP, group, message)
         else:
             await self.layer.group_send(group, message)
@@ -122,9 +122,9 @@ class Sender:
         """Put a send to `channel` in this turn's round trip, before whatever is sent after it, and
         return what to await for it; None where the layer sends no batches (the in-process one) or
         the channel is process-local: send it yourself then."""
-        return self._queue(CHANNEL, channel, message) if self._batches() and "!" not in channel else None
+        return self._queue(CHANNEL, channel, message) if self.batches() and "!" not in channel else None
 
-    def _batches(self) -> bool:
+    def batches(self) -> bool:
         """Whether sends share round trips: on Redis (send_many), not where the in-process layer hands over."""
         return getattr(self.layer, "hand_over", None) is None and hasattr(self.layer, "send_many")
 

@@ -261,3 +261,13 @@ async def test_clock_ticks_are_written_and_answered_before_the_commands_waiting_
         release.set()
         command_may_finish.set()
         database.shutdown()
+
+
+def test_ticks_go_first_where_a_send_costs_no_round_trip_and_not_on_redis():
+    from serving.local_layer import LocalChannelLayer
+    from serving.redis_layer import ResilientRedisChannelLayer
+    from game.conductor.core import Conductor
+
+    assert Conductor(layer=LocalChannelLayer()).ticks_first
+    redis = ResilientRedisChannelLayer(hosts=["redis://127.0.0.1:6379/15"])
+    assert not Conductor(layer=redis).ticks_first, "a second transaction would cost a second round trip"
