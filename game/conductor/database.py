@@ -14,8 +14,9 @@ Each caller gets its own outcome (a result or its own exception), and only after
 has committed: an event is never handed back to be broadcast before it is stored. If the commit
 itself fails, every write of the batch gets that failure (and the conductor reloads those matches).
 The outcomes of one transaction reach the event loop with one wake-up, not one per caller, as soon
-as it has committed. Clock ticks waiting beside commands are written first, in a transaction of their
-own, so a word never waits for another match's command to be stored.
+as it has committed. Clock ticks waiting beside commands, where the conductor marks them (it does
+where a send costs no round trip: core.Conductor.ticks_first), are written first, in a transaction
+of their own, so a word never waits for another match's command to be stored.
 """
 from __future__ import annotations
 
