@@ -65,11 +65,6 @@ class Conductor:
     def __init__(self, layer=None, send_query=None, clock=now_ms, channel: str = CONDUCTOR_CHANNEL):
         self.layer = layer or get_channel_layer()
         self.sender = Sender(self.layer)  # broadcasts of one turn of the loop go out together
-        # Clock ticks are written before the commands waiting beside them (database.py) where a send
-        # costs no round trip. On Redis the split would cost one: the commands' answers and events
-        # would go in a second round trip of their own, and a question's first word, which waits for
-        # its match's next, came later (bench/latency.py, alternated runs; docs/benchmarks.md).
-        self.ticks_first = not self.sender.batches()
         self.send_query = send_query or default_send_query
         self.clock = clock
         self.channel = channel  # shared by every conductor
@@ -84,7 +79,11 @@ class Conductor:
         self._redis_run_id = None
         self._unserved_seen: set[str] = set()  # live matches nobody held at our last look
         self._opening: dict[str, tuple[bool, asyncio.Future]] = {}  # match -> (place, its host being opened)
-        self._db = DatabaseThread(self.id, lambda: self.clock())
+        # Clock ticks are written before the commands waiting beside them (database.py) where a send
+        # costs no round trip. On Redis the split would cost one: the commands' answers and events
+        # would go in a second round trip of their own, and a question's first word, which waits for
+        # its match's next, came later (bench/latency.py, alternated runs; docs/benchmarks.md).
+        self._db = DatabaseThread(self.id, lambda: self.clock(), ticks_first=not self.sender.batches())
         self.alarms = Alarms(lambda: self.clock())  # one timer per instant that matches are due at
 
     async def db(self, fn, *args):
@@ -93,8 +92,8 @@ class Conductor:
 
     async def db_write(self, match_id: int, fn, *args, clock: bool = False):
         """Run a write to match `match_id` under our lease on the database thread, in one transaction
-        with the other matches' writes waiting at the same moment (`clock`: a clock tick's, written
-        before the commands waiting beside it)."""
+        with the other matches' writes waiting at the same moment (`clock`: a clock tick's, which the
+        database thread may write before the commands waiting beside it)."""
         return await self._db.write(match_id, fn, *args, clock=clock)
 
     async def run(self) -> None:

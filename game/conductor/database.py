@@ -14,9 +14,10 @@ Each caller gets its own outcome (a result or its own exception), and only after
 has committed: an event is never handed back to be broadcast before it is stored. If the commit
 itself fails, every write of the batch gets that failure (and the conductor reloads those matches).
 The outcomes of one transaction reach the event loop with one wake-up, not one per caller, as soon
-as it has committed. Clock ticks waiting beside commands, where the conductor marks them (it does
-where a send costs no round trip: core.Conductor.ticks_first), are written first, in a transaction
-of their own, so a word never waits for another match's command to be stored.
+as it has committed. Clock ticks waiting beside commands are written first, in a transaction of their
+own, so a word never waits for another match's command to be stored; the conductor turns that off
+(ticks_first) where a send costs a round trip (Redis), since the commands' answers would then need
+a round trip of their own.
 """
 from __future__ import annotations
 
@@ -41,8 +42,9 @@ class Job:
 
 
 class DatabaseThread:
-    def __init__(self, owner: str, clock, name: str = "conductor-db"):
+    def __init__(self, owner: str, clock, name: str = "conductor-db", ticks_first: bool = True):
         self.owner, self.clock, self.name = owner, clock, name
+        self.ticks_first = ticks_first  # clock ticks go before the commands beside them (see _run_all)
         self._jobs: collections.deque[Job] = collections.deque()
         self._ready = threading.Condition()
         self._thread: threading.Thread | None = None
@@ -114,8 +116,7 @@ class DatabaseThread:
                 end += 1
             if end > start:
                 writes = jobs[start:end]
-                ticks = [job for job in writes if job.clock]
-                for group in ([ticks, [job for job in writes if not job.clock]] if 0 < len(ticks) < len(writes) else [writes]):
+                for group in self._ticks_first(writes):
                     self._settle(self._write_together(group))
                 start = end
                 continue
@@ -129,6 +130,14 @@ class DatabaseThread:
                 end += 1
             self._settle(done)
             start = end
+
+    def _ticks_first(self, writes: list[Job]) -> list[list[Job]]:
+        """The transactions to run the writes in: the clock ticks, then the rest; or all in one where
+        this thread does not put ticks first or the writes are all of one kind."""
+        ticks = [job for job in writes if job.clock] if self.ticks_first else []
+        if not ticks or len(ticks) == len(writes):
+            return [writes]
+        return [ticks, [job for job in writes if not job.clock]]
 
     def _write_together(self, writes: list[Job]) -> list[tuple[Job, bool, object]]:
         if len(writes) > 1:

@@ -207,7 +207,7 @@ class MatchHost:
         now = self.conductor.clock() if now is None else now
         try:
             events = await self.conductor.db_write(self.match_id, self.runner.handle, command, now, receipt,
-                                                   clock=self.conductor.ticks_first and command.get("type") == "tick")
+                                                   clock=command.get("type") == "tick")
         except Rejected as refusal:
             await self._answered(receipt, reply_to, ref, refusal_reply(refusal))
             if refusal.events:

@@ -268,6 +268,14 @@ def test_ticks_go_first_where_a_send_costs_no_round_trip_and_not_on_redis():
     from serving.redis_layer import ResilientRedisChannelLayer
     from game.conductor.core import Conductor
 
-    assert Conductor(layer=LocalChannelLayer()).ticks_first
+    assert Conductor(layer=LocalChannelLayer())._db.ticks_first
     redis = ResilientRedisChannelLayer(hosts=["redis://127.0.0.1:6379/15"])
-    assert not Conductor(layer=redis).ticks_first, "a second transaction would cost a second round trip"
+    assert not Conductor(layer=redis)._db.ticks_first, "a second transaction would cost a second round trip"
+
+
+def test_without_ticks_first_a_tick_and_a_command_share_one_transaction():
+    from game.conductor.database import Job
+
+    tick, command = (Job(None, 1, None, None, clock=True), Job(None, 2, None, None))
+    assert DatabaseThread(OWNER, lambda: NOW)._ticks_first([command, tick]) == [[tick], [command]]
+    assert DatabaseThread(OWNER, lambda: NOW, ticks_first=False)._ticks_first([command, tick]) == [[command, tick]]
