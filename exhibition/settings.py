@@ -194,8 +194,9 @@ EXHIBITION_JOIN_CONFIRM_SECONDS = float(os.environ.get("EXHIBITION_JOIN_CONFIRM_
 EXHIBITION_HALL_RETURN_SECONDS = float(os.environ.get("EXHIBITION_HALL_RETURN_SECONDS", 30))
 # The clock grid of a new match (its rule clock_grid_ms, game/engine/rules.py on_grid): its words and
 # deadlines fall on multiples of this many ms, so the matches due at one instant share one wake-up,
-# transaction and send (docs/benchmarks.md); 0 keeps each at its own ms.
-EXHIBITION_CLOCK_GRAIN_MS = int(os.environ.get("EXHIBITION_CLOCK_GRAIN_MS", 20))
+# transaction and send (docs/benchmarks.md); 0 keeps each at its own ms. 50 divides a word's time
+# and its pauses at 100, 120, 150, 200 and 300 words a minute, so those speeds keep an even beat.
+EXHIBITION_CLOCK_GRAIN_MS = int(os.environ.get("EXHIBITION_CLOCK_GRAIN_MS", 50))
 # A player's seat token stops working this many hours after the join (an event day); joining again makes a new one.
 EXHIBITION_SEAT_TOKEN_HOURS = float(os.environ.get("EXHIBITION_SEAT_TOKEN_HOURS", 12))
 

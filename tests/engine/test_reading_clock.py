@@ -132,6 +132,25 @@ def test_on_a_clock_grid_each_word_lands_on_the_grid_within_one_step_of_its_time
         assert on_grid % grid == 0 and due <= on_grid < due + grid
 
 
+@pytest.mark.parametrize("wpm", [100, 120, 150, 200, 300])
+def test_on_the_servers_default_grid_the_common_speeds_keep_an_even_beat(wpm, settings):
+    """The server's grid (EXHIBITION_CLOCK_GRAIN_MS) divides a word's time and its pauses at the usual
+    speeds, so every gap between two words on the screens is the reading clock's own: the grid makes
+    each word a little late, never the beat uneven."""
+    grid = settings.EXHIBITION_CLOCK_GRAIN_MS
+    assert grid > 0
+    exact = Match("quizbowl", {"questions": 1, "words_per_minute": wpm}, questions=[question(GRID_TEXT)])
+    gridded = Match("quizbowl", {"questions": 1, "words_per_minute": wpm, "clock_grid_ms": grid},
+                    questions=[question(GRID_TEXT)])
+    for m in (exact, gridded):
+        m.start(7)
+        while m.q.revealed < len(m.question.words):
+            m.advance()
+    gaps = lambda times: [b - a for a, b in zip(times, times[1:])]  # noqa: E731
+    assert gaps(gridded.word_times()) == gaps(exact.word_times())
+    assert gridded.word_times() != exact.word_times()  # late by the same part of a step throughout
+
+
 def test_on_a_clock_grid_a_buzz_between_a_words_time_and_its_grid_instant_comes_before_that_word():
     """The word is shown at the grid instant, so a buzz before it was pressed on the words before it,
     and the log stays in time order."""
