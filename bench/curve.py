@@ -34,7 +34,7 @@ MAX_REPEATS = 8
 def run_args(layer: str, matches: int) -> argparse.Namespace:
     return argparse.Namespace(layer=layer, db="sqlite", spectators=[matches * (CLIENTS_PER_MATCH - 1 - PLAYERS)],
                               players=PLAYERS, matches=matches, web=1, conductors=1, questions=QUESTIONS, clients=1,
-                              floor=True, repeat=1, fault=None, profile=None, storm=None)
+                              floor=True, repeat=1, fault=None, profile=None, storm=None, lead_in=0.0)
 
 
 def median(values: list):

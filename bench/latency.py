@@ -9,7 +9,8 @@ Each run starts its own servers on 127.0.0.1 and removes them again (bench/_serv
           --db postgres, a throwaway PostgreSQL database that is created and dropped again.
 The database is migrated and set up by a short Django child process: a packet of short tossups (23
 words), a staff user with a session, and --matches quizbowl matches at 300 words per minute with no
-lead-in and two teams of --players/2 human seats each.
+lead-in (with --lead-in S, S seconds between a question's start and its first word, as the presets'
+2) and two teams of --players/2 human seats each.
 
 Then, per match, one moderator (session cookie), the players (seat tokens, in the X-Seat-Token header) and the spectators
 connect (spread over the web processes in turn) and send hello. Each moderator starts, at a random
@@ -55,7 +56,7 @@ beside the same storm on a match nobody plays and on the plain-websockets floor 
 Run: .venv/bin/python bench/latency.py [--layer memory|redis|both] [--db sqlite|postgres]
         [--spectators 10,50,200] [--players 2] [--matches 1] [--web 1] [--conductors 1]
         [--questions 5] [--floor] [--repeat N] [--fault redis|conductor] [--profile DIR] [--storm N]
-        [--buzz-words N|FIRST-LAST]
+        [--buzz-words N|FIRST-LAST] [--lead-in SECONDS]
 """
 from __future__ import annotations
 
@@ -557,7 +558,7 @@ def run_one(layer: str, args, spectators: int, number: int) -> dict:
     with Stack(layer, args.db, tag=f"{layer}-{spectators}-{number}", web=args.web, conductors=conductors,
                own_redis=layer == "redis") as stack:
         stack.prepare()
-        rules = {"reveal": "clock", "words_per_minute": WORDS_PER_MINUTE, "lead_in_seconds": 0,
+        rules = {"reveal": "clock", "words_per_minute": WORDS_PER_MINUTE, "lead_in_seconds": args.lead_in,
                  "questions": questions, "tiebreakers": 0}
         info = stack.django(SETUP, {"texts": [question_text(i) for i in range(questions)], "rules": rules,
                                     "matches": matches, "per_team": max(1, args.players // 2)}, "setup")
@@ -815,7 +816,7 @@ def words_to_buzz_after(words: tuple[int, int]) -> str:
 def report(results: list[dict], args, total_s: float) -> None:
     done = [r for r in results if "failed" not in r]
     print(f"\nExhibition live-room latency: {args.questions} questions per match, quizbowl at {WORDS_PER_MINUTE} wpm, "
-          f"lead-in 0, buzz after {words_to_buzz_after(BUZZ_WORDS)} words; per match 1 moderator + {max(2, args.players // 2 * 2)} players, "
+          f"lead-in {args.lead_in:g} s, buzz after {words_to_buzz_after(BUZZ_WORDS)} words; per match 1 moderator + {max(2, args.players // 2 * 2)} players, "
           f"spectators spread over the matches; client and servers on this machine ({os.cpu_count()} CPUs).")
     if done:
         print("\nAgainst the floor (the spectators' word lag, ms: receive time - scheduled time, nearest-rank "
@@ -1045,6 +1046,9 @@ def main(argv=None) -> int:
     parser.add_argument("--buzz-words", type=word_range, default=BUZZ_WORDS, metavar="N or FIRST-LAST",
                         help=f"buzz after N words (default {BUZZ_AFTER}: every match buzzes at the same word, so they "
                              "stay in step), or after a word drawn from FIRST-LAST per match and question (out of step)")
+    parser.add_argument("--lead-in", type=float, default=0.0, choices=[x / 2 for x in range(0, 11)], metavar="0-5",
+                        help="seconds from a question's start to its first word, in steps of 0.5 (default 0: the "
+                             "first word is due as soon as the moderator's next is stored; the presets read after 2)")
     args = parser.parse_args(argv)
     BUZZ_WORDS = args.buzz_words
     layers = ["memory", "redis"] if args.layer == "both" else [args.layer]
