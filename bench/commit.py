@@ -7,7 +7,14 @@ conductor writes the matches whose messages wait at the same moment: each round 
 moderator's pause or resume (one event each), --rounds rounds with receipts and as many without,
 alternating in blocks of 300 so both see the same machine. Printed: thread CPU time per write.
 
-Run: .venv/bin/python bench/commit.py [--matches 3] [--blocks 5]
+Then, with --kinds N, N other matches (each with a question played before, as bench/conductor.py
+--played makes them) play one question in step, every match's write of each kind in one
+transaction as the conductor writes matches due at one instant: the next question, its words
+(clock ticks, no lead-in), a buzz, the answer (with the judge's suggestion) and the moderator's
+ruling, each command with its receipt. Printed: thread CPU time per write of each kind, beside a
+tick's: what a command costs the one database thread while the other matches' words wait.
+
+Run: .venv/bin/python bench/commit.py [--matches 3] [--blocks 5] [--kinds 30]
 """
 from __future__ import annotations
 
@@ -32,6 +39,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=3)
     parser.add_argument("--blocks", type=int, default=5)
+    parser.add_argument("--kinds", type=int, default=30, metavar="N",
+                        help="matches that play a question in step, for each kind of write's cost (0: skip)")
     args = parser.parse_args()
 
     import conductor as bench_conductor  # bench/conductor.py: the same Django set-up and matches
@@ -71,6 +80,56 @@ def main() -> None:
     print(f"  a command with its receipt  {with_receipt:6.0f} us  (blocks: {', '.join(f'{v:.0f}' for v in per_write[True])})")
     print(f"  a write with no receipt     {without:6.0f} us  (blocks: {', '.join(f'{v:.0f}' for v in per_write[False])})")
     print(f"  ratio                       {with_receipt / without:6.2f}")
+    if args.kinds:
+        per_kind = kinds(bench_conductor, args.kinds, at + 10**6)
+        print(f"\n{args.kinds} matches playing one question in step, each kind's writes in one transaction; "
+              f"database thread CPU per write, median over the question:")
+        for kind, values in per_kind.items():
+            median = statistics.median(values)
+            print(f"  {kind:27s} {median:6.0f} us  ({median / statistics.median(per_kind['tick']):.1f} ticks; "
+                  f"{len(values)} transaction{'s' if len(values) > 1 else ''})")
+
+
+def kinds(bench_conductor, count: int, now: int) -> dict[str, list[float]]:
+    """Play a question on `count` matches in step: thread CPU per write of each kind (see the docstring)."""
+    from game.engine.api import next_wakeup
+    from game.models import Match, MatchLease
+    from game.store import MatchRunner, Receipt, write_together
+
+    runners = []
+    for code in bench_conductor.make_matches(count, played=1):
+        match = Match.objects.get(code=code)
+        MatchLease.objects.create(match=match, owner=OWNER, channel="bench", expires_ms=now + 10**9)
+        runners.append(MatchRunner(match, owner=OWNER, clock=lambda: now))
+    ids = [r.match.pk for r in runners]
+    costs: dict[str, list[float]] = {}
+
+    def player(runner) -> dict:
+        seat = runner.state.seats[sorted(runner.state.seats)[0]]
+        return {"role": "player", "seat": seat["id"], "team": seat["team"]}
+
+    def write_all(kind: str, label: str, at: int, actor=None, data=None) -> None:
+        calls = []
+        for n, runner in enumerate(runners):
+            who = actor(runner) if actor else MODERATOR
+            command = {"type": kind, "actor": who, "data": dict(data or {})}
+            receipt = None if kind == "tick" else Receipt(who.get("seat", "moderator"), f"{kind}-{at}-{n}")
+            calls.append(lambda r=runner, c=command, rc=receipt: r.handle(c, at, rc))
+        started = time.thread_time()
+        outcomes = write_together(OWNER, ids, at, calls)
+        costs.setdefault(label, []).append((time.thread_time() - started) / len(runners) * 1e6)
+        if not all(ok for ok, _ in outcomes):
+            raise SystemExit(f"a {kind} failed: {outcomes[0]}")
+
+    at = now
+    write_all("next", "next (the question starts)", at)
+    for _ in range(8):
+        at = max(next_wakeup(r.state) for r in runners)
+        write_all("tick", "tick", at, actor=lambda r: {"role": "system"})
+    write_all("buzz", "buzz", at, actor=player)
+    write_all("answer", "answer (and the judge)", at, actor=player, data={"text": "Answer"})
+    write_all("rule", "rule", at, data={"verdict": "accept"})
+    return costs
 
 
 if __name__ == "__main__":
