@@ -46,24 +46,14 @@ def main() -> None:
     import conductor as bench_conductor  # bench/conductor.py: the same Django set-up and matches
 
     bench_conductor.setup_django(Path(tempfile.mkdtemp()) / "commit.sqlite3")
-    from game.models import Match, MatchLease
-    from game.store import MatchRunner, Receipt, write_together
+    from game.store import Receipt
 
     now = int(time.time() * 1000)
-    runners = []
-    for code in bench_conductor.make_matches(args.matches):
-        match = Match.objects.get(code=code)
-        MatchLease.objects.create(match=match, owner=OWNER, channel="bench", expires_ms=now + 10**9)
-        runners.append(MatchRunner(match, owner=OWNER, clock=lambda: now))
-    ids = [r.match.pk for r in runners]
+    runners = held_runners(bench_conductor, args.matches, now)
 
     def write_all(kind: str, at: int, receipts: bool) -> None:
-        calls = [lambda r=r, n=n: r.handle({"type": kind, "actor": MODERATOR, "data": {}}, at,
-                                             Receipt("moderator", f"{kind}-{at}-{n}") if receipts else None)
-                 for n, r in enumerate(runners)]
-        outcomes = write_together(OWNER, ids, at, calls)
-        if not all(ok for ok, _ in outcomes):
-            raise SystemExit(f"a write failed: {outcomes}")
+        write_round(runners, at, lambda r: {"type": kind, "actor": MODERATOR, "data": {}},
+                    (lambda r, n: Receipt("moderator", f"{kind}-{at}-{n}")) if receipts else None)
 
     write_all("start", now, False)
     at, per_write = now, {True: [], False: []}
@@ -90,18 +80,40 @@ def main() -> None:
                   f"{len(values)} transaction{'s' if len(values) > 1 else ''})")
 
 
-def kinds(bench_conductor, count: int, now: int) -> dict[str, list[float]]:
-    """Play a question on `count` matches in step: thread CPU per write of each kind (see the docstring)."""
-    from game.engine.api import next_wakeup
+def held_runners(bench_conductor, count: int, now: int, played: int = 0) -> list:
+    """`count` of bench/conductor.py's matches (`played` questions behind them), each under this bench's lease."""
     from game.models import Match, MatchLease
-    from game.store import MatchRunner, Receipt, write_together
+    from game.store import MatchRunner
 
     runners = []
-    for code in bench_conductor.make_matches(count, played=1):
+    for code in bench_conductor.make_matches(count, played):
         match = Match.objects.get(code=code)
         MatchLease.objects.create(match=match, owner=OWNER, channel="bench", expires_ms=now + 10**9)
         runners.append(MatchRunner(match, owner=OWNER, clock=lambda: now))
-    ids = [r.match.pk for r in runners]
+    return runners
+
+
+def write_round(runners: list, at: int, command_for, receipt_for=None) -> float:
+    """Write command_for(runner) to every match in one transaction (store.write_together), with
+    receipt_for(runner, n) if given; the database thread's CPU per write, us. Stops on a failure."""
+    from game.store import write_together
+
+    calls = [lambda r=r, c=command_for(r), rc=receipt_for(r, n) if receipt_for else None: r.handle(c, at, rc)
+             for n, r in enumerate(runners)]
+    started = time.thread_time()
+    outcomes = write_together(OWNER, [r.match.pk for r in runners], at, calls)
+    spent = (time.thread_time() - started) / len(runners) * 1e6
+    if not all(ok for ok, _ in outcomes):
+        raise SystemExit(f"a write failed: {next(value for ok, value in outcomes if not ok)!r}")
+    return spent
+
+
+def kinds(bench_conductor, count: int, now: int) -> dict[str, list[float]]:
+    """Play a question on `count` matches in step: thread CPU per write of each kind (see the docstring)."""
+    from game.engine.api import next_wakeup
+    from game.store import Receipt
+
+    runners = held_runners(bench_conductor, count, now, played=1)
     costs: dict[str, list[float]] = {}
 
     def player(runner) -> dict:
@@ -109,17 +121,11 @@ def kinds(bench_conductor, count: int, now: int) -> dict[str, list[float]]:
         return {"role": "player", "seat": seat["id"], "team": seat["team"]}
 
     def write_all(kind: str, label: str, at: int, actor=None, data=None) -> None:
-        calls = []
-        for n, runner in enumerate(runners):
-            who = actor(runner) if actor else MODERATOR
-            command = {"type": kind, "actor": who, "data": dict(data or {})}
-            receipt = None if kind == "tick" else Receipt(who.get("seat", "moderator"), f"{kind}-{at}-{n}")
-            calls.append(lambda r=runner, c=command, rc=receipt: r.handle(c, at, rc))
-        started = time.thread_time()
-        outcomes = write_together(OWNER, ids, at, calls)
-        costs.setdefault(label, []).append((time.thread_time() - started) / len(runners) * 1e6)
-        if not all(ok for ok, _ in outcomes):
-            raise SystemExit(f"a {kind} failed: {outcomes[0]}")
+        actor = actor or (lambda r: MODERATOR)
+        receipt = None if kind == "tick" else \
+            (lambda r, n: Receipt(actor(r).get("seat", "moderator"), f"{kind}-{at}-{n}"))
+        costs.setdefault(label, []).append(
+            write_round(runners, at, lambda r: {"type": kind, "actor": actor(r), "data": dict(data or {})}, receipt))
 
     at = now
     write_all("next", "next (the question starts)", at)
@@ -130,7 +136,6 @@ def kinds(bench_conductor, count: int, now: int) -> dict[str, list[float]]:
     write_all("answer", "answer (and the judge)", at, actor=player, data={"text": "Answer"})
     write_all("rule", "rule", at, data={"verdict": "accept"})
     return costs
-
 
 if __name__ == "__main__":
     main()

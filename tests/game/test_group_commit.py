@@ -273,7 +273,7 @@ def test_ticks_go_first_where_a_send_costs_no_round_trip_and_not_on_redis():
     assert not Conductor(layer=redis)._db.ticks_first, "a second transaction would cost a second round trip"
 
 
-def test_without_ticks_first_a_tick_and_a_command_share_one_transaction():
+def test_ticks_get_a_transaction_of_their_own_only_where_ticks_go_first():
     from game.conductor.database import Job
 
     tick, command = (Job(None, 1, None, None, clock=True), Job(None, 2, None, None))
