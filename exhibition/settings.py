@@ -197,6 +197,11 @@ EXHIBITION_HALL_RETURN_SECONDS = float(os.environ.get("EXHIBITION_HALL_RETURN_SE
 # transaction and send (docs/benchmarks.md); 0 keeps each at its own ms. 50 divides a word's time
 # and its pauses at 100, 120, 150, 200 and 300 words a minute, so those speeds keep an even beat.
 EXHIBITION_CLOCK_GRAIN_MS = int(os.environ.get("EXHIBITION_CLOCK_GRAIN_MS", 50))
+# Every reader gets an event this many ms after its stamp: each web process writes a match's frames
+# then (or at once if that moment has passed), and a bot's query leaves then. The words thus reach
+# every screen on the clock's beat whatever the load of the moment, and no bot sees a word before
+# the screens do (docs/benchmarks.md, round six); 0 writes and asks at once.
+EXHIBITION_PLAYOUT_MS = int(os.environ.get("EXHIBITION_PLAYOUT_MS", 25))
 # A player's seat token stops working this many hours after the join (an event day); joining again makes a new one.
 EXHIBITION_SEAT_TOKEN_HOURS = float(os.environ.get("EXHIBITION_SEAT_TOKEN_HOURS", 12))
 

@@ -17,6 +17,8 @@ import itertools
 import logging
 import math
 
+from game.conductor.groups import playout_ms
+
 log = logging.getLogger(__name__)
 
 TRANSPORT_GRACE_MS = 500  # the worker's own limit is bot_act_timeout_ms; allow for the trip both ways
@@ -160,17 +162,20 @@ class BotDriver:
             payload["private"] = {name: known[name] for name in fields}
         timeout = {"type": "bot.timeout", "seat": seat_id, "query_id": query_id, "status": "timed_out",
                    "reason": f"The bot gave no answer within {limit} ms; play goes on without it."}
-        timer = self.host.put_later(limit + TRANSPORT_GRACE_MS, timeout)
+        delay = playout_ms()  # the query leaves when the screens show the words it carries
+        timer = self.host.put_later(delay + limit + TRANSPORT_GRACE_MS, timeout)
         # The words it is shown: its guess is placed there, and its buzz says it saw them, however
         # many more words are read before the act comes back.
         self.out[seat_id] = {"id": query_id, "context": context, "timer": timer, "word": payload["query"]["word_index"],
-                             "asked_at": self.host.conductor.clock()}
+                             "asked_at": self.host.conductor.clock() + delay}
         self.host.room.bot_asked(seat_id)
-        task = asyncio.get_running_loop().create_task(self._send(payload, seat.get("tier"), seat_id, query_id))
+        task = asyncio.get_running_loop().create_task(self._send(payload, seat.get("tier"), seat_id, query_id, delay))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _send(self, payload: dict, tier, seat_id: str, query_id: str) -> None:
+    async def _send(self, payload: dict, tier, seat_id: str, query_id: str, delay_ms: int = 0) -> None:
+        if delay_ms:
+            await asyncio.sleep(delay_ms / 1000)
         loop = asyncio.get_running_loop()
         send = functools.partial(self.host.conductor.send_query, payload, tier or "unlimited", loop=loop)
         try:

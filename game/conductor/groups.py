@@ -18,6 +18,7 @@ import asyncio
 import json
 
 from channels.exceptions import ChannelFull
+from django.conf import settings
 
 from game.engine.api import project
 from serving.redis_layer import CHANNEL, GROUP
@@ -26,6 +27,12 @@ CONDUCTOR_CHANNEL = "conductor"  # shared by every conductor, so any web process
 SEAT_LEFT = "hub.seat_left"
 ROSTER = "hub.roster"  # the moderator's roster: web processes write it to moderator sockets only
 MODERATOR, SPECTATOR = "moderator", "spectator"
+
+
+def playout_ms() -> int:
+    """How long after its stamp every reader gets an event: the web processes write its frames then
+    (game/live/playout.py) and a bot's query about it leaves then (bots.py). EXHIBITION_PLAYOUT_MS."""
+    return max(0, int(getattr(settings, "EXHIBITION_PLAYOUT_MS", 25)))
 
 
 def audience_key(audience: str, team: str | None = None) -> str:
@@ -73,8 +80,10 @@ def frames_by_audience(events: list[dict], team_ids: list[str]) -> dict[str, lis
 
 
 def frames_message(code: str, team_ids: list[str], events: list[dict]) -> dict:
-    """The one channel-layer message that carries the events to every audience of match `code`."""
-    return {"type": "hub.frames", "match": code, "audiences": frames_by_audience(events, team_ids)}
+    """The one channel-layer message that carries the events to every audience of match `code`;
+    "at": the last event's stamp, which the web processes write the frames after (game/live/playout.py)."""
+    return {"type": "hub.frames", "match": code, "at": events[-1]["t"],
+            "audiences": frames_by_audience(events, team_ids)}
 
 
 def roster_message(code: str, roster: dict, now: int) -> tuple[str, dict]:

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import functools
 import json
 import logging
 import time
@@ -57,8 +58,9 @@ from serving.receiving import receive_waiting
 from serving.server_internals import can_write_through, unsent_bytes, writes_pending
 
 from game.budgets import Budgets
-from game.conductor.groups import CONDUCTOR_CHANNEL, MODERATOR, ROSTER, SEAT_LEFT, SPECTATOR, match_group
+from game.conductor.groups import CONDUCTOR_CHANNEL, MODERATOR, ROSTER, SEAT_LEFT, SPECTATOR, match_group, playout_ms
 from game.models import MatchEvent
+from game.live.playout import Playout
 from game.live.presence import PresenceReports
 from game.live.seat_holders import CLAIM, SeatHolders
 
@@ -207,6 +209,7 @@ class Hub:
         self.seats = SeatHolders()
         self.presence = PresenceReports()
         self.rosters: dict[str, str] = {}  # match -> the last roster frame (text) for its moderator sockets
+        self.playout = Playout(playout_ms())  # frames are written at their stamp plus the delay (playout.py)
 
     async def _start(self):
         async with self._starting:
@@ -326,12 +329,16 @@ class Hub:
             for message in messages:
                 try:
                     if message.get("type") == "hub.frames":
-                        self.deliver_match(message["match"], message["audiences"])
+                        self.playout.hold(message["match"], message.get("at"),
+                                          functools.partial(self.deliver_match, message["match"], message["audiences"]))
                     elif message.get("type") == "conductor.reply":
                         self.answer(message)
                     elif message.get("type") == CLAIM:
                         await self._tell(self.seats.heard(message["match"], message["seat"], tuple(message["claim"])))
                         await self.report(message["match"])
+                    elif message.get("type") == SEAT_LEFT and self.playout.holds(message["match"]):
+                        # after the frames held before it, the seat_left event's among them
+                        self.playout.hold(message["match"], None, functools.partial(self._seat_given_up, message))
                     elif message.get("type") == SEAT_LEFT:
                         self.seats.given_up(message["match"], message["seat"], message["by"])
                         await self.report(message["match"])
@@ -339,6 +346,10 @@ class Hub:
                         self.roster(message["match"], message["frame"])
                 except Exception:
                     log.exception("The fan-out could not pass on a %r message", message.get("type"))
+
+    def _seat_given_up(self, message: dict) -> None:
+        self.seats.given_up(message["match"], message["seat"], message["by"])
+        asyncio.get_running_loop().create_task(self.report(message["match"]))
 
     async def claim_seat(self, socket, code: str, seat: str) -> None:
         """`socket` plays `seat` from now on, here and in every other process (it is in the match's group)."""
