@@ -176,6 +176,8 @@ class BotDriver:
     async def _send(self, payload: dict, tier, seat_id: str, query_id: str, delay_ms: int = 0) -> None:
         if delay_ms:
             await asyncio.sleep(delay_ms / 1000)
+            if self.out.get(seat_id, {}).get("id") != query_id:
+                return  # the match moved past it while it waited (refresh abandoned it): nothing to ask
         loop = asyncio.get_running_loop()
         send = functools.partial(self.host.conductor.send_query, payload, tier or "unlimited", loop=loop)
         try:

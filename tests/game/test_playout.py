@@ -138,8 +138,12 @@ async def test_a_bots_query_leaves_when_the_screens_show_its_words():
     conductor = SimpleNamespace(send_query=lambda payload, tier, loop=None: sent.append((payload["query_id"], loop.time())))
     driver = BotDriver.__new__(BotDriver)
     driver.host = SimpleNamespace(code="BOTS1", conductor=conductor, put=lambda message: None)
+    driver.out = {"seat": {"id": "q1"}}
     asked = loop.time()
     await driver._send({"query_id": "q1"}, "unlimited", "seat", "q1", 40)
     assert sent and sent[0][0] == "q1" and sent[0][1] - asked >= 0.04, "sent no sooner than the delay after it was asked"
-    await driver._send({"query_id": "q2"}, "unlimited", "seat", "q2", 0)
-    assert [q for q, _ in sent] == ["q1", "q2"]
+
+    driver.out = {"seat": {"id": "q3"}}  # q2 was abandoned (the match moved on) while it waited
+    await driver._send({"query_id": "q2"}, "unlimited", "seat", "q2", 40)
+    await driver._send({"query_id": "q3"}, "unlimited", "seat", "q3", 0)
+    assert [q for q, _ in sent] == ["q1", "q3"], "a query the match moved past while it waited is not sent"
