@@ -13,10 +13,11 @@ const TOLERANCE_S = 0.06;  // re-align the audio when it is further than this fr
 const LOG_KEPT = 20000;  // a whole packet of tossups, for bench/speech.py
 
 export class HallVoice {
-  constructor({ sound, code, now }) {
+  constructor({ sound, code, now, playout = () => 0 }) {
     this.sound = sound;  // the BuzzSound: its AudioContext, its on/off toggle and its unlock
     this.code = code;
     this.now = now;  // the server's clock as this page estimates it (ms)
+    this.playout = playout;  // ms from a frame's stamp to when the web process writes it (welcome's playout_ms)
     this.buffers = new Map();  // audio key -> Promise<AudioBuffer | null>
     this.source = null;
     this.playing = null;  // {key, at: context time it started, from: s into the audio}
@@ -32,7 +33,8 @@ export class HallVoice {
     if (!reading || (this.playing && this.playing.key !== key)) this.stop();
     if (!reading || frame?.type !== "word_revealed") return;
     const index = frame.data.index;
-    const since = Math.max(0, this.now() - frame.t) / 1000;  // the word was revealed this long ago
+    // The word was shown this long ago: every screen shows it the play-out delay after its stamp.
+    const since = Math.max(0, this.now() - frame.t - this.playout()) / 1000;
     const want = q.voice.offsets[index] / 1000 + since;
     const at = this.position();
     this.log.push({ key, index, word_s: q.voice.offsets[index] / 1000, since_s: since, audio_s: at });

@@ -39,7 +39,7 @@ const { config, client } = openScreen({
   },
 });
 
-voice = new HallVoice({ sound, code: config.code, now: () => client.now() });
+voice = new HallVoice({ sound, code: config.code, now: () => client.now(), playout: () => client.welcome?.playout_ms || 0 });
 
 // A projector's keyboard (or a presenter's clicker) must never scroll the hall's screen.
 const SCROLL_KEYS = new Set([" ", "Spacebar", "PageDown", "PageUp", "ArrowDown", "ArrowUp", "ArrowLeft", "ArrowRight", "Home", "End"]);
