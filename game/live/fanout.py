@@ -336,12 +336,8 @@ class Hub:
                     elif message.get("type") == CLAIM:
                         await self._tell(self.seats.heard(message["match"], message["seat"], tuple(message["claim"])))
                         await self.report(message["match"])
-                    elif message.get("type") == SEAT_LEFT and self.playout.holds(message["match"]):
-                        # after the frames held before it, the seat_left event's among them
+                    elif message.get("type") == SEAT_LEFT:  # after the frames held before it, its seat_left event's among them
                         self.playout.hold(message["match"], None, functools.partial(self._seat_given_up, message))
-                    elif message.get("type") == SEAT_LEFT:
-                        self.seats.given_up(message["match"], message["seat"], message["by"])
-                        await self.report(message["match"])
                     elif message.get("type") == ROSTER:
                         self.roster(message["match"], message["frame"])
                 except Exception:
