@@ -202,6 +202,11 @@ EXHIBITION_CLOCK_GRAIN_MS = int(os.environ.get("EXHIBITION_CLOCK_GRAIN_MS", 50))
 # every screen on the clock's beat whatever the load of the moment, and no bot sees a word before
 # the screens do (docs/benchmarks.md, round six); 0 writes and asks at once.
 EXHIBITION_PLAYOUT_MS = int(os.environ.get("EXHIBITION_PLAYOUT_MS", 25))
+# Each match's delay is longer by a phase of its own, from 0 to under this many ms (a checksum of its
+# code), so the matches whose words fall due at one instant of the grid are written spread over the
+# step to the next instead of in one stretch (game/conductor/groups.py playout_ms; docs/benchmarks.md,
+# round seven); 0: no phase. By default the grid's step.
+EXHIBITION_PLAYOUT_SPREAD_MS = int(os.environ.get("EXHIBITION_PLAYOUT_SPREAD_MS", EXHIBITION_CLOCK_GRAIN_MS))
 # A player's seat token stops working this many hours after the join (an event day); joining again makes a new one.
 EXHIBITION_SEAT_TOKEN_HOURS = float(os.environ.get("EXHIBITION_SEAT_TOKEN_HOURS", 12))
 

@@ -162,7 +162,7 @@ class BotDriver:
             payload["private"] = {name: known[name] for name in fields}
         timeout = {"type": "bot.timeout", "seat": seat_id, "query_id": query_id, "status": "timed_out",
                    "reason": f"The bot gave no answer within {limit} ms; play goes on without it."}
-        delay = playout_ms()  # the query leaves when the screens show the words it carries
+        delay = playout_ms(self.host.code)  # the query leaves when the screens show the words it carries
         timer = self.host.put_later(delay + limit + TRANSPORT_GRACE_MS, timeout)
         # The words it is shown: its guess is placed there, and its buzz says it saw them, however
         # many more words are read before the act comes back.

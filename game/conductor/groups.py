@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import zlib
 
 from channels.exceptions import ChannelFull
 from django.conf import settings
@@ -29,10 +30,21 @@ ROSTER = "hub.roster"  # the moderator's roster: web processes write it to moder
 MODERATOR, SPECTATOR = "moderator", "spectator"
 
 
-def playout_ms() -> int:
-    """How long after its stamp every reader gets an event: the web processes write its frames then
-    (game/live/playout.py) and a bot's query about it leaves then (bots.py). EXHIBITION_PLAYOUT_MS."""
-    return max(0, int(getattr(settings, "EXHIBITION_PLAYOUT_MS", 25)))
+def playout_ms(code: str) -> int:
+    """How long after its stamp every reader of match `code` gets an event: the web processes write
+    its frames then (game/live/playout.py) and a bot's query about it leaves then (bots.py).
+
+    EXHIBITION_PLAYOUT_MS, plus the match's own phase within EXHIBITION_PLAYOUT_SPREAD_MS: the
+    matches whose words fall due at one instant of the clock's grid are written at different
+    moments, not in one stretch of the web process where each waits behind the others' sockets in
+    an order that changes from word to word. The phase is the same for every event of the match, in
+    every process (a checksum of the code, not Python's per-process hash), so the gaps between its
+    words are the clock's. 0 delay: everything at once, with no phase."""
+    delay = max(0, int(getattr(settings, "EXHIBITION_PLAYOUT_MS", 25)))
+    spread = max(0, int(getattr(settings, "EXHIBITION_PLAYOUT_SPREAD_MS", 0)))
+    if not delay or not spread:
+        return delay
+    return delay + zlib.crc32(code.encode()) % spread
 
 
 def audience_key(audience: str, team: str | None = None) -> str:

@@ -190,7 +190,7 @@ class MatchSocket(AsyncWebsocketConsumer):
             await hub().join(self, self.code, self.match["id"], self.key)  # before reading the log
         await self.send_json({"type": "welcome", "data": {
             "audience": self.audience, "seat": self.seat, "team": self.team, "server_time": now_ms(),
-            "playout_ms": hub().playout.delay_ms,  # frames are written this long after their stamp
+            "playout_ms": hub().playout.delay_ms(self.code),  # frames are written this long after their stamp
             "match": {"code": self.code, "title": self.match["title"]}}})
         await self.catch_up(last_seq)
 

@@ -209,7 +209,7 @@ class Hub:
         self.seats = SeatHolders()
         self.presence = PresenceReports()
         self.rosters: dict[str, str] = {}  # match -> the last roster frame (text) for its moderator sockets
-        self.playout = Playout(playout_ms())  # frames are written at their stamp plus the delay (playout.py)
+        self.playout = Playout(playout_ms)  # frames are written at their stamp plus the delay (playout.py)
 
     async def _start(self):
         async with self._starting:

@@ -28,12 +28,20 @@ def wall_ms() -> float:
 
 
 class Playout:
-    """Per match, what waits to be written and when; one timer per match that holds anything."""
+    """Per match, what waits to be written and when; one timer per match that holds anything.
+    `delay_of(code)`: the match's delay in ms (groups.playout_ms), asked once per match."""
 
-    def __init__(self, delay_ms: int, clock=wall_ms):
-        self.delay_ms = delay_ms
+    def __init__(self, delay_of, clock=wall_ms):
+        self.delay_of = delay_of
         self.clock = clock
         self._held: dict[str, collections.deque] = {}
+        self._delays: dict[str, int] = {}
+
+    def delay_ms(self, code: str) -> int:
+        delay = self._delays.get(code)
+        if delay is None:
+            delay = self._delays[code] = self.delay_of(code)
+        return delay
 
     def holds(self, code: str) -> bool:
         return code in self._held
@@ -44,8 +52,9 @@ class Playout:
         as soon as what is held before it has been written."""
         now = self.clock()
         release = 0.0
-        if self.delay_ms and isinstance(at, (int, float)):
-            release = min(at, now) + self.delay_ms
+        delay = self.delay_ms(code)
+        if delay and isinstance(at, (int, float)):
+            release = min(at, now) + delay
         held = self._held.get(code)
         if held is None:
             if release <= now:

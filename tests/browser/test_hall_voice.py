@@ -67,7 +67,9 @@ def test_the_big_screen_plays_the_question_in_step_with_the_words(voice_server, 
     assert [e["index"] for e in log] == list(range(len(log)))
     assert [e["word_s"] for e in log] == [offsets[i] / 1000 for i in range(len(log))]
     # the audio is timed from when the screens show a word: its stamp plus the play-out delay the welcome told
-    assert screen.evaluate("() => window.exhibitionScreen.voice.playout()") == 25
+    from game.conductor.groups import playout_ms
+
+    assert screen.evaluate("() => window.exhibitionScreen.voice.playout()") == playout_ms(code)
     # once started, the audio is playing at every later word, further on each time
     heard = [e["audio_s"] for e in log[1:]]
     assert None not in heard and heard == sorted(heard) and heard[-1] > heard[0]
