@@ -15,6 +15,7 @@ closes that seat's sockets (game/live/seat_holders.py) right after writing the e
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import zlib
 
@@ -41,7 +42,7 @@ def playout_ms(code: str) -> int:
     every process (a checksum of the code, not Python's per-process hash), so the gaps between its
     words are the clock's. 0 delay: everything at once, with no phase."""
     delay = max(0, int(getattr(settings, "EXHIBITION_PLAYOUT_MS", 25)))
-    spread = max(0, int(getattr(settings, "EXHIBITION_PLAYOUT_SPREAD_MS", 0)))
+    spread = max(0, int(getattr(settings, "EXHIBITION_PLAYOUT_SPREAD_MS", settings.EXHIBITION_CLOCK_GRAIN_MS)))
     if not delay or not spread:
         return delay
     return delay + zlib.crc32(code.encode()) % spread
@@ -65,8 +66,8 @@ def match_group(code: str) -> str:
     return f"m-{code}"
 
 
-def encode(frame: dict) -> str:
-    return json.dumps(frame, separators=(",", ":"), ensure_ascii=False)
+# One encoder for every frame: json.dumps with options builds a new JSONEncoder on each call.
+encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
 def frames_by_audience(events: list[dict], team_ids: list[str]) -> dict[str, list]:
@@ -76,19 +77,27 @@ def frames_by_audience(events: list[dict], team_ids: list[str]) -> dict[str, lis
     The moderator and the teams come first and the watchers last: a web process writes each
     audience's frames in the order they come, and a player about to buzz should not wait behind a
     thousand watchers' copies."""
-    audiences = [(MODERATOR, "moderator", None), *((audience_key("player", t), "player", t) for t in team_ids),
-                 (SPECTATOR, "spectator", None)]
+    audiences = _audiences(tuple(team_ids))
     out = {key: [] for key, _, _ in audiences}
     for event in events:
         encoded: list[tuple[dict, str]] = []  # most events look the same to every audience: encode each look once
         for key, audience, team in audiences:
             frame = project(event, audience, team)
-            text = next((t for f, t in encoded if f == frame), None)
-            if text is None:
+            for seen, text in encoded:
+                if seen == frame:
+                    break
+            else:
                 text = encode(frame)
                 encoded.append((frame, text))
             out[key].append([event["seq"], text])
     return out
+
+
+@functools.lru_cache(maxsize=64)
+def _audiences(team_ids: tuple[str, ...]) -> tuple[tuple[str, str, str | None], ...]:
+    """(key, audience, team) of each audience of a match with these teams, in frames_by_audience's order."""
+    return ((MODERATOR, "moderator", None), *((audience_key("player", t), "player", t) for t in team_ids),
+            (SPECTATOR, "spectator", None))
 
 
 def frames_message(code: str, team_ids: list[str], events: list[dict]) -> dict:

@@ -29,19 +29,15 @@ def wall_ms() -> float:
 
 class Playout:
     """Per match, what waits to be written and when; one timer per match that holds anything.
-    `delay_of(code)`: the match's delay in ms (groups.playout_ms), asked once per match."""
+    `delay_of(code)`: the match's delay in ms (groups.playout_ms)."""
 
     def __init__(self, delay_of, clock=wall_ms):
         self.delay_of = delay_of
         self.clock = clock
         self._held: dict[str, collections.deque] = {}
-        self._delays: dict[str, int] = {}
 
     def delay_ms(self, code: str) -> int:
-        delay = self._delays.get(code)
-        if delay is None:
-            delay = self._delays[code] = self.delay_of(code)
-        return delay
+        return self.delay_of(code)
 
     def holds(self, code: str) -> bool:
         return code in self._held
