@@ -7,11 +7,14 @@ one part that grows with the number of matches on its own: the real Conductor (g
 the embedded default's in-process channel layer and a throwaway SQLite file, serving --matches
 matches read by the clock (quizbowl at 300 words a minute, no lead-in, questions long enough not
 to end; with --played N, each has played N questions before it, as an hour into an exhibition), started at random moments within 200 ms as bench/latency.py's are. A member of every
-match's group takes the broadcasts (what a web process's hub would receive) and drops them.
+match's group takes the broadcasts (what a web process's hub would receive) and drops them, on an
+event loop of its own in a thread of its own, as the embedded default's web loop runs beside its
+conductor (game/conductor/embedded.py).
 
 Printed, over --seconds of play after every match has started:
-  conductor     process CPU time (every thread: the event loop, the database thread) per stored
-                event, and per match and second of play;
+  conductor     CPU time of the conductor's own threads (its event loop and its database thread)
+                per stored event, and per match and second of play; and the whole process's, which
+                adds the stand-in web process's receiving;
   writes        how many writes shared a transaction (the group commit) and the most that did;
   floor         the pure engine alone doing the same work: decide_and_fold of each word the matches
                 revealed in that window, in memory, nothing stored, projected or sent
@@ -29,6 +32,7 @@ import random
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -116,15 +120,7 @@ async def measure(codes: list[str], seconds: float, played: int) -> dict:
     hub = await layer.new_channel()
     for code in codes:
         await layer.group_add(match_group(code), hub)
-    received = 0
-
-    async def drain():
-        nonlocal received
-        while True:
-            await layer.receive(hub)
-            received += 1
-
-    draining = loop.create_task(drain())
+    web = StandInHub(layer, hub)
     async def command(index: int, code: str, kind: str) -> None:
         replies = await layer.new_channel()
         await layer.send(CONDUCTOR_CHANNEL, {
@@ -146,19 +142,56 @@ async def measure(codes: list[str], seconds: float, played: int) -> dict:
         count = lambda: MatchEvent.objects.count()  # noqa: E731
         events_before, writes_before = await asyncio.to_thread(count), conductor._db.writes
         batches_before = conductor._db.batches
-        cpu, system, wall, since_ms = time.process_time(), os.times().system, time.monotonic(), conductor.clock()
+        threads = [threading.main_thread().ident, conductor._db._thread.ident]  # the conductor's loop and database thread
+        own, cpu, system, wall, since_ms = (threads_cpu(threads), time.process_time(), os.times().system,
+                                            time.monotonic(), conductor.clock())
         await asyncio.sleep(seconds)
-        cpu, system, wall = time.process_time() - cpu, os.times().system - system, time.monotonic() - wall
+        own, cpu, system, wall = (threads_cpu(threads) - own, time.process_time() - cpu, os.times().system - system,
+                                  time.monotonic() - wall)
         until_ms = conductor.clock()
         events = await asyncio.to_thread(count) - events_before
-        return {"cpu": cpu, "system": system, "wall": wall, "events": events,
+        return {"cpu": own, "process_cpu": cpu, "system": system, "wall": wall, "events": events,
                 "writes": conductor._db.writes - writes_before,
                 "batches": conductor._db.batches - batches_before, "largest": conductor._db.largest,
-                "received": received, "since_ms": since_ms, "until_ms": until_ms}
+                "received": web.received, "since_ms": since_ms, "until_ms": until_ms}
     finally:
         serving.cancel()
-        draining.cancel()
-        await asyncio.gather(serving, draining, return_exceptions=True)
+        await asyncio.gather(serving, return_exceptions=True)
+        web.stop()
+
+
+class StandInHub:
+    """What a web process's hub would be: a member of every match's group that takes the broadcasts and
+    drops them, on an event loop of its own in a thread of its own, as the embedded default's web loop
+    is beside its conductor (game/conductor/embedded.py). Its CPU is the web process's, not counted."""
+
+    def __init__(self, layer, channel: str):
+        self.layer, self.channel, self.received = layer, channel, 0
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self._run, name="stand-in-hub", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.task = self.loop.create_task(self._drain())
+        try:
+            self.loop.run_until_complete(self.task)
+        except asyncio.CancelledError:
+            pass
+
+    async def _drain(self) -> None:
+        while True:
+            await self.layer.receive(self.channel)
+            self.received += 1
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.task.cancel)
+        self.thread.join(5)
+
+
+def threads_cpu(idents: list[int]) -> float:
+    """CPU seconds the threads with these idents have used, each read from its own clock."""
+    return sum(time.clock_gettime(time.pthread_getcpuclockid(ident)) for ident in idents)
 
 
 def engine_floors(codes: list[str], since_ms: int, until_ms: int) -> dict:
@@ -196,7 +229,8 @@ def main() -> None:
             per_event = result["cpu"] / max(1, result["events"]) * 1e6
             print(f"run {run + 1}: {args.matches} matches at question {args.played + 1}, {result['wall']:.1f} s: {result['events']} events stored "
                   f"({result['events'] / result['wall']:.0f}/s), {result['received']} broadcasts taken; conductor "
-                  f"CPU {result['cpu']:.2f} s ({result['system']:.2f} in the kernel) = {per_event:.0f} us per event, "
+                  f"CPU {result['cpu']:.2f} s = {per_event:.0f} us per event (the process with the stand-in hub: "
+                  f"{result['process_cpu'] / max(1, result['events']) * 1e6:.0f}; {result['system']:.2f} s in the kernel), "
                   f"{result['cpu'] / result['wall'] * 1000 / args.matches:.2f} ms/s per match; "
                   f"{result['batches']} transactions of {result['writes']} writes carried several "
                   f"(at most {result['largest']}); floor, the engine alone on the same {floor['paced_words']} words: "
@@ -204,7 +238,7 @@ def main() -> None:
         per_event = [r["cpu"] / max(1, r["events"]) * 1e6 for r, _, _ in rows]
         paced = [p for _, p, _ in rows]
         hot = [h for _, _, h in rows]
-        print(f"\nConductor CPU per stored event: median {statistics.median(per_event):.0f} us "
+        print(f"\nConductor CPU (its loop and database threads) per stored event: median {statistics.median(per_event):.0f} us "
               f"(runs {', '.join(f'{v:.0f}' for v in per_event)}); floor, the pure engine per word: median "
               f"{statistics.median(paced):.0f} us paced as played, {statistics.median(hot):.0f} us hot; "
               f"conductor / engine: x{statistics.median([e / p for e, p in zip(per_event, paced)]):.1f} paced, "
