@@ -457,13 +457,18 @@ class Hub:
     async def _heartbeat(self):
         codes = list(self.match_ids.items())
         last = await _last_seqs([match_id for _, match_id in codes])
-        at = now_ms()
         for code, match_id in codes:
-            text = json.dumps({"type": "heartbeat", "data": {"server_time": at, "seq": last.get(match_id, 0)}})
-            for (room_code, _), sockets in list(self.rooms.items()):
-                if room_code == code:
-                    for socket in list(sockets):
-                        socket.send_now(text)
+            # Behind the match's frames held for the play-out delay, as they are stored before it ends:
+            # a beat ahead of them names a seq the socket has not been sent, the client resyncs, and the
+            # frames, then covered by the snapshot, are skipped (their feed lines and alerts never shown).
+            self.playout.hold(code, None, functools.partial(self._beat, code, last.get(match_id, 0)))
+
+    def _beat(self, code: str, seq: int) -> None:
+        text = json.dumps({"type": "heartbeat", "data": {"server_time": now_ms(), "seq": seq}})
+        for (room_code, _), sockets in list(self.rooms.items()):
+            if room_code == code:
+                for socket in list(sockets):
+                    socket.send_now(text)
 
 
 @database_sync_to_async

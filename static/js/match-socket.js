@@ -16,6 +16,11 @@ export function newCommandId() {
 // A command with no answer is sent again (same id) after these waits, then given up with a message.
 export const RETRY_AFTER_MS = [2000, 3000, 5000, 8000, 8000, 8000, 8000];
 export const GIVE_UP_AFTER_MS = 40000;
+// A heartbeat names the match's last stored seq, and the frames stored just before it may still be on
+// their way (the play-out delay, the channel layer). Ahead of us, it asks for a snapshot only if we
+// are still behind this long after it (plus the match's play-out delay): a snapshot skips the frames
+// it covers, and with them their feed lines and what the page says aloud.
+export const BEHIND_GRACE_MS = 1000;
 // Refusals that mean "not now" rather than "no": the command is sent again, with the same id.
 const TRY_AGAIN = new Set(["busy", "slow_down", "unavailable"]);
 // Closes that reconnecting cannot mend (docs/wire-protocol.md): the page says why and stays closed.
@@ -51,6 +56,7 @@ export class MatchClient {
     this.nextRef = 1;
     this.attempt = 0;
     this.resyncing = false;
+    this.behindTimer = null;  // a heartbeat said we are behind: the check that asks for a snapshot if we still are
     this.ws = null;
     this.closed = false;
     this.clockProbe = null;  // a ClockProbe (server-clock.js) on a page whose commands say when they were pressed
@@ -105,12 +111,23 @@ export class MatchClient {
     this.raw({ type: "resync" });
   }
 
+  /** The server's last stored seq is `seq`: if we are still behind it once its frames had time to come, resync. */
+  checkBehind(seq) {
+    if (seq <= this.view.seq || this.behindTimer !== null) return;
+    this.behindTimer = setTimeout(() => {
+      this.behindTimer = null;
+      if (seq > this.view.seq && this.ws?.readyState === WebSocket.OPEN) this.resync();
+    }, BEHIND_GRACE_MS + (this.welcome?.playout_ms ?? 0));
+  }
+
   setClock(serverTime) { if (typeof serverTime === "number") this.clockOffset = serverTime - this.clock(); }
 
   receive(frame) {
     switch (frame.type) {
       case "welcome":
         this.attempt = 0;
+        clearTimeout(this.behindTimer);  // the hello's last seq brings what we missed
+        this.behindTimer = null;
         this.setClock(frame.data?.server_time);
         this.welcome = frame.data;
         this.onWelcome(frame.data);
@@ -132,7 +149,7 @@ export class MatchClient {
       case "pong": this.clockProbe?.pong(frame); return;  // a page that probes the server's clock (server-clock.js)
       case "heartbeat":
         this.setClock(frame.data?.server_time);
-        if ((frame.data?.seq ?? 0) > this.view.seq) this.resync();
+        this.checkBehind(frame.data?.seq ?? 0);
         return;
       default:
         if (typeof frame.seq !== "number") return;

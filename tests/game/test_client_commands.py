@@ -72,3 +72,11 @@ def test_a_seat_closed_for_good_is_not_reopened_and_the_page_is_told_why(code, r
 def test_an_ordinary_drop_still_reconnects():
     out = run("closed_for_good:1006:")
     assert out["sockets"] == 2 and out["ended"] == []
+
+
+def test_a_heartbeat_ahead_waits_for_the_frames_on_their_way_before_asking_for_a_snapshot():
+    """The heartbeat names the last stored seq; a frame still held for the play-out delay comes after
+    it. A snapshot asked for at once would skip that frame (its feed line, what the page says aloud)."""
+    out = run("heartbeat_ahead")
+    assert out["marks"] == [0, 1], "behind for the grace plus the delay: one resync, and not before"
+    assert out["resyncs"] == 1 and out["seq"] == 1

@@ -87,6 +87,36 @@ async def test_frames_a_socket_already_has_are_not_sent_again(channel_layer):
     sock.writer.close()
 
 
+async def test_a_heartbeat_waits_behind_the_frames_held_for_the_play_out_delay(channel_layer, monkeypatch):
+    """The beat names the last stored seq; written before the frames still held (playout.py), it
+    would send the client to resync and the held frames, then covered by the snapshot, would be skipped."""
+    from game.live import fanout
+    from game.live.playout import Playout
+
+    got = []
+
+    async def send_text(text):
+        got.append(json.loads(text))
+
+    async def last_seqs(match_ids):
+        return {7: 1}
+
+    monkeypatch.setattr(fanout, "_last_seqs", last_seqs)
+    sock = socket_with(send_text, "ROOM3")
+    here = hub()
+    here.playout = Playout(lambda code: 50)
+    here.rooms[("ROOM3", SPECTATOR)] = {sock}
+    here.match_ids["ROOM3"] = 7
+    here.playout.hold("ROOM3", here.playout.clock(), lambda: here.deliver("ROOM3", SPECTATOR, [frame(1)]))
+    await here._heartbeat()
+    await settle()
+    assert got == [], "nothing is written before the frame's play-out moment"
+    await asyncio.sleep(0.1)
+    await settle()
+    assert [f["type"] for f in got] == ["word_revealed", "heartbeat"] and got[1]["data"]["seq"] == 1
+    sock.writer.close()
+
+
 # -- two real web processes on Redis ----------------------------------------------------------------
 
 WATCHERS_PER_PROCESS = 15

@@ -47,6 +47,8 @@ const track = (name, promise) => promise.then(
   (data) => settled.push({ name, ok: true, data, at: now }),
   (err) => settled.push({ name, ok: false, code: err.code, message: err.message, at: now }));
 const commands = () => sockets.flatMap((s) => s.sent).filter((f) => !["hello", "resync", "ping"].includes(f.type));
+const resyncs = () => sockets.flatMap((s) => s.sent).filter((f) => f.type === "resync").length;
+const marks = [];  // resyncs so far, at points a scenario marks
 const welcome = (s) => { s.open(); s.deliver({ type: "welcome", data: { server_time: now } }); };
 
 client.connect();
@@ -81,6 +83,20 @@ if (scenario === "retry_until_answered") {
   sockets[1].drop({ code: 1007, reason: "encountered invalid UTF-8 while processing text message", wasClean: true });
   advance(4000);
   welcome(sockets[2]);
+} else if (scenario === "heartbeat_ahead") {
+  // A heartbeat names seq 1 while its frame is still held for the play-out delay: no resync if it comes.
+  sockets[0].deliver({ type: "welcome", data: { server_time: now, playout_ms: 50 } });
+  sockets[0].deliver({ type: "heartbeat", data: { server_time: now, seq: 1 } });
+  advance(40);
+  sockets[0].deliver({ seq: 1, t: now, type: "hidden", data: {} });
+  advance(5000);
+  // A heartbeat names seq 3 and nothing comes: one resync, after the grace and the delay.
+  sockets[0].deliver({ type: "heartbeat", data: { server_time: now, seq: 3 } });
+  sockets[0].deliver({ type: "heartbeat", data: { server_time: now, seq: 3 } });
+  advance(1000);
+  marks.push(resyncs());
+  advance(60);
+  marks.push(resyncs());
 } else if (scenario === "gives_up") {
   track("pause", client.send("pause", { reason: "tea" }));
   advance(60000);
@@ -92,4 +108,5 @@ if (scenario === "retry_until_answered") {
 }
 await new Promise((resolve) => setImmediate(resolve));  // let the promises settle
 const hellos = sockets.map((s) => s.sent.filter((f) => f.type === "hello").length);
-console.log(JSON.stringify({ settled, commands: commands(), hellos, ended, sockets: sockets.length }));
+console.log(JSON.stringify({ settled, commands: commands(), hellos, ended, sockets: sockets.length, marks,
+  resyncs: resyncs(), seq: client.view.seq }));
