@@ -15,7 +15,7 @@ import signal
 import subprocess
 from pathlib import Path
 
-RATE = 200  # samples a second
+RATE = int(os.environ.get("BENCH_PROFILE_RATE", 200))  # samples a second (BENCH_PROFILE_RATE=1000 for a short run)
 # BENCH_PROFILE_GIL=1 keeps only the samples of the thread holding the GIL: where the Python CPU
 # went, without the waits (a thread blocked in a call that released the GIL looks busy otherwise).
 GIL = ["--gil"] if os.environ.get("BENCH_PROFILE_GIL") else []
