@@ -176,8 +176,9 @@ class MatchSocket(AsyncWebsocketConsumer):
             await self.hello(frame.data.get("last_seq", 0))
         elif self.last_sent is None:
             await self.send_json(error_frame("hello_first", "Send hello with your last seq first.", frame.ref))
-        elif frame.type == "resync":
-            await self.catch_up(0, force_snapshot=True)
+        elif frame.type == "resync":  # after its last seq: the frames it missed, each folded with its feed line
+            last_seq = frame.data.get("last_seq") or 0
+            await self.catch_up(last_seq, force_snapshot=last_seq <= 0)
         elif frame.type in self.commands:
             await self.forward(frame)
         else:

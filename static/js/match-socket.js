@@ -1,7 +1,7 @@
 // The match socket: one connection per page, kept open, that feeds the fold (match-fold.js).
 //
 // The server numbers every frame (seq). We apply frames strictly in order, drop the ones we have
-// already applied, and ask for a resync when one is missing; commands are answered through promises.
+// already applied, and ask for the missing ones when one is missing; commands are answered through promises.
 
 import { applyFrame, applySnapshot, emptyView } from "./match-fold.js";
 
@@ -55,7 +55,7 @@ export class MatchClient {
     this.pending = new Map();
     this.nextRef = 1;
     this.attempt = 0;
-    this.resyncing = false;
+    this.resyncing = false;  // false, "frames" (the missed frames are on their way) or "snapshot"
     this.behindTimer = null;  // a heartbeat said we are behind: the check that asks for a snapshot if we still are
     this.ws = null;
     this.closed = false;
@@ -105,10 +105,19 @@ export class MatchClient {
     return false;
   }
 
+  /** Ask for the whole picture (a snapshot): the fold cannot go on from what it has (an undo). */
   resync() {
-    if (this.resyncing) return;
-    this.resyncing = true;
+    if (this.resyncing === "snapshot") return;
+    this.resyncing = "snapshot";
     this.raw({ type: "resync" });
+  }
+
+  /** Frames after view.seq are missing: ask for them (the server sends a snapshot when we are far behind).
+   * Each is then folded like any frame, so its feed line and what the page says aloud are not lost. */
+  catchUp() {
+    if (this.resyncing) return;
+    this.resyncing = "frames";
+    this.raw({ type: "resync", data: { last_seq: this.view.seq } });
   }
 
   /** The server's last stored seq is `seq`: if we are still behind it once its frames had time to come, resync. */
@@ -116,7 +125,7 @@ export class MatchClient {
     if (seq <= this.view.seq || this.behindTimer !== null) return;
     this.behindTimer = setTimeout(() => {
       this.behindTimer = null;
-      if (seq > this.view.seq && this.ws?.readyState === WebSocket.OPEN) this.resync();
+      if (seq > this.view.seq && this.ws?.readyState === WebSocket.OPEN) this.catchUp();
     }, BEHIND_GRACE_MS + (this.welcome?.playout_ms ?? 0));
   }
 
@@ -154,8 +163,9 @@ export class MatchClient {
       default:
         if (typeof frame.seq !== "number") return;
         if (frame.seq <= this.view.seq) return;  // already applied
-        if (frame.seq > this.view.seq + 1) { this.resync(); return; }
-        if (this.resyncing) return;  // the snapshot on its way covers this frame
+        if (frame.seq > this.view.seq + 1) { this.catchUp(); return; }
+        if (this.resyncing === "snapshot") return;  // the snapshot on its way covers this frame
+        this.resyncing = false;  // in order again: the missed frames came, or the frame was only late
         applyFrame(this.view, frame, this);
         this.onChange(this.view, frame);
     }

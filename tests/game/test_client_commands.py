@@ -80,3 +80,11 @@ def test_a_heartbeat_ahead_waits_for_the_frames_on_their_way_before_asking_for_a
     out = run("heartbeat_ahead")
     assert out["marks"] == [0, 1], "behind for the grace plus the delay: one resync, and not before"
     assert out["resyncs"] == 1 and out["seq"] == 1
+
+
+def test_a_gap_is_filled_by_the_missed_frames_and_an_undo_still_asks_for_a_snapshot():
+    """A missing frame: the client asks for the frames after its last seq and folds each (its feed line,
+    what the page says aloud); the fold after an undo cannot rebuild the question: a snapshot."""
+    out = run("gap_caught_up_by_frames")
+    assert out["marks"] == [1, 4, 2, 6], "asked once per gap; the missed frames folded; after the undo nothing until the snapshot"
+    assert out["asked"] == [{"last_seq": 1}, {"last_seq": 4}, None]

@@ -64,6 +64,32 @@ async def test_a_buzz_sent_just_before_a_drop_arrives_exactly_once(conductor, li
     assert mine == theirs and mine["seq"] == back.last_seq
 
 
+async def test_a_resync_with_the_last_seq_brings_each_missed_frame_and_one_far_behind_a_snapshot(
+        conductor, live_match, connect, staff_cookie):
+    """The browser asks for what follows its last seq when a frame is missing: each missed event comes
+    as its own frame, as it first came (its feed line, what the page says aloud), not folded into a
+    snapshot; a resync with no seq, or a seq the log has not reached, still gets a snapshot."""
+    match = await sync_to_async(live_match)()
+    mod = await join(connect, match, None, cookie=staff_cookie)
+    ann = await join(connect, match, "Ann")
+    await mod.command("start")
+    for _ in range(3):
+        await mod.command("reveal")
+    await ann.until(lambda f: f.get("type") == "word_revealed" and f["data"]["index"] == 2)
+    missed = [f for f in ann.frames if f["seq"] > ann.frames[0]["seq"]]
+
+    await ann.send("resync", {"last_seq": ann.frames[0]["seq"]})
+    again = [await ann.io.receive_json_from(timeout=ann.timeout) for _ in missed]
+    assert again == missed, "the frames after the seq given, each as it first came"
+
+    await ann.send("resync", {"last_seq": ann.last_seq + 50})  # ahead of the log: only a snapshot is sure
+    ahead = await ann.io.receive_json_from(timeout=ann.timeout)
+    assert ahead["type"] == "snapshot" and ahead["data"]["seq"] == ann.last_seq
+    await ann.send("resync")
+    whole = await ann.io.receive_json_from(timeout=ann.timeout)
+    assert whole["type"] == "snapshot" and whole["data"]["seq"] == ann.last_seq
+
+
 async def test_a_player_who_saw_their_buzz_does_not_get_it_again(conductor, live_match, connect, staff_cookie):
     match = await sync_to_async(live_match)()
     mod = await join(connect, match, None, cookie=staff_cookie)

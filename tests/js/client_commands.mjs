@@ -97,6 +97,20 @@ if (scenario === "retry_until_answered") {
   marks.push(resyncs());
   advance(60);
   marks.push(resyncs());
+} else if (scenario === "gap_caught_up_by_frames") {
+  const frame = (seq, type = "hidden") => ({ seq, t: now, type, data: {} });
+  sockets[0].deliver(frame(1));
+  sockets[0].deliver(frame(3));  // 2 is missing: ask for what follows 1
+  sockets[0].deliver(frame(4));  // still missing: asked once
+  marks.push(resyncs());
+  for (const seq of [2, 3, 4]) sockets[0].deliver(frame(seq));  // the answer: each missed frame
+  marks.push(client.view.seq);
+  sockets[0].deliver(frame(6));  // a new gap: asked again, after 4
+  marks.push(resyncs());
+  sockets[0].deliver(frame(5));
+  sockets[0].deliver(frame(6, "undo"));  // the fold cannot rebuild what an undo restores: a snapshot
+  sockets[0].deliver(frame(7));  // covered by the snapshot on its way: not folded
+  marks.push(client.view.seq);
 } else if (scenario === "gives_up") {
   track("pause", client.send("pause", { reason: "tea" }));
   advance(60000);
@@ -109,4 +123,5 @@ if (scenario === "retry_until_answered") {
 await new Promise((resolve) => setImmediate(resolve));  // let the promises settle
 const hellos = sockets.map((s) => s.sent.filter((f) => f.type === "hello").length);
 console.log(JSON.stringify({ settled, commands: commands(), hellos, ended, sockets: sockets.length, marks,
-  resyncs: resyncs(), seq: client.view.seq }));
+  resyncs: resyncs(), seq: client.view.seq,
+  asked: sockets.flatMap((s) => s.sent).filter((f) => f.type === "resync").map((f) => f.data ?? null) }));
