@@ -1,9 +1,9 @@
 """Seed a fresh database for the accessibility tests: seed_names.py's matches (every name as long as
-the pages allow), and a second live match of the same kind for the keyboard-only test, so that test
-starts from a match nobody has touched.
+the pages allow), and two more live matches of the same kind, for the keyboard-only test and the
+lost-frame test, so each starts from a match nobody has touched.
 
 Run as a script with DATABASE_URL pointing at the test's SQLite file, before Daphne starts. Prints
-seed_names.py's JSON with the extra match "keyboard" on the last line.
+seed_names.py's JSON with the extra matches "keyboard" and "lost_frame" on the last line.
 """
 import json
 
@@ -35,5 +35,6 @@ def seed_event() -> int:
 if __name__ == "__main__":
     info = seed()
     info["matches"]["keyboard"] = seed()["matches"]["live"]
+    info["matches"]["lost_frame"] = seed()["matches"]["live"]
     info["matches"]["event"] = seed_event()
     print(json.dumps(info))

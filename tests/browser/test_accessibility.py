@@ -233,6 +233,57 @@ def test_a_player_joins_buzzes_and_answers_by_keyboard_and_a_screen_reader_hears
     assert said.locator("p").count() <= 12, "the spoken log keeps only its last lines"
 
 
+# Run in the page before its scripts: the match socket never hands the page its first ruling frame,
+# as when a delivery is lost on the way (a Redis blip); window.__lost keeps the seq it dropped.
+LOSE_FIRST_RULING = """(() => {
+  const Native = window.WebSocket;
+  window.__lost = [];
+  window.WebSocket = class extends Native {
+    set onmessage(handler) {
+      super.onmessage = (e) => {
+        let frame = null;
+        try { frame = JSON.parse(e.data); } catch { /* not ours to judge */ }
+        if (frame?.type === "ruling" && !window.__lost.length) { window.__lost.push(frame.seq); return; }
+        handler(e);
+      };
+    }
+    get onmessage() { return super.onmessage; }
+  };
+})();"""
+
+
+def test_a_ruling_lost_on_the_way_to_a_phone_is_still_said_and_shown(a11y_server, open_page):
+    """A frame that never reached the phone: the next one shows the gap, the page asks for what it
+    missed, and the ruling comes folded like any frame, with its feed line and the alert a screen
+    reader says (a snapshot would have brought the score but neither of those)."""
+    server, code, names = a11y_server, a11y_server["matches"]["lost_frame"], a11y_server["names"]
+    console = open_page(1920, 1080)
+    log_in(console, server, f"/m/{code}/moderate")
+    phone = open_page(390, 844)
+    phone.add_init_script(LOSE_FIRST_RULING)
+    join(phone, server, code, names["humans"], 0)
+    press_next(console)
+    expect(console.locator("#phase")).to_contain_text("Question 1 of 1")
+    reveal(console, 3)
+    expect(phone.locator("#buzz")).to_be_enabled()
+    phone.locator("#buzz").click()
+    answer_box = phone.locator("#answer-input")
+    expect(answer_box).to_be_focused()
+    answer_box.fill("Macbeth")
+    answer_box.press("Enter")
+    rule(console, "r", "Macbeth")
+    expect(console.locator("#floor")).to_contain_text("Locked out")
+    reveal(console, 1)  # the next frame the phone gets is a word: one after the gap
+    expect(phone.locator("#said-now")).to_contain_text(f"{names['humans']}: wrong")
+    expect(phone.locator("#feed .ruling")).to_contain_text("Macbeth")
+    assert len(phone.evaluate("window.__lost")) == 1, "the ruling frame itself was lost"
+    expect(phone.locator("#question .word")).to_have_count(4)
+    if SHOTS is not None:
+        for width, height in ((390, 844), (1920, 1080)):
+            phone.set_viewport_size({"width": width, "height": height})
+            phone.screenshot(path=str(SHOTS / f"play after a lost frame {width}x{height}.png"), full_page=True)
+
+
 def test_the_throttled_join_and_the_locked_out_sign_in_pass_the_audit(a11y_server, open_page):
     """Last in this module: it spends the joins this address may make in a minute (429) and locks a
     (made-up) user out of signing in; both pages are the real server's."""
