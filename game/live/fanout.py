@@ -459,8 +459,8 @@ class Hub:
         last = await _last_seqs([match_id for _, match_id in codes])
         for code, match_id in codes:
             # Behind the match's frames held for the play-out delay, as they are stored before it ends:
-            # a beat ahead of them names a seq the socket has not been sent, the client resyncs, and the
-            # frames, then covered by the snapshot, are skipped (their feed lines and alerts never shown).
+            # a beat ahead of them would name a seq the socket has not been sent yet, and send the
+            # client to ask for frames already on their way.
             self.playout.hold(code, None, functools.partial(self._beat, code, last.get(match_id, 0)))
 
     def _beat(self, code: str, seq: int) -> None:

@@ -28,9 +28,10 @@ COMMAND_ID = re.compile(r"[A-Za-z0-9_.:-]{8,64}")
 # NUL and the other C0 controls but tab and newline; lone surrogates cannot be stored or sent on.
 _BAD_TEXT = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]")
 
-# A resync with the client's last seq asks for the frames after it (a snapshot when it is far behind);
-# without it, for a snapshot. A ping's "echo" is the server_time of the pong just received: the server measures the round trip
-# (socket_clock.py). The session frames any socket may send; the commands come from the engine's one table of who sends what.
+# The session frames any socket may send; the commands come from the engine's one table of who sends
+# what. A resync with the client's last seq asks for the frames after it (a snapshot when it is far
+# behind), one without it for a snapshot. A ping's "echo" is the server_time of the pong just
+# received: the server measures the round trip (socket_clock.py).
 SESSION = {"hello": {"last_seq": int}, "resync": {"last_seq": int}, "ping": {"echo": int}}
 MODERATOR = socket_commands("moderator")
 PLAYER = socket_commands("player")

@@ -17,10 +17,12 @@ export function newCommandId() {
 export const RETRY_AFTER_MS = [2000, 3000, 5000, 8000, 8000, 8000, 8000];
 export const GIVE_UP_AFTER_MS = 40000;
 // A heartbeat names the match's last stored seq, and the frames stored just before it may still be on
-// their way (the play-out delay, the channel layer). Ahead of us, it asks for a snapshot only if we
-// are still behind this long after it (plus the match's play-out delay): a snapshot skips the frames
-// it covers, and with them their feed lines and what the page says aloud.
+// their way (the play-out delay, the channel layer). Ahead of us, it asks for the missed frames only
+// if we are still behind this long after it (plus the match's play-out delay).
 export const BEHIND_GRACE_MS = 1000;
+// A request for the missed frames or a snapshot that got no answer in this long (refused because the
+// socket sent too fast) is made again at the next sign that frames are missing.
+export const ASK_AGAIN_MS = 5000;
 // Refusals that mean "not now" rather than "no": the command is sent again, with the same id.
 const TRY_AGAIN = new Set(["busy", "slow_down", "unavailable"]);
 // Closes that reconnecting cannot mend (docs/wire-protocol.md): the page says why and stays closed.
@@ -56,7 +58,8 @@ export class MatchClient {
     this.nextRef = 1;
     this.attempt = 0;
     this.resyncing = false;  // false, "frames" (the missed frames are on their way) or "snapshot"
-    this.behindTimer = null;  // a heartbeat said we are behind: the check that asks for a snapshot if we still are
+    this.askedAt = 0;  // when we last asked for either
+    this.behindTimer = null;  // a heartbeat said we are behind: the check that asks for the missed frames if we still are
     this.ws = null;
     this.closed = false;
     this.clockProbe = null;  // a ClockProbe (server-clock.js) on a page whose commands say when they were pressed
@@ -106,21 +109,22 @@ export class MatchClient {
   }
 
   /** Ask for the whole picture (a snapshot): the fold cannot go on from what it has (an undo). */
-  resync() {
-    if (this.resyncing === "snapshot") return;
-    this.resyncing = "snapshot";
-    this.raw({ type: "resync" });
-  }
+  resync() { this.ask("snapshot"); }
 
   /** Frames after view.seq are missing: ask for them (the server sends a snapshot when we are far behind).
    * Each is then folded like any frame, so its feed line and what the page says aloud are not lost. */
-  catchUp() {
-    if (this.resyncing) return;
-    this.resyncing = "frames";
-    this.raw({ type: "resync", data: { last_seq: this.view.seq } });
+  catchUp() { this.ask(this.resyncing === "snapshot" ? "snapshot" : "frames"); }
+
+  /** Ask for a snapshot or the missed frames once; again only if that went unanswered for ASK_AGAIN_MS. */
+  ask(what) {
+    const waiting = this.resyncing && this.clock() - this.askedAt < ASK_AGAIN_MS;
+    if (waiting && (this.resyncing === what || this.resyncing === "snapshot")) return;
+    this.resyncing = what;
+    this.askedAt = this.clock();
+    this.raw(what === "snapshot" ? { type: "resync" } : { type: "resync", data: { last_seq: this.view.seq } });
   }
 
-  /** The server's last stored seq is `seq`: if we are still behind it once its frames had time to come, resync. */
+  /** The server's last stored seq is `seq`: if we are still behind it once its frames had time to come, catch up. */
   checkBehind(seq) {
     if (seq <= this.view.seq || this.behindTimer !== null) return;
     this.behindTimer = setTimeout(() => {

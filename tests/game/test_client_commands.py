@@ -88,3 +88,11 @@ def test_a_gap_is_filled_by_the_missed_frames_and_an_undo_still_asks_for_a_snaps
     out = run("gap_caught_up_by_frames")
     assert out["marks"] == [1, 4, 2, 6], "asked once per gap; the missed frames folded; after the undo nothing until the snapshot"
     assert out["asked"] == [{"last_seq": 1}, {"last_seq": 4}, None]
+
+
+def test_an_ask_for_missed_frames_that_is_refused_is_made_again_at_the_next_gap():
+    """A resync refused with slow_down would leave the page behind until it reconnects: it asks again
+    at the next sign of a gap, but not before ASK_AGAIN_MS (no ask per frame while an answer may come)."""
+    out = run("ask_again")
+    assert out["marks"] == [1, 2]
+    assert out["asked"] == [{"last_seq": 1}, {"last_seq": 1}]

@@ -111,6 +111,18 @@ if (scenario === "retry_until_answered") {
   sockets[0].deliver(frame(6, "undo"));  // the fold cannot rebuild what an undo restores: a snapshot
   sockets[0].deliver(frame(7));  // covered by the snapshot on its way: not folded
   marks.push(client.view.seq);
+} else if (scenario === "ask_again") {
+  // The ask for the missed frames is refused (the socket sent too fast): asked again, not before 5 s.
+  const frame = (seq) => ({ seq, t: now, type: "hidden", data: {} });
+  sockets[0].deliver(frame(1));
+  sockets[0].deliver(frame(3));
+  sockets[0].deliver({ type: "error", ref: null, data: { code: "slow_down", message: "Slow down." } });
+  advance(1000);
+  sockets[0].deliver(frame(4));
+  marks.push(resyncs());
+  advance(5000);
+  sockets[0].deliver(frame(5));
+  marks.push(resyncs());
 } else if (scenario === "gives_up") {
   track("pause", client.send("pause", { reason: "tea" }));
   advance(60000);
