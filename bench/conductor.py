@@ -12,9 +12,9 @@ event loop of its own in a thread of its own, as the embedded default's web loop
 conductor (game/conductor/embedded.py).
 
 Printed, over --seconds of play after every match has started:
-  conductor     CPU time of the conductor's own threads (its event loop and its database thread)
-                per stored event, and per match and second of play; and the whole process's, which
-                adds the stand-in web process's receiving;
+  conductor     CPU time of the conductor's own threads (its event loop and its database thread,
+                each also alone) per stored event, and per match and second of play; and the whole
+                process's, which adds the stand-in web process's receiving;
   writes        how many writes shared a transaction (the group commit) and the most that did;
   floor         the pure engine alone doing the same work: decide_and_fold of each word the matches
                 revealed in that window, in memory, nothing stored, projected or sent
@@ -142,15 +142,17 @@ async def measure(codes: list[str], seconds: float, played: int) -> dict:
         count = lambda: MatchEvent.objects.count()  # noqa: E731
         events_before, writes_before = await asyncio.to_thread(count), conductor._db.writes
         batches_before = conductor._db.batches
-        threads = [threading.main_thread().ident, conductor._db._thread.ident]  # the conductor's loop and database thread
-        own, cpu, system, wall, since_ms = (threads_cpu(threads), time.process_time(), os.times().system,
-                                            time.monotonic(), conductor.clock())
+        loop_thread, db_thread = threading.main_thread().ident, conductor._db._thread.ident
+        loop_cpu, db_cpu, cpu, system, wall, since_ms = (threads_cpu([loop_thread]), threads_cpu([db_thread]),
+                                                         time.process_time(), os.times().system, time.monotonic(),
+                                                         conductor.clock())
         await asyncio.sleep(seconds)
-        own, cpu, system, wall = (threads_cpu(threads) - own, time.process_time() - cpu, os.times().system - system,
-                                  time.monotonic() - wall)
+        loop_cpu, db_cpu = threads_cpu([loop_thread]) - loop_cpu, threads_cpu([db_thread]) - db_cpu
+        own = loop_cpu + db_cpu
+        cpu, system, wall = time.process_time() - cpu, os.times().system - system, time.monotonic() - wall
         until_ms = conductor.clock()
         events = await asyncio.to_thread(count) - events_before
-        return {"cpu": own, "process_cpu": cpu, "system": system, "wall": wall, "events": events,
+        return {"cpu": own, "loop_cpu": loop_cpu, "db_cpu": db_cpu, "process_cpu": cpu, "system": system, "wall": wall, "events": events,
                 "writes": conductor._db.writes - writes_before,
                 "batches": conductor._db.batches - batches_before, "largest": conductor._db.largest,
                 "received": web.received, "since_ms": since_ms, "until_ms": until_ms}
@@ -229,7 +231,9 @@ def main() -> None:
             per_event = result["cpu"] / max(1, result["events"]) * 1e6
             print(f"run {run + 1}: {args.matches} matches at question {args.played + 1}, {result['wall']:.1f} s: {result['events']} events stored "
                   f"({result['events'] / result['wall']:.0f}/s), {result['received']} broadcasts taken; conductor "
-                  f"CPU {result['cpu']:.2f} s = {per_event:.0f} us per event (the process with the stand-in hub: "
+                  f"CPU {result['cpu']:.2f} s = {per_event:.0f} us per event (event loop "
+                  f"{result['loop_cpu'] / max(1, result['events']) * 1e6:.0f} + database thread "
+                  f"{result['db_cpu'] / max(1, result['events']) * 1e6:.0f}; the process with the stand-in hub: "
                   f"{result['process_cpu'] / max(1, result['events']) * 1e6:.0f}; {result['system']:.2f} s in the kernel), "
                   f"{result['cpu'] / result['wall'] * 1000 / args.matches:.2f} ms/s per match; "
                   f"{result['batches']} transactions of {result['writes']} writes carried several "
