@@ -41,8 +41,8 @@ def playout_ms(code: str) -> int:
     an order that changes from word to word. The phase is the same for every event of the match, in
     every process (a checksum of the code, not Python's per-process hash), so the gaps between its
     words are the clock's. 0 delay: everything at once, with no phase."""
-    delay = max(0, int(getattr(settings, "EXHIBITION_PLAYOUT_MS", 25)))
-    spread = max(0, int(getattr(settings, "EXHIBITION_PLAYOUT_SPREAD_MS", settings.EXHIBITION_CLOCK_GRAIN_MS)))
+    delay = max(0, settings.EXHIBITION_PLAYOUT_MS)  # their defaults are the settings module's, in one place
+    spread = max(0, settings.EXHIBITION_PLAYOUT_SPREAD_MS)
     if not delay or not spread:
         return delay
     return delay + zlib.crc32(code.encode()) % spread

@@ -29,15 +29,12 @@ def wall_ms() -> float:
 
 class Playout:
     """Per match, what waits to be written and when; one timer per match that holds anything.
-    `delay_of(code)`: the match's delay in ms (groups.playout_ms)."""
+    `delay_ms(code)`: the match's delay in ms (groups.playout_ms)."""
 
-    def __init__(self, delay_of, clock=wall_ms):
-        self.delay_of = delay_of
+    def __init__(self, delay_ms, clock=wall_ms):
+        self.delay_ms = delay_ms
         self.clock = clock
         self._held: dict[str, collections.deque] = {}
-
-    def delay_ms(self, code: str) -> int:
-        return self.delay_of(code)
 
     def holds(self, code: str) -> bool:
         return code in self._held
