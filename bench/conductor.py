@@ -141,6 +141,7 @@ async def measure(codes: list[str], seconds: float, played: int) -> dict:
         await asyncio.sleep(0.5)
         count = lambda: MatchEvent.objects.count()  # noqa: E731
         events_before, writes_before = await asyncio.to_thread(count), conductor._db.writes
+        ticked_before, tick_batches_before = conductor.ticks.ticked, conductor.ticks.batches
         batches_before = conductor._db.batches
         loop_thread, db_thread = threading.main_thread().ident, conductor._db._thread.ident
         loop_cpu, db_cpu, cpu, system, wall, since_ms = (threads_cpu([loop_thread]), threads_cpu([db_thread]),
@@ -155,6 +156,7 @@ async def measure(codes: list[str], seconds: float, played: int) -> dict:
         return {"cpu": own, "loop_cpu": loop_cpu, "db_cpu": db_cpu, "process_cpu": cpu, "system": system, "wall": wall, "events": events,
                 "writes": conductor._db.writes - writes_before,
                 "batches": conductor._db.batches - batches_before, "largest": conductor._db.largest,
+                "ticked": conductor.ticks.ticked - ticked_before, "tick_batches": conductor.ticks.batches - tick_batches_before,
                 "received": web.received, "since_ms": since_ms, "until_ms": until_ms}
     finally:
         serving.cancel()
@@ -237,7 +239,8 @@ def main() -> None:
                   f"{result['process_cpu'] / max(1, result['events']) * 1e6:.0f}; {result['system']:.2f} s in the kernel), "
                   f"{result['cpu'] / result['wall'] * 1000 / args.matches:.2f} ms/s per match; "
                   f"{result['batches']} transactions of {result['writes']} writes carried several "
-                  f"(at most {result['largest']}); floor, the engine alone on the same {floor['paced_words']} words: "
+                  f"(at most {result['largest']}); {result['ticked']} ticks run {result['ticked'] / max(1, result['tick_batches']):.1f} "
+                  f"together by the alarm of their instant; floor, the engine alone on the same {floor['paced_words']} words: "
                   f"{paced:.0f} us per word paced as played, {hot:.0f} hot (x{per_event / paced:.1f}, x{per_event / hot:.1f})")
         per_event = [r["cpu"] / max(1, r["events"]) * 1e6 for r, _, _ in rows]
         paced = [p for _, p, _ in rows]

@@ -2,7 +2,8 @@
 
 It reads the shared channel "conductor", so any web process can reach some conductor, and its own
 channel, where bot workers reply and where other conductors forward messages for matches this one
-holds. Each match runs in its own asyncio task (host.MatchHost); database work runs on one thread
+holds. Each match runs in its own asyncio task (host.MatchHost), but the clock ticks of the matches
+due at one instant run together in one (ticks.py); database work runs on one thread
 of the conductor's own, so the event loop never blocks on it, and the matches' writes that wait
 at the same moment share one transaction (database.py).
 
@@ -36,6 +37,7 @@ from game.conductor.alarms import Alarms
 from game.conductor.database import DatabaseThread
 from game.conductor.groups import CONDUCTOR_CHANNEL, Sender
 from game.conductor.host import MatchHost, actor_key
+from game.conductor.ticks import Ticks
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +86,8 @@ class Conductor:
         # would go in a second round trip of their own, and a question's first word, which waits for
         # its match's next, came later (bench/latency.py, alternated runs; docs/benchmarks.md).
         self._db = DatabaseThread(self.id, lambda: self.clock(), ticks_first=not self.sender.batches())
-        self.alarms = Alarms(lambda: self.clock())  # one timer per instant that matches are due at
+        self.ticks = Ticks(self)  # the clock ticks of the matches due at one instant, run together
+        self.alarms = Alarms(lambda: self.clock(), self.ticks.ring)  # one timer per instant that matches are due at
 
     async def db(self, fn, *args):
         """Run Django ORM work on the conductor's database thread."""
@@ -95,6 +98,10 @@ class Conductor:
         with the other matches' writes waiting at the same moment (`clock`: a clock tick's, which the
         database thread may write before the commands waiting beside it)."""
         return await self._db.write(match_id, fn, *args, clock=clock)
+
+    def queue_db_write(self, match_id: int, fn, *args, clock: bool = False) -> asyncio.Future:
+        """db_write() queued now and awaited later, so that several are queued first (ticks.py)."""
+        return self._db.queue_write(match_id, fn, *args, clock=clock)
 
     async def run(self) -> None:
         """Take over unserved matches, then serve both channels until cancelled. Nothing else stops it."""
@@ -373,6 +380,9 @@ class Conductor:
         hosts, self.hosts = list(self.hosts.values()), {}
         for host in hosts:
             await host.stop()
+        for batch in list(self.ticks.running):
+            batch.cancel()
+        await asyncio.gather(*self.ticks.running, return_exceptions=True)
         try:
             await self.db(leases.release, self.id, [host.match_id for host in hosts])
             await self.db(leases.retire, self.id)

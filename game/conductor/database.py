@@ -61,7 +61,12 @@ class DatabaseThread:
     async def write(self, match_id: int, fn, *args, clock: bool = False):
         """Run fn(*args), a write to match `match_id` under this conductor's lease, possibly in one
         transaction with other matches' writes; `clock`: a clock tick's, which goes first (see _run_all)."""
-        return await self._submit(functools.partial(fn, *args), match_id, clock)
+        return await self.queue_write(match_id, fn, *args, clock=clock)
+
+    def queue_write(self, match_id: int, fn, *args, clock: bool = False) -> asyncio.Future:
+        """write(), for a caller that queues several before it waits for any (ticks.py): the future
+        of its outcome."""
+        return self._submit(functools.partial(fn, *args), match_id, clock)
 
     def _submit(self, call, match_id, clock: bool = False) -> asyncio.Future:
         loop = asyncio.get_running_loop()

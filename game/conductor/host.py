@@ -1,9 +1,11 @@
 """One match inside the conductor: its inbox, its clock, and the one place its commands are run.
 
-Everything that can change the match (a client's command, a clock tick, a bot's act, a timer of
-our own) becomes a message in this host's inbox and is handled one at a time, so there is exactly
-one writer per match and buzzes are arbitrated in the order the conductor handles them, by the
-receive time the web layer stamped.
+Everything that can change the match (a client's command, a bot's act, a timer of our own) becomes
+a message in this host's inbox and is handled one at a time, so there is exactly one writer per
+match and buzzes are arbitrated in the order the conductor handles them, by the receive time the
+web layer stamped. The clock's ticks are the exception that keeps the rule: while the loop waits
+with an empty inbox, the conductor's ticks (ticks.py) run the ticks of every match due at one
+instant together, and the loop handles nothing until the match is handed back.
 
 A client's command carries an id: its answer is stored with its events (store.Receipt) and a
 repeated id gets the first answer again, so a retry after a reconnect or a restart, or a double
@@ -26,7 +28,7 @@ from game.store import Receipt, refusal_reply
 
 from game.conductor import loading
 from game.conductor.bots import BotDriver
-from game.conductor.groups import broadcast, roster_message
+from game.conductor.groups import post_broadcast, roster_message, sent
 from game.leases import LeaseLost
 from game.conductor.room import REPORT_TTL_MS, Room
 
@@ -34,6 +36,7 @@ log = logging.getLogger(__name__)
 
 SYSTEM = {"role": "system"}
 TICK = {"type": "tick"}
+TICK_COMMAND = {"type": "tick", "actor": SYSTEM}
 RESTART_REASON = "The game server restarted; check the state and resume."
 STORAGE_REASON = "The game server lost its database for a while; check the state and resume."
 LAYER_REASON = "The game server lost contact with the screens (Redis); resume once they are back."
@@ -76,6 +79,12 @@ class MatchHost:
         self._task: asyncio.Task | None = None
         self._roster_seen: int | None = None  # the room's changes at the last roster looked at
         self.stopped = False  # once set, the loop ends: a stopped host never writes again
+        # The clock's ticks are run by the conductor's ticks (ticks.py), many matches' together, while
+        # this loop waits for a message; `ticking` is set meanwhile, and the loop handles nothing until
+        # it is cleared: one writer per match.
+        self.ticking = False
+        self.parked = False  # the loop waits for a message (or an instant its own alarm does not run)
+        self._alarm = None  # this match's place at the instant of its next tick (alarms.Alarm)
 
     @property
     def state(self):
@@ -119,11 +128,7 @@ class MatchHost:
             message = await self._next()
             try:
                 await self._handle(message)
-                if self.stalled_at is None and not self.stopped:
-                    await self.bots.refresh()
-                    self.voice.refresh()
-                if not self.stopped and (message is not TICK or self.room.changes != self._roster_seen):
-                    await self.send_roster()  # a word changes no seat: a tick sends it only if a bot was asked
+                await self.after(message)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -131,22 +136,69 @@ class MatchHost:
                 if message is TICK:
                     await asyncio.sleep(TICK_RETRY_S)  # an engine fault must not spin the clock
 
+    async def after(self, message: dict) -> None:
+        """What follows every message handled: the bots and the voice catch up, and the moderator's
+        roster goes out if it changed."""
+        if self.stalled_at is None and not self.stopped:
+            await self.bots.refresh()
+            self.voice.refresh()
+        if not self.stopped and (message is not TICK or self.room.changes != self._roster_seen):
+            await self.send_roster()  # a word changes no seat: a tick sends it only if a bot was asked
+
     async def _next(self) -> dict:
-        while not self._inbox:
-            stopped = self.stalled_at is not None or self.layer_lost_at is not None
-            wake = None if stopped else next_wakeup(self.state)
+        while not self._inbox or self.ticking:
+            wake = None if self.ticking else self.next_tick()
             if wake is not None and wake <= self.conductor.clock():
                 return TICK
             self._arrived.clear()
-            # The conductor's alarm for that moment sets the event: one timer for every match due
-            # then (asyncio.wait_for would add a task and a future per word, and a timer per match).
-            alarm = None if wake is None else self.conductor.alarms.wake(wake, self._arrived)
+            self.arm(wake)
+            self.parked = True
             try:
-                await self._arrived.wait()
+                await self._arrived.wait()  # a message, or the conductor's ticks handing the match back
             finally:
-                if alarm is not None:
-                    alarm.cancel()
+                self.parked = False
+                self.arm(None)
         return self._inbox.popleft()
+
+    def next_tick(self) -> int | None:
+        """When the clock next has something to do (ms), or None: never while it stands still."""
+        if self.stalled_at is not None or self.layer_lost_at is not None or self.stopped:
+            return None
+        return next_wakeup(self.state)
+
+    def arm(self, wake: int | None) -> None:
+        """Keep this match's place at the instant `wake` (None: at none). The conductor's alarm for
+        that instant runs the tick of every match due then together (ticks.py), without waking their
+        loops: one timer, one transaction and one send for them all, and no task switch per match."""
+        alarm = self._alarm
+        if alarm is not None and alarm.pending and alarm.due_ms == wake:
+            return
+        if alarm is not None:
+            alarm.cancel()
+        self._alarm = None if wake is None else self.conductor.alarms.wake(wake, self)
+
+    def wake_up(self) -> None:
+        """Let the loop look for itself (a message waits, or the tick could not be run for it)."""
+        self._arrived.set()
+
+    def idle(self) -> bool:
+        """The loop waits for a message and none is here: the conductor's ticks may tick the match."""
+        return self.parked and not self.ticking and not self._inbox and not self.stopped
+
+    def queue_tick(self, now: int) -> asyncio.Future:
+        """Queue the write of a clock tick at `now` (ticks.py, while `ticking`): the future of its events."""
+        return self.conductor.queue_db_write(self.match_id, self.runner.handle, TICK_COMMAND, now, None, clock=True)
+
+    def hand_back(self) -> None:
+        """The conductor's ticks are done with the match: its loop goes on (a message waits) or it
+        keeps its place at its next instant."""
+        self.ticking = False
+        if self.stopped:
+            return
+        if self._inbox:
+            self.wake_up()
+        else:
+            self.arm(self.next_tick())
 
     async def _handle(self, message: dict) -> None:
         if self.layer_lost_at is not None:
@@ -158,7 +210,7 @@ class MatchHost:
             await self.execute(message.get("command") or {}, message.get("reply_to"), message.get("ref"),
                                command_id=message.get("id"))
         elif kind == "tick":
-            await self.execute({"type": "tick", "actor": SYSTEM})
+            await self.execute(TICK_COMMAND)
         elif kind == "wake":
             await self.seat_newcomers()
         elif kind == "recover":
@@ -208,26 +260,8 @@ class MatchHost:
         try:
             events = await self.conductor.db_write(self.match_id, self.runner.handle, command, now, receipt,
                                                    clock=command.get("type") == "tick")
-        except Rejected as refusal:
-            await self._answered(receipt, reply_to, ref, refusal_reply(refusal))
-            if refusal.events:
-                await self.broadcast(refusal.events)  # stored on the record (a lost buzz), moderator-only
-            return None
-        except LeaseLost:
-            log.warning("Match %s: another conductor holds it now; this one stops serving it", self.code)
-            await self._reply(reply_to, ref, {"ok": False, "seqs": [], "error": MOVED})
-            await self.conductor.drop(self.code)
-            return None
-        except IntegrityError:
-            if receipt is not None:  # the id was answered long ago, beyond what we keep in memory
-                known = await self.conductor.db(loading.find_receipt, self.runner, receipt.actor, receipt.command_id)
-                if known is not None:
-                    await self._answered(receipt, reply_to, ref, known)
-                    return None
-            await self._storage_failed(command, now, reply_to, ref)
-            return None
-        except Exception:
-            await self._storage_failed(command, now, reply_to, ref)
+        except Exception as exc:
+            await self.write_failed(exc, command, now, receipt, reply_to, ref)
             return None
         reply = {"ok": True, "seqs": [e["seq"] for e in events], "error": None}
         self._remember(receipt, reply)
@@ -243,6 +277,27 @@ class MatchHost:
             except Exception:
                 log.warning("Match %s: could not reply to %s", self.code, reply_to, exc_info=True)
         return events
+
+    async def write_failed(self, exc: Exception, command: dict, now: int, receipt: Receipt | None = None,
+                           reply_to=None, ref=None) -> None:
+        """A write of `command` raised `exc`: answer, and stop or pause as the fault asks."""
+        if isinstance(exc, Rejected):
+            await self._answered(receipt, reply_to, ref, refusal_reply(exc))
+            if exc.events:
+                await self.broadcast(exc.events)  # stored on the record (a lost buzz), moderator-only
+            return
+        if isinstance(exc, LeaseLost):
+            log.warning("Match %s: another conductor holds it now; this one stops serving it", self.code)
+            await self._reply(reply_to, ref, {"ok": False, "seqs": [], "error": MOVED})
+            await self.conductor.drop(self.code)
+            return
+        if isinstance(exc, IntegrityError) and receipt is not None:
+            # the id was answered long ago, beyond what we keep in memory
+            known = await self.conductor.db(loading.find_receipt, self.runner, receipt.actor, receipt.command_id)
+            if known is not None:
+                await self._answered(receipt, reply_to, ref, known)
+                return
+        await self._storage_failed(command, now, reply_to, ref, exc)
 
     def _remember(self, receipt: Receipt | None, reply: dict) -> None:
         if receipt is not None:
@@ -275,12 +330,27 @@ class MatchHost:
         await self._flush()
 
     async def _flush(self) -> None:
+        posted = self.post_unsent()
+        if posted is not None:
+            await self.unsent_sent(posted)
+
+    def post_unsent(self) -> tuple | None:
+        """Start sending what is unsent (ticks.py starts many matches' before it waits for any);
+        unsent_sent() waits for it. None if nothing is unsent."""
         if not self.unsent:
-            return
+            return None
         pending, self.unsent = self.unsent, []
         started = self.conductor.clock()
         try:
-            await broadcast(self.conductor.layer, self.code, self.state.team_ids, pending, self.conductor.sender)
+            posted = post_broadcast(self.conductor.sender, self.code, self.state.team_ids, pending)
+        except Exception as exc:
+            posted = [_raise(exc)]
+        return pending, started, posted
+
+    async def unsent_sent(self, sending: tuple) -> None:
+        pending, started, posted = sending
+        try:
+            await sent(posted)
         except asyncio.CancelledError:
             self.unsent = pending + self.unsent
             raise
@@ -309,9 +379,9 @@ class MatchHost:
 
     # -- faults -----------------------------------------------------------------------------------
 
-    async def _storage_failed(self, command: dict, now: int, reply_to, ref) -> None:
-        log.exception("Match %s: storing %s failed; the clock stops until the database answers",
-                      self.code, command.get("type"))
+    async def _storage_failed(self, command: dict, now: int, reply_to, ref, exc: Exception) -> None:
+        log.error("Match %s: storing %s failed; the clock stops until the database answers",
+                  self.code, command.get("type"), exc_info=exc)
         await self._reply(reply_to, ref, {"ok": False, "seqs": [], "error": UNAVAILABLE})
         if self.stalled_at is None:
             self.stalled_at = now
@@ -362,3 +432,7 @@ class MatchHost:
         self.bots.set_seats(await self.conductor.db(loading.bot_seats, self.runner))
         for seat in await self.conductor.db(loading.unseated, self.runner):
             await self.execute({"type": "join", "actor": SYSTEM, "data": {"seat": seat}})
+
+
+async def _raise(exc: Exception) -> None:
+    raise exc

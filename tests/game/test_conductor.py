@@ -227,26 +227,76 @@ async def test_a_match_gets_one_host_however_many_messages_open_it_at_once(condu
     assert [e["type"] for e in await stored(match)].count("seat_joined") == 10, "every join answered is in the log"
 
 
-async def test_matches_due_at_one_instant_wake_together_on_one_timer_never_early():
-    """The clock's grid (rules.on_grid): matches due at the same instant are woken by one timer, in the
-    same turn of the loop (one transaction, one send), none before it is due; one that woke for
-    something else meanwhile gives its place up."""
+async def test_matches_due_at_one_instant_are_rung_together_on_one_timer_never_early():
+    """The clock's grid (rules.on_grid): matches due at the same instant are handed over by one timer,
+    together, in the order they came (one batch of ticks: one transaction, one send), none before it
+    is due; one that woke for something else meanwhile gives its place up."""
     from game.conductor.alarms import Alarms
 
-    loop = asyncio.get_running_loop()
     clock = lambda: int(time.time() * 1000)  # noqa: E731
-    alarms = Alarms(clock)
+    rung = []
+    alarms = Alarms(clock, lambda due, waiters: rung.append((clock(), due, waiters)))
     due = (clock() // 20 + 3) * 20  # an instant of a 20 ms grid, a little ahead
-    events = [asyncio.Event() for _ in range(4)]
-    places = [alarms.wake(due, event) for event in events]
-    assert len(alarms) == 1, "one instant, one timer"
+    places = [alarms.wake(due, name) for name in ("a", "b", "c", "d")]
+    assert alarms.wake(due + 20, "e").pending and len(alarms) == 2, "one timer per instant"
     places[3].cancel()
-    woke = []
-    for event in events[:3]:
-        loop.create_task(event.wait()).add_done_callback(
-            lambda _: woke.append((clock(), all(e.is_set() for e in events[:3]))))
-    await asyncio.wait_for(asyncio.gather(*(e.wait() for e in events[:3])), 1)
-    assert min(t for t, _ in woke) >= due, "never before it is due"
-    assert all(together for _, together in woke), "the first to wake finds the others woken with it"
-    assert not events[3].is_set(), "a match that gave its place up is not woken"
-    assert len(alarms) == 0
+    assert not places[3].pending
+    for _ in range(100):
+        if rung:
+            break
+        await asyncio.sleep(0.01)
+    [(at, rang_for, waiters)] = rung
+    assert at >= due and rang_for == due, "never before it is due"
+    assert waiters == ["a", "b", "c"], "everyone still waiting, in order, and not the one that gave up"
+    assert not any(place.pending for place in places)
+    await asyncio.sleep(0.05)
+    assert [waiters for _, _, waiters in rung] == [["a", "b", "c"], ["e"]] and len(alarms) == 0
+
+
+async def test_matches_due_together_tick_in_one_batch_and_a_command_beside_a_tick_waits_for_it(
+        conductor, conduct, live_match, listen, channel_layer, monkeypatch):
+    """The alarm of an instant ticks every match due then in one batch (game/conductor/ticks.py),
+    without waking their loops. A command that arrives for a match while its tick is in the batch
+    waits for the tick: every screen gets each match's frames once, in seq order, with no gap, and the
+    log is whole. The moderator pauses and resumes every match over and over while the clocks run."""
+    import json
+    import random
+
+    real_group_send = channel_layer.group_send
+
+    async def over_the_network(group, message):  # a send takes a while and lets others run meanwhile
+        await asyncio.sleep(random.uniform(0, 0.01))
+        await real_group_send(group, message)
+
+    monkeypatch.setattr(channel_layer, "hand_over", None)
+    monkeypatch.setattr(channel_layer, "group_send", over_the_network)
+    clock_rules = {"reveal": "clock", "lead_in_seconds": 0, "words_per_minute": 600}
+    matches = [await sync_to_async(live_match)(overrides=clock_rules) for _ in range(8)]
+    listeners = [await listen(m.code, MODERATOR) for m in matches]
+    started = await asyncio.gather(*(conduct(m.code, "start", MOD) for m in matches))
+
+    async def pause_and_resume(match):
+        for _ in range(10):
+            await asyncio.sleep(random.uniform(0, 0.1))
+            assert (await conduct(match.code, "pause", MOD, {"reason": "A word with the host"}))["ok"]
+            await asyncio.sleep(random.uniform(0, 0.02))
+            assert (await conduct(match.code, "resume", MOD))["ok"]
+
+    await asyncio.gather(*(pause_and_resume(m) for m in matches))
+    await asyncio.sleep(0.3)
+    assert conductor.ticks.ticked >= 8 * 3, "the words were read by the batches"
+    assert conductor.ticks.ticked > conductor.ticks.batches, "matches due at one instant shared a batch"
+    for match, listener, start in zip(matches, listeners, started):
+        seqs = []
+        while True:  # every frame sent so far, in the order it came
+            try:
+                message = await asyncio.wait_for(channel_layer.receive(listener.channel), 0.5)
+            except asyncio.TimeoutError:
+                break
+            if message["type"] == "hub.frames":
+                seqs += [json.loads(text)["seq"] for _, text in message["audiences"][MODERATOR]]
+        events = await stored(match)
+        assert [e["seq"] for e in events] == list(range(1, len(events) + 1)), "the log is whole"
+        assert seqs == [e["seq"] for e in events if e["seq"] >= start["seqs"][0]], "each frame once, in order, as stored"
+        kinds = [e["type"] for e in events]
+        assert kinds.count("paused") == kinds.count("resumed") == 10 and kinds.count("word_revealed") >= 3
