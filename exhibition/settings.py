@@ -207,6 +207,9 @@ EXHIBITION_PLAYOUT_MS = int(os.environ.get("EXHIBITION_PLAYOUT_MS", 25))
 # step to the next instead of in one stretch (game/conductor/groups.py playout_ms; docs/benchmarks.md,
 # round seven); 0: no phase. By default the grid's step.
 EXHIBITION_PLAYOUT_SPREAD_MS = int(os.environ.get("EXHIBITION_PLAYOUT_SPREAD_MS", EXHIBITION_CLOCK_GRAIN_MS))
+# Every socket hears a heartbeat {server_time, seq} this often (seconds): a page behind the log's last
+# seq catches up, and each web process reports who is connected to the moderator's roster.
+EXHIBITION_HEARTBEAT_SECONDS = float(os.environ.get("EXHIBITION_HEARTBEAT_SECONDS", 15))
 # A player's seat token stops working this many hours after the join (an event day); joining again makes a new one.
 EXHIBITION_SEAT_TOKEN_HOURS = float(os.environ.get("EXHIBITION_SEAT_TOKEN_HOURS", 12))
 

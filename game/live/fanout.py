@@ -76,7 +76,7 @@ RECEIVE_BACKOFF_S = (0.1, 5.0)
 
 
 def heartbeat_seconds() -> float:
-    return float(getattr(settings, "EXHIBITION_HEARTBEAT_SECONDS", 15))
+    return settings.EXHIBITION_HEARTBEAT_SECONDS
 
 
 def now_ms() -> int:

@@ -27,8 +27,10 @@ def _free_port() -> int:
 
 def _server_env(db: Path) -> dict:
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DJANGO_SETTINGS_MODULE")}
+    # A heartbeat every second, not 15: every browser test meets heartbeats among its frames, as a long
+    # match does (a heartbeat ahead of a held ruling once kept the ruling from the phones; docs/wire-protocol.md).
     env.update(DATABASE_URL=f"sqlite:///{db}", DEBUG="1", DJANGO_SETTINGS_MODULE="exhibition.settings",
-               PYTHONPATH=str(ROOT))
+               PYTHONPATH=str(ROOT), EXHIBITION_HEARTBEAT_SECONDS="1")
     return env
 
 
