@@ -300,3 +300,42 @@ async def test_matches_due_together_tick_in_one_batch_and_a_command_beside_a_tic
         assert seqs == [e["seq"] for e in events if e["seq"] >= start["seqs"][0]], "each frame once, in order, as stored"
         kinds = [e["type"] for e in events]
         assert kinds.count("paused") == kinds.count("resumed") == 10 and kinds.count("word_revealed") >= 3
+
+
+async def test_a_fault_after_a_batched_tick_holds_that_match_a_moment_and_its_clock_goes_on(
+        conductor, conduct, live_match, listen, monkeypatch):
+    """Something that fails after a tick (here the bots' catching up) is logged; the match waits
+    TICK_RETRY_S, as its own loop would (a fault must not spin the clock), and is then handed back:
+    its words go on, and the other match of the batch never waited."""
+    from game.conductor import host as host_module
+    from game.conductor.bots import BotDriver
+
+    monkeypatch.setattr(host_module, "TICK_RETRY_S", 0.3)
+    clock_rules = {"reveal": "clock", "lead_in_seconds": 0, "words_per_minute": 600}
+    faulty, healthy = [await sync_to_async(live_match)(overrides=clock_rules) for _ in range(2)]
+    listeners = {m.code: await listen(m.code, MODERATOR) for m in (faulty, healthy)}
+    real_refresh, failed = BotDriver.refresh, []
+
+    async def refresh(self):
+        if self.host.code == faulty.code and not failed and self.state.q is not None and self.state.q.revealed >= 2:
+            failed.append(conductor.clock())
+            raise RuntimeError("a bot's catching up failed")
+        await real_refresh(self)
+
+    monkeypatch.setattr(BotDriver, "refresh", refresh)
+    await asyncio.gather(*(conduct(m.code, "start", MOD) for m in (faulty, healthy)))
+
+    async def heard(listener) -> list[float]:  # when each of the first six words reached the screen (ms)
+        times = []
+        while len(times) < 6:
+            await listener.next("word_revealed")
+            times.append(time.monotonic() * 1000)
+        return times
+
+    faulty_words, healthy_words = await asyncio.gather(heard(listeners[faulty.code]), heard(listeners[healthy.code]))
+    assert failed, "the fault happened"
+    gaps = lambda times: [b - a for a, b in zip(times, times[1:])]  # noqa: E731
+    assert max(gaps(faulty_words)) >= 280, "the faulty match waited before its next word"
+    assert max(gaps(healthy_words)) < 250, "the other match of the batch went on at its pace"
+    events = await stored(faulty)
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
