@@ -52,39 +52,48 @@ def engine_cpu(events: list[dict], since_ms: int = NOT_BEFORE) -> tuple[float, i
     return cpu, words
 
 
-def paced_engine_cpu(logs: list[list[dict]], since_ms: int = NOT_BEFORE) -> tuple[float, int]:
+def paced_engine_cpu(logs: list[list[dict]], since_ms: int = NOT_BEFORE, first: dict | None = None) -> tuple[float, int]:
     """CPU seconds and words: the words of every log (from since_ms on), each decided at its own
-    moment of play: the replay keeps the gaps between the words of all the matches as they were."""
+    moment of play: the replay keeps the gaps between the words of all the matches as they were.
+    With `first` (a dict), the words decided first at their instant (after the replay slept) are
+    also counted there apart: {"cpu", "words"}, what the same work costs cold."""
     from game.engine.api import decide_and_fold
     from game.engine.fold import apply_in_place
 
     merged = sorted(((event["t"], index, event["seq"], event) for index, log in enumerate(logs) for event in log),
                     key=lambda item: item[:3])
     states: list = [None] * len(logs)
-    timed = [t for t, index, _, event in merged if _word_to_time(event, since_ms)]
-    first = timed[0] if timed else 0
+    timed = [t for t, index, _, event in merged if _word_to_time(event, since_ms)] or [0]
     started_at = time.monotonic()
-    cpu, words = 0.0, 0
+    cpu, words, instant = 0.0, 0, None
     for t, index, _, event in merged:
         state = states[index]
         if state is not None and _word_to_time(event, since_ms):
-            wait = started_at + (t - first) / 1000 - time.monotonic()
+            wait = started_at + (t - timed[0]) / 1000 - time.monotonic()
             if wait > 0:
                 time.sleep(wait)
             started = time.thread_time()
             decide_and_fold(state, TICK, t)
-            cpu += time.thread_time() - started
+            spent = time.thread_time() - started
+            cpu += spent
             words += 1
+            if first is not None and t != instant:
+                instant = t
+                first["cpu"] = first.get("cpu", 0.0) + spent
+                first["words"] = first.get("words", 0) + 1
         states[index] = apply_in_place(state, event)
     return cpu, words
 
 
 def floors(logs: list[list[dict]], since_ms: int = NOT_BEFORE) -> dict:
-    """Both floors of the same words: {"cpu", "words"} hot and {"paced_cpu", "paced_words"}."""
+    """Both floors of the same words: {"cpu", "words"} hot and {"paced_cpu", "paced_words"}; and
+    of the paced ones, the first word of each instant apart ("first_cpu", "first_words")."""
     hot = [engine_cpu(log, since_ms) for log in logs]
-    paced_cpu, paced_words = paced_engine_cpu(logs, since_ms)
+    first: dict = {}
+    paced_cpu, paced_words = paced_engine_cpu(logs, since_ms, first)
     return {"cpu": sum(c for c, _ in hot), "words": sum(w for _, w in hot),
-            "paced_cpu": paced_cpu, "paced_words": paced_words}
+            "paced_cpu": paced_cpu, "paced_words": paced_words,
+            "first_cpu": first.get("cpu", 0.0), "first_words": first.get("words", 0)}
 
 
 def main() -> None:

@@ -21,7 +21,11 @@ Printed, over --seconds of play after every match has started:
                 (bench/_engine_floor.py): paced (each word at the moment it was played, which is
                 how the conductor meets words) and hot (in a tight loop, every cache warm).
 
-Run: .venv/bin/python bench/conductor.py [--matches 100] [--seconds 8] [--runs 3] [--played N]
+With --grains 50,100 every run plays each grid in turn, and the conductor's CPU is split into what each
+instant of the clock costs whatever it carries and what each tick adds (least squares over the runs),
+beside the engine's own: its first word at each instant against the words after it.
+
+Run: .venv/bin/python bench/conductor.py [--matches 100] [--seconds 8] [--runs 3] [--played N] [--grains 50,100]
 """
 from __future__ import annotations
 
@@ -59,7 +63,7 @@ def setup_django(db: Path) -> None:
     call_command("migrate", verbosity=0, interactive=False)
 
 
-def make_matches(count: int, played: int = 0) -> list[str]:
+def make_matches(count: int, played: int = 0, grain_ms: int | None = None) -> list[str]:
     """`count` matches in setup; with `played`, each has already played that many short questions
     (each won on a buzz at its eighth word), and the long question the clock reads is the next one."""
     from game.models import Packet, Question
@@ -75,11 +79,16 @@ def make_matches(count: int, played: int = 0) -> list[str]:
     for m in range(count):
         teams = [TeamSpec(side, [SeatSpec(f"{side} 1", captain=True)]) for side in ("Left", "Right")]
         match = create_match_record(title=f"Conductor bench {m}", packet=packet, format_name="quizbowl",
-                                    overrides=dict(RULES, questions=played + 1), teams=teams)
+                                    overrides=dict(RULES, questions=played + 1, **grain(grain_ms)), teams=teams)
         if played:
             play_ahead(match, played)
         codes.append(match.code)
     return codes
+
+
+def grain(grain_ms: int | None) -> dict:
+    """The rules' override for a clock grid of grain_ms (None: the server's, EXHIBITION_CLOCK_GRAIN_MS)."""
+    return {} if grain_ms is None else {"clock_grid_ms": grain_ms}
 
 
 def play_ahead(match, played: int) -> None:
@@ -216,41 +225,93 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--played", type=int, default=0, metavar="N",
                         help="every match has played N questions before the measured one (default: none)")
+    parser.add_argument("--grains", type=grains_arg, default=None, metavar="MS[,MS]",
+                        help="the clock's grid for the matches, in ms (default: EXHIBITION_CLOCK_GRAIN_MS); "
+                             "several: each run plays them in turn, and the cost is split into each instant's and each tick's")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="exhibition-conductor-bench-") as tmp:
         setup_django(Path(tmp) / "bench.sqlite3")
         import logging
 
+        from django.conf import settings
+
         logging.disable(logging.INFO)  # the conductor's own start and stop lines
-        rows = []
+        grains = args.grains or [settings.EXHIBITION_CLOCK_GRAIN_MS]
+        rows = {g: [] for g in grains}
         for run in range(args.runs):
-            codes = make_matches(args.matches, args.played)
-            result = asyncio.run(measure(codes, args.seconds, args.played))
-            floor = engine_floors(codes, result["since_ms"], result["until_ms"])
-            paced = floor["paced_cpu"] / max(1, floor["paced_words"]) * 1e6
-            hot = floor["cpu"] / max(1, floor["words"]) * 1e6
-            rows.append((result, paced, hot))
-            per_event = result["cpu"] / max(1, result["events"]) * 1e6
-            print(f"run {run + 1}: {args.matches} matches at question {args.played + 1}, {result['wall']:.1f} s: {result['events']} events stored "
-                  f"({result['events'] / result['wall']:.0f}/s), {result['received']} broadcasts taken; conductor "
-                  f"CPU {result['cpu']:.2f} s = {per_event:.0f} us per event (event loop "
-                  f"{result['loop_cpu'] / max(1, result['events']) * 1e6:.0f} + database thread "
-                  f"{result['db_cpu'] / max(1, result['events']) * 1e6:.0f}; the process with the stand-in hub: "
-                  f"{result['process_cpu'] / max(1, result['events']) * 1e6:.0f}; {result['system']:.2f} s in the kernel), "
-                  f"{result['cpu'] / result['wall'] * 1000 / args.matches:.2f} ms/s per match; "
-                  f"{result['batches']} transactions of {result['writes']} writes carried several "
-                  f"(at most {result['largest']}); {result['ticked']} ticks run {result['ticked'] / max(1, result['tick_batches']):.1f} "
-                  f"together by the alarm of their instant; floor, the engine alone on the same {floor['paced_words']} words: "
-                  f"{paced:.0f} us per word paced as played, {hot:.0f} hot (x{per_event / paced:.1f}, x{per_event / hot:.1f})")
-        per_event = [r["cpu"] / max(1, r["events"]) * 1e6 for r, _, _ in rows]
-        paced = [p for _, p, _ in rows]
-        hot = [h for _, _, h in rows]
-        print(f"\nConductor CPU (its loop and database threads) per stored event: median {statistics.median(per_event):.0f} us "
-              f"(runs {', '.join(f'{v:.0f}' for v in per_event)}); floor, the pure engine per word: median "
-              f"{statistics.median(paced):.0f} us paced as played, {statistics.median(hot):.0f} us hot; "
-              f"conductor / engine: x{statistics.median([e / p for e, p in zip(per_event, paced)]):.1f} paced, "
-              f"x{statistics.median([e / h for e, h in zip(per_event, hot)]):.1f} hot; "
-              f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}.")
+            for grain_ms in grains:
+                codes = make_matches(args.matches, args.played, grain_ms)
+                result = asyncio.run(measure(codes, args.seconds, args.played))
+                floor = engine_floors(codes, result["since_ms"], result["until_ms"])
+                rows[grain_ms].append((result, floor))
+                print(f"run {run + 1}, {grain_ms} ms grid: {run_line(args, result, floor)}")
+        print()
+        for grain_ms, done in rows.items():
+            print(summary(grain_ms, done))
+        if len(grains) > 1:
+            print(split([item for done in rows.values() for item in done]))
+        print(f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}.")
+
+
+def grains_arg(text: str) -> list[int]:
+    values = [int(part) for part in text.split(",") if part.strip()]
+    if not values or any(not 0 <= v <= 100 for v in values):
+        raise argparse.ArgumentTypeError("grids are whole ms from 0 to 100, separated by commas")
+    return values
+
+
+def per(total: float, count: int) -> float:
+    return total / max(1, count) * 1e6
+
+
+def run_line(args, result: dict, floor: dict) -> str:
+    events = result["events"]
+    per_event, paced, hot = per(result["cpu"], events), per(floor["paced_cpu"], floor["paced_words"]), per(floor["cpu"], floor["words"])
+    return (f"{args.matches} matches at question {args.played + 1}, {result['wall']:.1f} s: {events} events stored "
+            f"({events / result['wall']:.0f}/s), {result['received']} broadcasts taken; conductor "
+            f"CPU {result['cpu']:.2f} s = {per_event:.0f} us per event (event loop {per(result['loop_cpu'], events):.0f} + "
+            f"database thread {per(result['db_cpu'], events):.0f}; the process with the stand-in hub: "
+            f"{per(result['process_cpu'], events):.0f}; {result['system']:.2f} s in the kernel), "
+            f"{result['cpu'] / result['wall'] * 1000 / args.matches:.2f} ms/s per match; "
+            f"{result['batches']} transactions of {result['writes']} writes carried several "
+            f"(at most {result['largest']}); {result['ticked']} ticks run {result['ticked'] / max(1, result['tick_batches']):.1f} "
+            f"together by the alarm of their instant; floor, the engine alone on the same {floor['paced_words']} words: "
+            f"{paced:.0f} us per word paced as played, {hot:.0f} hot (x{per_event / paced:.1f}, x{per_event / hot:.1f})")
+
+
+def summary(grain_ms: int, done: list[tuple[dict, dict]]) -> str:
+    per_event = [per(r["cpu"], r["events"]) for r, _ in done]
+    paced = [per(f["paced_cpu"], f["paced_words"]) for _, f in done]
+    hot = [per(f["cpu"], f["words"]) for _, f in done]
+    return (f"{grain_ms} ms grid: conductor CPU (its loop and database threads) per stored event: median "
+            f"{statistics.median(per_event):.0f} us (runs {', '.join(f'{v:.0f}' for v in per_event)}); floor, the pure "
+            f"engine per word: median {statistics.median(paced):.0f} us paced as played, {statistics.median(hot):.0f} us hot; "
+            f"conductor / engine: x{statistics.median([e / p for e, p in zip(per_event, paced)]):.1f} paced, "
+            f"x{statistics.median([e / h for e, h in zip(per_event, hot)]):.1f} hot; "
+            f"{statistics.median([r['ticked'] / max(1, r['tick_batches']) for r, _ in done]):.1f} ticks an instant.")
+
+
+def split(done: list[tuple[dict, dict]]) -> str:
+    """The conductor's CPU as a cost per instant of the clock plus a cost per tick (least squares over
+    every run, which the grids make differ in ticks an instant), beside the engine's: its first word
+    at each instant (after the replay slept) against the words after it at the same instant."""
+    instants = [r["tick_batches"] for r, _ in done]
+    ticks = [r["ticked"] for r, _ in done]
+    cpu = [r["cpu"] for r, _ in done]
+    aa, ab, bb = sum(a * a for a in instants), sum(a * b for a, b in zip(instants, ticks)), sum(b * b for b in ticks)
+    ay, by = sum(a * y for a, y in zip(instants, cpu)), sum(b * y for b, y in zip(ticks, cpu))
+    det = aa * bb - ab * ab
+    if not det:
+        return "Cost per instant and per tick: the runs do not tell them apart."
+    per_instant, per_tick = (ay * bb - by * ab) / det * 1e6, (aa * by - ab * ay) / det * 1e6
+    first_cpu, first_words = sum(f["first_cpu"] for _, f in done), sum(f["first_words"] for _, f in done)
+    rest_cpu = sum(f["paced_cpu"] for _, f in done) - first_cpu
+    rest_words = sum(f["paced_words"] for _, f in done) - first_words
+    engine_first, engine_rest = per(first_cpu, first_words), per(rest_cpu, rest_words)
+    return (f"Cost per instant and per tick (least squares over {len(done)} runs): the conductor "
+            f"{per_instant:.0f} us an instant + {per_tick:.0f} us a tick; the engine alone, paced: the first word of an "
+            f"instant {engine_first:.0f} us, each word after it {engine_rest:.0f} us (so {engine_first - engine_rest:.0f} us "
+            f"an instant + {engine_rest:.0f} a word); per tick, the conductor / engine: x{per_tick / max(engine_rest, 1e-9):.1f}.")
 
 
 if __name__ == "__main__":
