@@ -22,8 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from game.conductor import host as host_module
-from game.conductor.host import TICK, TICK_COMMAND
+from game.conductor import host as host_module  # TICK_RETRY_S read when used: tests shorten it
 
 log = logging.getLogger(__name__)
 
@@ -41,10 +40,12 @@ class Ticks:
         now = self.conductor.clock()
         taken = []
         for host in hosts:
-            if self._can_tick(host, now):
+            if not host.idle():
+                continue  # its loop is busy, or the match stopped: the loop looks for itself
+            if self._is_due(host, now):
                 host.ticking = True
                 taken.append(host)
-            elif host.idle():  # not due after all: its loop looks for itself
+            else:  # not due after all (or its next moment could not be worked out): its loop looks
                 host.wake_up()
         if taken:
             task = asyncio.get_running_loop().create_task(self.run(taken, now), name=f"ticks-{due_ms}")
@@ -52,9 +53,7 @@ class Ticks:
             task.add_done_callback(self.running.discard)
 
     @staticmethod
-    def _can_tick(host, now: int) -> bool:
-        if not host.idle():
-            return False
+    def _is_due(host, now: int) -> bool:
         try:
             wake = host.next_tick()
         except Exception:  # its own loop meets the fault and logs it (ring hands it over)
@@ -83,8 +82,8 @@ class Ticks:
                     continue
                 try:
                     if isinstance(outcome, BaseException):
-                        await host.write_failed(outcome, TICK_COMMAND, now)
-                    await host.after(TICK)
+                        await host.write_failed(outcome, host_module.TICK_COMMAND, now)
+                    await host.after(host_module.TICK)
                 except Exception:
                     log.exception("Match %s: handling tick failed", host.code)
                     faulty.add(host)
