@@ -26,8 +26,8 @@ async def test_with_every_connection_in_use_a_command_waits_its_turn_and_then_ru
     client = redis.Redis(connection_pool=pool)
     order = []
 
-    async def blocked(name):
-        await client.blpop([f"test-pool-{name}"], timeout=BLOCK_S)  # holds a connection for BLOCK_S
+    async def blocked(name, seconds):
+        await client.blpop([f"test-pool-{name}"], timeout=seconds)  # holds a connection that long
         order.append(name)
 
     async def ping(name):
@@ -35,15 +35,17 @@ async def test_with_every_connection_in_use_a_command_waits_its_turn_and_then_ru
         order.append(name)
 
     try:
-        holders = [asyncio.create_task(blocked(n)) for n in ("first", "second")]
+        # One connection comes free at a time, so the order in which the waiters got one is the order
+        # in which their commands ran (freed together, two pings' replies could cross on the wire).
+        holders = [asyncio.create_task(blocked("first", BLOCK_S)), asyncio.create_task(blocked("second", 4 * BLOCK_S))]
         await asyncio.sleep(0.1)
         assert len(pool._in_use_connections) == 2, "both connections are in use"
         waiting = asyncio.create_task(ping("waited"))
         await asyncio.sleep(0.05)
         later = asyncio.create_task(ping("came later"))  # a connection is in use by nobody yet: it queues too
         await asyncio.gather(*holders, waiting, later)
-        assert order[:2] == ["first", "second"] or order[:2] == ["second", "first"]
-        assert order[2:] == ["waited", "came later"], "the one that waited first runs first"
+        assert order[:2] == ["first", "waited"], "the one that waited first gets the first connection to come free"
+        assert sorted(order[2:]) == ["came later", "second"], "the one that came later waits for the next to come free"
         assert not pool._in_use_connections and len(pool._available_connections) == 2
     finally:
         await client.aclose()
