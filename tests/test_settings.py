@@ -317,3 +317,18 @@ def test_each_limited_tier_has_its_memory_variable_with_its_budget_as_the_defaul
         else:
             assert environment.VARIABLES[name].default == MEMORY_BUDGETS[tier]
     assert set(settings.EXHIBITION_BOT_MEMORY_BUDGETS) == set(TIER_LIMITS)
+
+
+def test_every_environment_docker_compose_gives_a_process_is_allowed_by_the_table():
+    import yaml
+
+    # ${NAME:-default} is the default, ${NAME:?message} an operator's value: a secret key will do.
+    filled = re.sub(r"\$\{(\w+):([-?])([^}]*)\}", lambda m: m.group(3) if m.group(2) == "-" else "k" * 50,
+                    (ROOT / "docker-compose.yml").read_text())
+    services = yaml.safe_load(filled)["services"]
+    ours = {name: service["environment"] for name, service in services.items()
+            if isinstance(service.get("environment"), dict) and "REDIS_URL" in service["environment"]}
+    assert {"web-1", "conductor", "bots-500mib"} <= set(ours)
+    for name, env in ours.items():
+        values = read_all({key: "" if value is None else str(value) for key, value in env.items()})
+        assert values["DATABASE_URL"].startswith("postgres://") and values["REDIS_URL"], name
