@@ -134,18 +134,14 @@ def parse_bytes(text: str) -> int:
 
 
 def memory_budget(tier: str) -> int | None:
-    """The resident memory a loaded bot may add in tier.
+    """The resident memory a loaded bot may add in tier (None: no limit).
 
-    From settings.EXHIBITION_BOT_MEMORY_BUDGETS, else the environment variable
-    EXHIBITION_BOT_MEMORY_<TIER> (e.g. EXHIBITION_BOT_MEMORY_500MIB=1GiB), else MEMORY_BUDGETS.
+    From settings.EXHIBITION_BOT_MEMORY_BUDGETS, which the variables EXHIBITION_BOT_MEMORY_500MIB and
+    EXHIBITION_BOT_MEMORY_6GIB set (e.g. EXHIBITION_BOT_MEMORY_500MIB=1GiB; serving/environment.py).
     """
     from django.conf import settings
 
-    configured = getattr(settings, "EXHIBITION_BOT_MEMORY_BUDGETS", None) or {}
-    if tier in configured:
-        return configured[tier]
-    raw = os.environ.get(f"EXHIBITION_BOT_MEMORY_{tier.upper()}")
-    return parse_bytes(raw) if raw else MEMORY_BUDGETS.get(tier)
+    return settings.EXHIBITION_BOT_MEMORY_BUDGETS.get(tier)
 
 
 def check_size(name: str, tier: str, measured, where, measurable: bool = True) -> int:

@@ -180,6 +180,8 @@ def kind_code(cls) -> CodeSize:
 
 
 def _probe(module: str) -> CodeSize:
+    # The child interpreter's environment: this process's, passed on whole (its settings read it again
+    # through serving/environment.py), with the settings module and the project on its path.
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE", "exhibition.settings"),
            "PYTHONPATH": os.pathsep.join([str(PROJECT), os.environ.get("PYTHONPATH", "")])}
     try:

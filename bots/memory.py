@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bots.budgets import TIER_LIMITS, WORKER_PROCESS_HEADROOM, human_bytes, memory_budget
+from serving import environment
 
 log = logging.getLogger(__name__)
 
@@ -198,7 +199,7 @@ def current() -> Limit | None:
 
 
 def cgroup_wanted() -> bool:
-    return os.environ.get("EXHIBITION_BOT_CGROUP", "auto").strip().lower() not in ("off", "0", "no", "false")
+    return environment.read("EXHIBITION_BOT_CGROUP") == "auto"  # read in the worker's parent, as it starts
 
 
 def prepare_worker(queues, conf=None, pid: int | None = None, own: Path | None = None) -> str | None:

@@ -76,7 +76,7 @@ def plug_in(path: str) -> type[BaseBot]:
     return cls
 
 
-for _path in getattr(django_settings, "EXHIBITION_BOT_KINDS", ()):
+for _path in django_settings.EXHIBITION_BOT_KINDS:
     plug_in(_path)
 
 REMOTE_KINDS = {QantaRemoteBot.kind, JsonRemoteBot.kind}
@@ -84,7 +84,7 @@ NAME_TTL_S = 5.0
 
 
 def recheck_seconds() -> float:
-    return float(getattr(django_settings, "EXHIBITION_BOT_RECHECK_S", 1.0))
+    return django_settings.EXHIBITION_BOT_RECHECK_S
 
 
 @dataclass(frozen=True)

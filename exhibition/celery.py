@@ -35,9 +35,6 @@ def route_by_tier(name, args, kwargs, options, task=None, **kw):
 # The default queue stays, for any task that is not a bot's.
 app.conf.task_queues = [Queue(name, Exchange(name), routing_key=name) for name in ["celery", *BOT_QUEUES]]
 app.conf.task_routes = (route_by_tier,)
-# Deployments (or test runs) sharing one Redis keep their queues apart with a key prefix.
-if os.environ.get("CELERY_BROKER_KEY_PREFIX"):
-    app.conf.broker_transport_options = {"global_keyprefix": os.environ["CELERY_BROKER_KEY_PREFIX"]}
 # A worker takes one query at a time, so a slow bot does not hold queries another process could answer.
 app.conf.worker_prefetch_multiplier = 1
 app.autodiscover_tasks()

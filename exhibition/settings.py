@@ -2,41 +2,35 @@
 
 With nothing set, Exhibition runs as the embedded default: SQLite, the in-memory channel layer and
 an in-process bot worker. Production sets DATABASE_URL (PostgreSQL) and REDIS_URL (channel layer
-and Celery broker).
+and Celery broker). Every variable is read, typed and checked by the table in serving/environment.py
+(its type, default, allowed values and job; docs/production.md shows it): a value it does not allow
+stops the process here with a sentence saying what to set.
 """
-import os
 from datetime import timedelta
-from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from serving import client_address, hall
+from serving import client_address, environment, hall
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+BASE_DIR = environment.PROJECT
 
-
-def env_flag(name: str, default: bool = False) -> bool:
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
-
+try:
+    env = environment.read_all()  # lower case: not a setting itself
+except environment.BadValue as exc:
+    raise ImproperlyConfigured(str(exc)) from None
 
 # Safe by default: DEBUG is off unless set (make demo sets it), and without a SECRET_KEY only a DEBUG
 # server starts. The key signs seat tokens: a known key lets anyone forge one and play another's seat.
-DEBUG = env_flag("DEBUG", False)
+DEBUG = env["DEBUG"]
 
 # Hall mode (EXHIBITION_HALL=1, `make demo HALL=1`): phones on the hall's network play. The server
 # answers at this machine's LAN addresses (read from its interfaces, serving/hall.py) and at
 # EXHIBITION_PUBLIC_URL's host when set; the big screen hands out that URL and its QR code.
-EXHIBITION_HALL = env_flag("EXHIBITION_HALL", False)
-try:
-    EXHIBITION_PUBLIC_URL = hall.check_public_url(os.environ.get("EXHIBITION_PUBLIC_URL", ""))
-except ValueError as exc:
-    raise ImproperlyConfigured(str(exc)) from None
+EXHIBITION_HALL = env["EXHIBITION_HALL"]
+EXHIBITION_PUBLIC_URL = hall.check_public_url(env["EXHIBITION_PUBLIC_URL"])  # the table checked it; this drops a final /
 
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
+SECRET_KEY = env["SECRET_KEY"]
 if not SECRET_KEY and EXHIBITION_HALL:
     # Everyone on the hall's network could forge seat tokens with the development key: never use it there.
     SECRET_KEY = hall.machine_secret(BASE_DIR / "var" / "secret-key")
@@ -47,8 +41,8 @@ if not SECRET_KEY:
             "or set DEBUG=1 on a development machine. Without it anyone could forge a player's seat token."
         )
     SECRET_KEY = "exhibition-development-only-key-never-use-it-on-a-server-0123456789"
-ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]").split(",") if h]
-CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+ALLOWED_HOSTS = list(env["ALLOWED_HOSTS"])
+CSRF_TRUSTED_ORIGINS = list(env["CSRF_TRUSTED_ORIGINS"])
 # The websocket Origin check (channels' AllowedHostsOriginValidator) reads ALLOWED_HOSTS too.
 ALLOWED_HOSTS += [h for h in hall.allowed_hosts(hall.lan_addresses() if EXHIBITION_HALL else [], EXHIBITION_PUBLIC_URL)
                   if h not in ALLOWED_HOSTS]
@@ -61,20 +55,17 @@ if EXHIBITION_PUBLIC_URL:
 # BEHIND_PROXY=1: the proxy's X-Forwarded-Proto is then believed, and X-Forwarded-For from the
 # proxies in TRUSTED_PROXIES (comma-separated addresses and networks; unset, loopback and the private
 # ranges, where docker-compose's network lives): serving/client_address.py says how it is read.
-HTTPS = env_flag("HTTPS", EXHIBITION_PUBLIC_URL.startswith("https://") if EXHIBITION_HALL else not DEBUG)
-try:
-    TRUSTED_PROXIES = client_address.parse_networks(os.environ.get("TRUSTED_PROXIES", ""))
-except ValueError as exc:
-    raise ImproperlyConfigured(str(exc)) from None
-BEHIND_PROXY = env_flag("BEHIND_PROXY", bool(TRUSTED_PROXIES))
-TRUSTED_PROXIES = TRUSTED_PROXIES or client_address.PRIVATE_NETWORKS
+# (HTTPS's and BEHIND_PROXY's defaults follow from the other variables in the table.)
+HTTPS = env["HTTPS"]
+BEHIND_PROXY = env["BEHIND_PROXY"]
+TRUSTED_PROXIES = env["TRUSTED_PROXIES"] or client_address.PRIVATE_NETWORKS
 if HTTPS:
     SECURE_SSL_REDIRECT = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", 31_536_000))
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
-    SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD", False)
+    SECURE_HSTS_SECONDS = env["SECURE_HSTS_SECONDS"]
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env["SECURE_HSTS_INCLUDE_SUBDOMAINS"]
+    SECURE_HSTS_PRELOAD = env["SECURE_HSTS_PRELOAD"]
 if BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # Submitting a domain to the browsers' HSTS preload list is the operator's decision (it is hard to
@@ -127,10 +118,7 @@ WSGI_APPLICATION = None
 ASGI_APPLICATION = "exhibition.asgi.application"
 
 DATABASES = {
-    "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=0,
-    )
+    "default": dj_database_url.parse(env["DATABASE_URL"], conn_max_age=0)
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The conductor and the web views write from different threads; wait instead of failing. The
@@ -148,7 +136,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # the embedded conductor, which now also hears each socket's presence) fail at once with "table is
     # locked" instead of waiting as they do on every real database.
     DATABASES["default"].setdefault("TEST", {}).setdefault(
-        "NAME", os.environ.get("EXHIBITION_TEST_SQLITE", str(BASE_DIR / "var" / "test.sqlite3")))
+        "NAME", str(env["EXHIBITION_TEST_SQLITE"]))
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A bounded pool of connections per process (Django's psycopg pool): a request, a consumer's read or
@@ -157,22 +145,27 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # per request thread until PostgreSQL refuses ("too many clients"). Size it so that every process's
     # DATABASE_POOL_MAX together stays under PostgreSQL's max_connections (docs/production.md: "Database connections").
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": int(os.environ.get("DATABASE_POOL_MIN", 1)),
-        "max_size": int(os.environ.get("DATABASE_POOL_MAX", 10)),
-        "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", 20)),
+        "min_size": env["DATABASE_POOL_MIN"],
+        "max_size": env["DATABASE_POOL_MAX"],
+        "timeout": env["DATABASE_POOL_TIMEOUT"],
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_URL = env["REDIS_URL"]
+# Every socket hears a heartbeat {server_time, seq} this often (seconds): a page behind the log's last
+# seq catches up, and each web process reports who is connected to the moderator's roster.
+EXHIBITION_HEARTBEAT_SECONDS = env["EXHIBITION_HEARTBEAT_SECONDS"]
 if REDIS_URL:
-    # Time-outs, retries and the pool are explained in serving/redis_layer.py. Group members
-    # are renewed by each socket's heartbeat (15 s), so a member left behind by a dead process ages
-    # out after a minute instead of a day.
+    # Time-outs, retries and the pool are explained in serving/redis_layer.py. Group members are
+    # renewed every heartbeat, so they are kept four heartbeats and at least a minute
+    # (serving/environment.py group_expiry): a member outlives a lost renewal, and one left behind by
+    # a dead process ages out after a minute (at the default heartbeat) instead of a day.
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "serving.redis_layer.ResilientRedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30, "group_expiry": 60},
+            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30,
+                       "group_expiry": environment.group_expiry(EXHIBITION_HEARTBEAT_SECONDS)},
         }
     }
 else:
@@ -186,41 +179,40 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # Joining a match: at most this many joins a minute from one address, and this many players a match.
-EXHIBITION_JOINS_PER_MINUTE = int(os.environ.get("EXHIBITION_JOINS_PER_MINUTE", 10))
-EXHIBITION_MAX_PLAYERS = int(os.environ.get("EXHIBITION_MAX_PLAYERS", 60))
+EXHIBITION_JOINS_PER_MINUTE = env["EXHIBITION_JOINS_PER_MINUTE"]
+EXHIBITION_MAX_PLAYERS = env["EXHIBITION_MAX_PLAYERS"]
 # How long a join waits for the conductor to store it before the phone is told to try again.
-EXHIBITION_JOIN_CONFIRM_SECONDS = float(os.environ.get("EXHIBITION_JOIN_CONFIRM_SECONDS", 8))
+EXHIBITION_JOIN_CONFIRM_SECONDS = env["EXHIBITION_JOIN_CONFIRM_SECONDS"]
 # An event's hall screen goes back to the leaderboard this long after a match ends (events/hall.py).
-EXHIBITION_HALL_RETURN_SECONDS = float(os.environ.get("EXHIBITION_HALL_RETURN_SECONDS", 30))
+EXHIBITION_HALL_RETURN_SECONDS = env["EXHIBITION_HALL_RETURN_SECONDS"]
 # The clock grid of a new match (its rule clock_grid_ms, game/engine/rules.py on_grid): its words and
 # deadlines fall on multiples of this many ms, so the matches due at one instant share one wake-up,
 # transaction and send (docs/benchmarks.md); 0 keeps each at its own ms. 50 divides a word's time
 # and its pauses at 100, 120, 150, 200 and 300 words a minute, so those speeds keep an even beat.
-EXHIBITION_CLOCK_GRAIN_MS = int(os.environ.get("EXHIBITION_CLOCK_GRAIN_MS", 50))
+EXHIBITION_CLOCK_GRAIN_MS = env["EXHIBITION_CLOCK_GRAIN_MS"]
 # Every reader gets an event this many ms after its stamp: each web process writes a match's frames
 # then (or at once if that moment has passed), and a bot's query leaves then. The words thus reach
 # every screen on the clock's beat whatever the load of the moment, and no bot sees a word before
 # the screens do (docs/benchmarks.md, round six); 0 writes and asks at once.
-EXHIBITION_PLAYOUT_MS = int(os.environ.get("EXHIBITION_PLAYOUT_MS", 25))
+EXHIBITION_PLAYOUT_MS = env["EXHIBITION_PLAYOUT_MS"]
 # Each match's delay is longer by a phase of its own, from 0 to under this many ms (a checksum of its
 # code), so the matches whose words fall due at one instant of the grid are written spread over the
 # step to the next instead of in one stretch (game/conductor/groups.py playout_ms; docs/benchmarks.md,
 # round seven); 0: no phase. By default the grid's step.
-EXHIBITION_PLAYOUT_SPREAD_MS = int(os.environ.get("EXHIBITION_PLAYOUT_SPREAD_MS", EXHIBITION_CLOCK_GRAIN_MS))
-# Every socket hears a heartbeat {server_time, seq} this often (seconds): a page behind the log's last
-# seq catches up, and each web process reports who is connected to the moderator's roster.
-EXHIBITION_HEARTBEAT_SECONDS = float(os.environ.get("EXHIBITION_HEARTBEAT_SECONDS", 15))
+EXHIBITION_PLAYOUT_SPREAD_MS = env["EXHIBITION_PLAYOUT_SPREAD_MS"]
 # A player's seat token stops working this many hours after the join (an event day); joining again makes a new one.
-EXHIBITION_SEAT_TOKEN_HOURS = float(os.environ.get("EXHIBITION_SEAT_TOKEN_HOURS", 12))
+EXHIBITION_SEAT_TOKEN_HOURS = env["EXHIBITION_SEAT_TOKEN_HOURS"]
 
 # Celery: Redis broker in production; with no REDIS_URL the bots run in-process.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_IGNORE_RESULT = True
 # A bot worker's pool process is replaced after an act once its peak resident size passed this (KiB);
-# unset, bots/memory.py sets it to the process's share of its tier (docs/bots.md, "Memory, held during every act").
-if os.environ.get("CELERY_WORKER_MAX_MEMORY_PER_CHILD"):
-    CELERY_WORKER_MAX_MEMORY_PER_CHILD = int(os.environ["CELERY_WORKER_MAX_MEMORY_PER_CHILD"])
+# unset (None), bots/memory.py sets it to the process's share of its tier (docs/bots.md, "Memory, held during every act").
+CELERY_WORKER_MAX_MEMORY_PER_CHILD = env["CELERY_WORKER_MAX_MEMORY_PER_CHILD"]
+# Deployments (or test runs) sharing one Redis keep their queues apart with a key prefix.
+CELERY_BROKER_TRANSPORT_OPTIONS = ({"global_keyprefix": env["CELERY_BROKER_KEY_PREFIX"]}
+                                   if env["CELERY_BROKER_KEY_PREFIX"] else {})
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -243,33 +235,45 @@ LOGIN_REDIRECT_URL = "/"
 # alone, which a whole hall may share. The address is the one the join limit uses (trusted proxies only).
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
 AXES_VERBOSE = False  # no banner at every start: each manage.py command's stderr would open with it
-AXES_FAILURE_LIMIT = int(os.environ.get("EXHIBITION_LOGIN_FAILURES", 5))
-AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("EXHIBITION_LOGIN_COOLOFF_MINUTES", 15)))
+AXES_FAILURE_LIMIT = env["EXHIBITION_LOGIN_FAILURES"]
+AXES_COOLOFF_TIME = timedelta(minutes=env["EXHIBITION_LOGIN_COOLOFF_MINUTES"])
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "serving.client_address.client_address"
 AXES_LOCKOUT_CALLABLE = "serving.login_lockout.lockout_page"
 
 # Where the shared public question sets live (tests and benchmarks read them from here).
-EXHIBITION_DATA_DIR = Path(os.environ.get("EXHIBITION_DATA_DIR", BASE_DIR.parent / "shared" / "data"))
+EXHIBITION_DATA_DIR = env["EXHIBITION_DATA_DIR"]
 # Where built bots keep their artefacts.
-EXHIBITION_BOT_DIR = Path(os.environ.get("EXHIBITION_BOT_DIR", BASE_DIR / "var" / "bots"))
+EXHIBITION_BOT_DIR = env["EXHIBITION_BOT_DIR"]
 # Where the questions read aloud are cached (game/speech/): every process serving a match must see it.
-EXHIBITION_SPEECH_DIR = Path(os.environ.get("EXHIBITION_SPEECH_DIR", BASE_DIR / "var" / "speech"))
+EXHIBITION_SPEECH_DIR = env["EXHIBITION_SPEECH_DIR"]
 # Operators' own bot classes, as dotted paths (package.module.ClassName), comma-separated: each joins the
 # built-in kinds under its `kind` in every process (bots.registry.plug_in; README "Your own bot class").
-EXHIBITION_BOT_KINDS = [p.strip() for p in os.environ.get("EXHIBITION_BOT_KINDS", "").split(",") if p.strip()]
+EXHIBITION_BOT_KINDS = list(env["EXHIBITION_BOT_KINDS"])
+# A loaded bot's artefact folder is walked again (size and fingerprint) at most this often (bots.registry).
+EXHIBITION_BOT_RECHECK_S = env["EXHIBITION_BOT_RECHECK_S"]
+# What a loaded bot may add to a worker process's resident memory, by tier (None: no limit; bots.memory).
+EXHIBITION_BOT_MEMORY_BUDGETS = {"500mib": env["EXHIBITION_BOT_MEMORY_500MIB"], "6gib": env["EXHIBITION_BOT_MEMORY_6GIB"],
+                                 "unlimited": None}
+# With no REDIS_URL the web process runs the conductor itself (game/conductor/embedded.py).
+EXHIBITION_EMBEDDED_CONDUCTOR = env["EXHIBITION_EMBEDDED_CONDUCTOR"]
+# Phase 3's search snippets (game/snippets.py): a search service, else the imported passages (of one corpus).
+EXHIBITION_SNIPPETS_URL = env["EXHIBITION_SNIPPETS_URL"]
+EXHIBITION_SNIPPETS_CORPUS = env["EXHIBITION_SNIPPETS_CORPUS"]
+# The limits every import checks before the work (game/importers/limits.py) and the matches one event
+# report may hold (game/report/logs.py): each the setting of its variable's name.
+globals().update({name: value for name, value in env.items()
+                  if name.startswith("EXHIBITION_IMPORT_MAX_") or name == "EXHIBITION_REPORT_MAX_MATCHES"})
 
 # LOG_FORMAT=json: one JSON object a line (serving/logs.py), for log collectors; plain text otherwise.
-LOG_FORMAT = os.environ.get("LOG_FORMAT", "text").strip().lower()
-if LOG_FORMAT not in ("text", "json"):
-    raise ImproperlyConfigured(f"LOG_FORMAT must be text or json, not {LOG_FORMAT!r}.")
+LOG_FORMAT = env["LOG_FORMAT"]
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"json": {"()": "serving.logs.JsonFormatter"},
                    "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": env["LOG_LEVEL"]},
     "loggers": {"daphne": {"level": "WARNING"}, "django.channels.server": {"level": "WARNING"}},
 }

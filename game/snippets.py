@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import html
 import logging
-import os
 import re
 
 import httpx
@@ -157,12 +156,10 @@ class RemoteSnippetProvider(SnippetProvider):
 
 
 def default_provider() -> SnippetProvider:
-    """EXHIBITION_SNIPPETS_URL (setting or environment) picks a remote service; else the imported passages."""
-    url = getattr(settings, "EXHIBITION_SNIPPETS_URL", "") or os.environ.get("EXHIBITION_SNIPPETS_URL", "")
-    if url:
-        return RemoteSnippetProvider(url)
-    corpus = getattr(settings, "EXHIBITION_SNIPPETS_CORPUS", "") or os.environ.get("EXHIBITION_SNIPPETS_CORPUS", "")
-    return DatabaseSnippetProvider(corpus or None)
+    """EXHIBITION_SNIPPETS_URL picks a remote service; else the imported passages (of EXHIBITION_SNIPPETS_CORPUS)."""
+    if settings.EXHIBITION_SNIPPETS_URL:
+        return RemoteSnippetProvider(settings.EXHIBITION_SNIPPETS_URL)
+    return DatabaseSnippetProvider(settings.EXHIBITION_SNIPPETS_CORPUS or None)
 
 
 def top_snippets(question_text: str, k: int = 3) -> list[dict]:

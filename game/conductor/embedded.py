@@ -29,7 +29,7 @@ _running: dict = {"thread": None, "conductor": None, "loop": None, "task": None}
 
 
 def embedded_enabled() -> bool:
-    return bool(getattr(settings, "EXHIBITION_EMBEDDED_CONDUCTOR", not settings.REDIS_URL))
+    return settings.EXHIBITION_EMBEDDED_CONDUCTOR
 
 
 def ensure_started() -> Conductor:

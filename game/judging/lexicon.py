@@ -25,10 +25,12 @@ import warnings
 from functools import lru_cache
 from pathlib import Path
 
+from serving import environment
+
 log = logging.getLogger(__name__)
 
-WORDNET_DIR = Path(os.environ.get("EXHIBITION_WORDNET_DIR", "/usr/share/wordnet"))
-INDEX_PATH = Path(os.environ.get("EXHIBITION_WORDNET_INDEX", Path(__file__).resolve().parents[2] / "var" / "wordnet-nouns.json"))
+WORDNET_DIR = environment.read("EXHIBITION_WORDNET_DIR")  # `make wordnet` runs this module without Django's settings
+INDEX_PATH = environment.read("EXHIBITION_WORDNET_INDEX")
 INDEX_VERSION = 7
 MISSING = "WordNet is not installed (Debian package wordnet-base), so synonyms were not checked"
 NOT_BUILT = "WordNet's index was not built for this server, so synonyms were not checked"
@@ -320,7 +322,7 @@ def any_shared_sense(a: str, b: str) -> bool:
 
 if __name__ == "__main__":  # make and the Dockerfile run this; it reads WordNet only if the index is stale
     if not (WORDNET_DIR / "index.noun").is_file():
-        if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:  # CI tests the judge with it: never without
+        if environment.read("CI"):  # CI tests the judge with it: never without
             print(f"{MISSING}, and CI=true needs it. Install it with: apt-get install -y wordnet-base")
             sys.exit(1)
         print(f"{MISSING}; the judge works without it. Install it with: apt-get install -y wordnet-base")

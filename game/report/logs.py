@@ -17,7 +17,7 @@ from game.archive.match_archive import ArchiveError, header, read_archive
 from game.models import Match
 from game.archive.replay import load_log
 
-MATCHES = Limit("number of matches in a report", 200, "matches", "EXHIBITION_REPORT_MAX_MATCHES")
+MATCHES = Limit("number of matches in a report", "matches", "EXHIBITION_REPORT_MAX_MATCHES")
 SUFFIX = ".events.jsonl"
 CODE = re.compile(r"^[A-Z0-9_-]{1,12}$")
 
