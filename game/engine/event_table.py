@@ -46,7 +46,8 @@ class Field:
     def __post_init__(self):
         unknown = self.kinds - set(KINDS)
         if unknown:
-            raise ValueError(f"{', '.join(sorted(unknown))} is not a kind of JSON value; use one of {', '.join(KINDS)}.")
+            raise ValueError(f"{', '.join(sorted(unknown))} is not a kind of JSON value; "
+                             f"use one of {', '.join(KINDS)}.")
 
     def optional(self, note: str = "") -> "Field":
         return replace(self, required=False, note=note or self.note)
@@ -114,7 +115,7 @@ def sees(others: Cell, **columns: Cell) -> dict[str, Cell]:
     unknown = set(columns) - set(COLUMNS)
     if unknown:
         raise ValueError(f"{', '.join(sorted(unknown))} is not an audience column; use one of {', '.join(COLUMNS)}.")
-    return {"moderator": ALL, **{c: columns.get(c, others) for c in COLUMNS[1:]}} | columns
+    return {c: columns.get(c, ALL if c == "moderator" else others) for c in COLUMNS}
 
 
 def column(audience: str, team: str | None, data: dict) -> str:
@@ -138,8 +139,6 @@ class View:
     changes: tuple[str, ...] = ()  # fields whose value the view rewrites
 
 
-RACE = ("seat", "team", "word", "code", "holder", "margin")
-
 VIEWS: dict[str, View] = {
     "without_private_reason": View("The moderator's reason only when the moderator showed it to the room.",
                                    withholds=("reason",), unless="public"),
@@ -149,15 +148,17 @@ VIEWS: dict[str, View] = {
     "text_withheld_if_held": View("The team's own answer, but not the computer's while it is held.",
                                   withholds=("text",), when="held"),
     "hidden_if_held": View("Shown unless held (a bot's guess while a human may still score).", hides=True, when="held"),
-    "race_only": View("A buzz that lost a close race (within RACE_SHOWN_MS): who, at which word, how far behind; "
-                      "any other refusal is hidden.", keeps=RACE, hides=True),
+    "race_only": View("A buzz that lost a close race (projection.py RACE_SHOWN_MS): who, at which word, how far "
+                      "behind; any other refusal is hidden.",
+                      keeps=("seat", "team", "word", "code", "holder", "margin"), hides=True),
     "seat_and_status_only": View("That the bot missed and how, not why (a reason may name machines).",
                                  keeps=("seat", "status"), changes=("status",)),
     "seat_and_number_only": View("That the bot plays no more and from which question, not why.",
                                  keeps=("seat", "number")),
     "first_word_time_only": View("When the first word is due, not the timings (the audio holds the unread words).",
                                  keeps=("number", "next_word_at")),
-    "public_roster": View("The rules and the roster, not the questions nor how they were picked.",
+    "public_roster": View("The rules and the roster; not the questions, nor the question order (with its seed and a "
+                          "public packet anyone could work out the questions to come).",
                           keeps=("rules", "teams", "seats"), adds={"question_count": WHOLE_OR_NULL}),
     "clean_answer": View("The answer as the hall is shown it: the main answer, without the line's directives.",
                          changes=("answer",)),
@@ -197,7 +198,8 @@ EVENTS: dict[str, EventType] = {
     "match_started": EventType(
         "The match started; what each bot seat measured at the start.",
         {"bot_sizes": map_of(record(bytes=WHOLE, artefacts=WHOLE.optional(), code=WHOLE.optional(),
-                                    packages=WHOLE.optional())).optional("absent when no bot seat was measured")},
+                                    packages=WHOLE.optional())).optional(
+            "absent when no bot seat was measured, and in older logs")},
         _OPEN_HALL),
     "match_ended": EventType(
         "The match is over: the final scores, the winner (null: a tie) and why it ended.",

@@ -19,7 +19,7 @@ names (what part of an event an audience gets) are the small functions here.
 """
 from __future__ import annotations
 
-from game.engine.event_table import EVENTS, HIDDEN, RACE, column, views_of
+from game.engine.event_table import EVENTS, HIDDEN, VIEWS as DECLARED, column, views_of
 from game.engine.questions import clean_answer
 from game.engine.rules import MAX_GUESSES
 from game.engine.state import MatchState
@@ -30,9 +30,6 @@ HALL = ("spectator", "player")  # the people in the room: the big screen and the
 
 # A lost close race as the hall sees it: who, at which word, how many ms after the winner's press.
 RACE_SHOWN_MS = 1000
-# What the hall learns of match_created. Not the questions, nor the question order: with its seed and
-# the packet (QANTA's are public) anyone could work out the questions to come.
-_PUBLIC_ROSTER_KEYS = ("rules", "teams", "seats")
 
 
 def _frame(event: dict, kind: str, data: dict) -> dict:
@@ -81,8 +78,13 @@ def private_reason(record: dict) -> dict:
 
 # -- the views the table names: each takes an event's data and gives what the audience sees (None: hidden) --
 
+def _kept(data: dict, view: str) -> dict:
+    """The fields the table says this view keeps, each present (None where the event lacks it)."""
+    return {k: data.get(k) for k in DECLARED[view].keeps}
+
+
 def race_only(data: dict) -> dict | None:
-    return {k: data.get(k) for k in RACE} if is_close_race(data) else None
+    return _kept(data, "race_only") if is_close_race(data) else None
 
 
 def held_words_removed(data: dict) -> dict:
@@ -103,19 +105,19 @@ def hidden_if_held(data: dict) -> dict | None:
 
 
 def seat_and_status_only(data: dict) -> dict:
-    return {"seat": data.get("seat"), "status": data.get("status") or "failed"}
+    return dict(_kept(data, "seat_and_status_only"), status=data.get("status") or "failed")
 
 
 def seat_and_number_only(data: dict) -> dict:
-    return {"seat": data.get("seat"), "number": data.get("number")}
+    return _kept(data, "seat_and_number_only")
 
 
 def first_word_time_only(data: dict) -> dict:
-    return {"number": data.get("number"), "next_word_at": data.get("next_word_at")}
+    return _kept(data, "first_word_time_only")
 
 
 def public_roster(data: dict) -> dict:
-    public = {k: data[k] for k in _PUBLIC_ROSTER_KEYS}
+    public = _kept(data, "public_roster")
     public["question_count"] = data["rules"].get("questions")
     return public
 

@@ -104,7 +104,8 @@ def test_the_check_finds_a_field_nobody_declared_a_missing_one_and_a_wrong_shape
     buzz = next(e for e in all_events() if e["type"] == "buzz")
     assert problems(buzz) == []
     assert problems(dict(buzz, data=dict(buzz["data"], loudness=3))) == ["buzz: loudness is not a declared field."]
-    assert problems(dict(buzz, data={k: v for k, v in buzz["data"].items() if k != "seat"})) == ["buzz: seat is missing."]
+    unseated = {k: v for k, v in buzz["data"].items() if k != "seat"}
+    assert problems(dict(buzz, data=unseated)) == ["buzz: seat is missing."]
     assert problems(dict(buzz, data=dict(buzz["data"], word="3"))) == ["buzz.word is text ('3'); it should be whole."]
     joined = next(e for e in all_events() if e["type"] == "seat_joined")
     inner = dict(joined, data={"seat": dict(joined["data"]["seat"], captain="yes")})
@@ -249,7 +250,8 @@ def _python_reads(fn, param: str, seen=None) -> set[tuple[str, str | None]]:
 
     loops = {}  # loop variable -> the keys it runs over
     for node in ast.walk(tree):
-        if isinstance(node, ast.comprehension) and isinstance(node.iter, ast.Name) and isinstance(node.target, ast.Name):
+        if isinstance(node, ast.comprehension) and isinstance(node.iter, ast.Name) \
+                and isinstance(node.target, ast.Name):
             values = names.get(node.iter.id)
             if isinstance(values, tuple) and all(isinstance(v, str) for v in values):
                 loops[node.target.id] = values
@@ -394,7 +396,8 @@ def other_js_reads() -> dict[tuple[str, str], set]:
 
 def test_the_other_pages_read_only_declared_fields_of_event_frames():
     found = other_js_reads()
-    assert ("seat", None) in found[("screen.js", "buzz")] and ("index", None) in found[("hall-voice.js", "word_revealed")]
+    assert ("seat", None) in found[("screen.js", "buzz")]
+    assert ("index", None) in found[("hall-voice.js", "word_revealed")]
     wrong = []
     for (name, kind), reads in found.items():
         assert kind in EVENTS, f"{name} tests for an event type the table does not declare: {kind}"
@@ -450,8 +453,10 @@ def python_reads() -> dict[tuple[str, str], set]:
     for package in PYTHON_READERS:
         for path in sorted((ROOT / package).rglob("*.py")):
             for node in ast.walk(ast.parse(path.read_text())):
-                if isinstance(node, (ast.If, ast.IfExp)):
-                    kinds, inside = _type_tests(node.test), [node.test, *(node.body if isinstance(node, ast.If) else [node.body])]
+                if isinstance(node, ast.If):
+                    kinds, inside = _type_tests(node.test), [node.test, *node.body]
+                elif isinstance(node, ast.IfExp):
+                    kinds, inside = _type_tests(node.test), [node.test, node.body]
                 elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
                     kinds = {k for g in node.generators for c in g.ifs for k in _type_tests(c)}
                     inside = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
