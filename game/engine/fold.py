@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 
+from game.engine.event_table import EVENTS
 from game.engine.questions import Question
 from game.engine.state import MatchState, QuestionState
 from game.engine.protests import fold_filed, fold_resolved
@@ -494,4 +495,4 @@ _HANDLERS = {
     "voice_ready": voice.fold_voice_ready,
     "voice_chosen": voice.fold_voice_chosen,
 }
-EVENT_TYPES = frozenset(_HANDLERS) | {"match_created"}
+EVENT_TYPES = frozenset(EVENTS)  # the table's types: each has a handler here (tests/engine/test_event_table.py)

@@ -13,31 +13,23 @@ without its text until then. A team's discussion reaches
 only that team and the moderator; its submission too, while the rest of the hall learns only that
 the team has submitted (the big screen shows who has). Every audience gets every seq
 (hidden events arrive as type "hidden"), so a gap always means loss.
+
+Who receives which event, whole, hidden or in part, is data: game/engine/event_table.py. The views it
+names (what part of an event an audience gets) are the small functions here.
 """
 from __future__ import annotations
 
+from game.engine.event_table import EVENTS, HIDDEN, VIEWS as DECLARED, column, views_of
 from game.engine.questions import clean_answer
 from game.engine.rules import MAX_GUESSES
 from game.engine.state import MatchState
-from game.engine.protests import protest_frame, protest_views
+from game.engine.protests import protest_views
 
 AUDIENCES = ("moderator", "spectator", "player", "bot")
 HALL = ("spectator", "player")  # the people in the room: the big screen and the phones
 
-_MODERATOR_ONLY = {"judge_suggested", "buzz_refused"}
-# The voice's timings and audio key: the moderator and the big screen, which plays the audio. The
-# phones and the bots learn only when the first word is due (the audio holds the unread words).
-_READ_ALOUD = {"voice_ready"}
-# Events that may carry the moderator's free-text reason: it is the moderator's note, shown to the
-# others only when the moderator marked it public (the event says "public": true).
-_REASONED = {"ruling", "override", "score_adjusted", "question_thrown_out", "paused", "protest_resolved"}
 # A lost close race as the hall sees it: who, at which word, how many ms after the winner's press.
 RACE_SHOWN_MS = 1000
-_RACE_KEYS = ("seat", "team", "word", "code", "holder", "margin")
-_TEAM_ONLY = {"chat"}  # the team itself and the moderator
-# What the hall learns of match_created. Not the questions, nor the question order: with its seed and
-# the packet (QANTA's are public) anyone could work out the questions to come.
-_PUBLIC_ROSTER_KEYS = ("rules", "teams", "seats")
 
 
 def _frame(event: dict, kind: str, data: dict) -> dict:
@@ -49,46 +41,23 @@ def _hidden(event: dict) -> dict:
 
 
 def project(event: dict, audience: str, team: str | None = None) -> dict:
-    """The frame this audience receives for this event."""
+    """The frame this audience receives for this event, as game/engine/event_table.py says: the event whole,
+    hidden, or what the cell's views leave of it. A type the table does not know (a log from a newer
+    installation) is the moderator's only."""
     if audience not in AUDIENCES:
         raise ValueError(f"Unknown audience {audience!r}.")
     kind, data = event["type"], event.get("data", {})
-    if audience == "moderator":
-        return _frame(event, kind, data)
-    if kind == "buzz_refused" and audience in HALL and is_close_race(data):  # the hall hears who won a close race, not the audit
-        return _frame(event, kind, {k: data.get(k) for k in _RACE_KEYS})
-    if kind in _MODERATOR_ONLY:
+    plan = _PLANS.get(kind)
+    if plan is None:  # not in the table: nothing says who else may see it
+        views = () if audience == "moderator" else None
+    else:
+        views = plan[column(audience, team, data)]
+    if views is None:
         return _hidden(event)
-    if kind in _READ_ALOUD and audience != "spectator":
-        return _frame(event, kind, {"number": data.get("number"), "next_word_at": data.get("next_word_at")})
-    if kind in _REASONED:
-        data = private_reason(data)
-    if kind in _TEAM_ONLY:
-        return _frame(event, kind, data) if audience == "player" and data.get("team") == team else _hidden(event)
-    if kind == "submission":  # a held one is the computer's answer: not even its own team's phones see it yet
-        if audience == "player" and data.get("team") == team and not data.get("held"):
-            return _frame(event, kind, data)
-        return _frame(event, kind, _unread(data)) if audience in HALL else _hidden(event)
-    if kind == "bot_guess":
-        return _frame(event, kind, data) if audience in HALL and not data.get("held") else _hidden(event)
-    if kind == "bot_guesses_released":
-        return _frame(event, kind, data) if audience in HALL else _hidden(event)
-    if kind == "bot_missed":  # the hall may know a bot did not answer, not why (reasons name machines)
-        return _frame(event, kind, {"seat": data.get("seat"), "status": data.get("status") or "failed"}) \
-            if audience in HALL else _hidden(event)
-    if kind == "bot_stopped":  # likewise: that it plays no more, from which question, not why
-        return _frame(event, kind, {"seat": data.get("seat"), "number": data.get("number")}) \
-            if audience in HALL else _hidden(event)
-    if kind == "protest_filed":  # its text is the team's (game/engine/protests.py)
-        return _frame(event, kind, protest_frame(data, audience, team))
-    if kind == "ruling" and data.get("held"):
-        return _frame(event, kind, dict(data, text=None, heard=None))
-    if kind == "question_closed":
-        return _frame(event, kind, dict(data, answer=clean_answer(data.get("answer", ""))))
-    if kind == "match_created":
-        public = {k: data[k] for k in _PUBLIC_ROSTER_KEYS}
-        public["question_count"] = data["rules"].get("questions")
-        return _frame(event, kind, public)
+    for view in views:
+        data = view(data)
+        if data is None:
+            return _hidden(event)
     return _frame(event, kind, data)
 
 
@@ -105,6 +74,75 @@ def private_reason(record: dict) -> dict:
     if not record.get("reason") or record.get("public") or record.get("reason_public"):
         return record
     return dict(record, reason="" if "reason_public" in record else None)
+
+
+# -- the views the table names: each takes an event's data and gives what the audience sees (None: hidden) --
+
+def _kept(data: dict, view: str) -> dict:
+    """The fields the table says this view keeps, each present (None where the event lacks it)."""
+    return {k: data.get(k) for k in DECLARED[view].keeps}
+
+
+def race_only(data: dict) -> dict | None:
+    return _kept(data, "race_only") if is_close_race(data) else None
+
+
+def held_words_removed(data: dict) -> dict:
+    return dict(data, text=None, heard=None) if data.get("held") else data
+
+
+def text_withheld(data: dict) -> dict:
+    """A submission as the rest of the hall knows it (that the team has submitted, not what); a protest too."""
+    return dict(data, text=None)
+
+
+def text_withheld_if_held(data: dict) -> dict:  # the computer's answer: not even its own team's phones see it yet
+    return text_withheld(data) if data.get("held") else data
+
+
+def hidden_if_held(data: dict) -> dict | None:
+    return None if data.get("held") else data
+
+
+def seat_and_status_only(data: dict) -> dict:
+    return dict(_kept(data, "seat_and_status_only"), status=data.get("status") or "failed")
+
+
+def seat_and_number_only(data: dict) -> dict:
+    return _kept(data, "seat_and_number_only")
+
+
+def first_word_time_only(data: dict) -> dict:
+    return _kept(data, "first_word_time_only")
+
+
+def public_roster(data: dict) -> dict:
+    public = _kept(data, "public_roster")
+    public["question_count"] = data["rules"].get("questions")
+    return public
+
+
+def with_clean_answer(data: dict) -> dict:
+    return dict(data, answer=clean_answer(data.get("answer", "")))
+
+
+VIEWS = {
+    "without_private_reason": private_reason,
+    "held_words_removed": held_words_removed,
+    "text_withheld": text_withheld,
+    "text_withheld_if_held": text_withheld_if_held,
+    "hidden_if_held": hidden_if_held,
+    "race_only": race_only,
+    "seat_and_status_only": seat_and_status_only,
+    "seat_and_number_only": seat_and_number_only,
+    "first_word_time_only": first_word_time_only,
+    "public_roster": public_roster,
+    "clean_answer": with_clean_answer,
+}
+# type -> column -> the view functions to apply in order (None: hidden), worked out once from the table.
+_PLANS = {kind: {col: None if cell == HIDDEN else tuple(VIEWS[name] for name in views_of(cell))
+                 for col, cell in entry.sees.items()}
+          for kind, entry in EVENTS.items()}
 
 
 def snapshot(state: MatchState | None, audience: str, team: str | None = None) -> dict:
@@ -205,11 +243,6 @@ def _question_view(state: MatchState, audience: str, team: str | None) -> dict |
         "suggestions": state.pending_suggestions() if staff else [],
     }
     return view
-
-
-def _unread(submission: dict) -> dict:
-    """A submission as the rest of the hall knows it: that the team has submitted, not what."""
-    return dict(submission, text=None)
 
 
 def _submissions(per_team: dict, audience: str, team: str | None) -> dict:
