@@ -17,6 +17,7 @@ the team has submitted (the big screen shows who has). Every audience gets every
 from __future__ import annotations
 
 from game.engine.questions import clean_answer
+from game.engine.rule_table import complete
 from game.engine.rules import MAX_GUESSES
 from game.engine.state import MatchState
 from game.engine.protests import protest_frame, protest_views
@@ -53,6 +54,7 @@ def project(event: dict, audience: str, team: str | None = None) -> dict:
     if audience not in AUDIENCES:
         raise ValueError(f"Unknown audience {audience!r}.")
     kind, data = event["type"], event.get("data", {})
+    data = dict(data, rules=complete(data["rules"])) if kind == "match_created" else data  # as the fold has them
     if audience == "moderator":
         return _frame(event, kind, data)
     if kind == "buzz_refused" and audience in HALL and is_close_race(data):  # the hall hears who won a close race, not the audit
@@ -87,7 +89,7 @@ def project(event: dict, audience: str, team: str | None = None) -> dict:
         return _frame(event, kind, dict(data, answer=clean_answer(data.get("answer", ""))))
     if kind == "match_created":
         public = {k: data[k] for k in _PUBLIC_ROSTER_KEYS}
-        public["question_count"] = data["rules"].get("questions")
+        public["question_count"] = data["rules"]["questions"]
         return _frame(event, kind, public)
     return _frame(event, kind, data)
 
