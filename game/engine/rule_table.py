@@ -41,7 +41,10 @@ MATCH, PHASE = "match", "phase"  # a rule's scope: the whole match, or each phas
 HOST, SERVER, FORMAT = "host", "server", "format"  # who sets it: the host's page, the server, the format itself
 NUMBERS = ("int", "float")
 KINDS = (*NUMBERS, "choice", "flag", "text")
-MODES = ("buzz", "team")
+# How a phase is played (its rule "mode"): a rule of a phase may belong to some modes only.
+MODE_CHOICES = (("buzz", "buzz in: a player buzzes as the words are read"),
+                ("team", "team discussion: the whole question is shown, the captain submits"))
+MODES = tuple(mode for mode, _ in MODE_CHOICES)
 TIERS = ("500mib", "6gib", "unlimited")
 # The host page's fieldsets for the rules of the whole match, in page order (each phase has its own).
 GROUPS = ("Match", "Reading", "Answering", "Bots: fairness and audience")
@@ -181,9 +184,7 @@ _MATCH_RULES = (
 
 # The rules of each phase; which ones a phase has depends on its mode.
 _PHASE_RULES = (
-    Rule("mode", "choice", "Mode", "how the phase is played", OWN, scope=PHASE, by=FORMAT,
-         choices=(("buzz", "buzz in: a player buzzes as the words are read"),
-                  ("team", "team discussion: the whole question is shown, the captain submits"))),
+    Rule("mode", "choice", "Mode", "how the phase is played", OWN, scope=PHASE, by=FORMAT, choices=MODE_CHOICES),
     Rule("points", "int", "Points", "for a correct answer", 10, low=-100, high=100, scope=PHASE),
     Rule("power_points", "int", "Power points", "before the power mark; empty: no bonus", None, low=-100, high=100,
          empty=True, scope=PHASE, modes=("buzz",)),
@@ -208,6 +209,12 @@ PHASES = "phases"  # the key of a match's list of phases (each a dict of PHASE_R
 def phase_has(phase: dict, key: str) -> bool:
     """Whether a phase of this mode has this rule (a buzz phase has no discussion time, and so on)."""
     return phase["mode"] in PHASE_RULES[key].modes
+
+
+def number_range(rule: Rule) -> str:
+    """A number rule's range as the host page and the docs write it: "1 to 200", "0 to 0.5"."""
+    show = (lambda x: f"{x:g}") if rule.kind == "float" else str
+    return f"{show(rule.low)} to {show(rule.high)}"
 
 
 def host_rules(scope: str = MATCH) -> list[Rule]:
@@ -256,8 +263,7 @@ def _shown(value) -> str:
 
 def _range(rule: Rule) -> str:
     if rule.kind in NUMBERS:
-        show = (lambda x: f"{x:g}") if rule.kind == "float" else str
-        return f"{show(rule.low)} to {show(rule.high)}" + ("; or empty" if rule.empty else "")
+        return number_range(rule) + ("; or empty" if rule.empty else "")
     if rule.kind == "choice":
         return ", ".join("empty" if value is None else f"`{value}`" for value, _ in rule.choices)
     return "yes or no" if rule.kind == "flag" else "text"

@@ -10,7 +10,7 @@ from django import forms
 
 from bots.remote_registration import PROTOCOLS
 from game.engine.formats import PRESETS, RulesError, make_rules
-from game.engine.rule_table import GROUPS, NUMBERS, PHASE, Rule, host_rules, phase_has
+from game.engine.rule_table import GROUPS, NUMBERS, PHASE, Rule, host_rules, number_range, phase_has
 from game.web.forms import NewMatchForm
 from game.question_order import QuestionOrderFields, category_choices, packet_outlines
 
@@ -23,21 +23,15 @@ MAX_PHASES = 3
 PHASE_FIELD = "{key}_{number}"  # points_1 … discussion_seconds_3
 
 
-def _range_text(kind: str, low, high) -> str:
-    show = (lambda x: f"{x:g}") if kind == "float" else str
-    return f"{show(low)} to {show(high)}"
-
-
 def _field(rule: Rule, label: str | None = None) -> forms.Field:
     """The rule's field: a number with its range, or its choices after "the format's own"."""
     if rule.kind == "choice":
         return forms.ChoiceField(label=rule.label, required=False,
                                  choices=[("", "the format's own")] + list(rule.choices))
-    kind, low, high = rule.kind, rule.low, rule.high
-    field_class = forms.FloatField if kind == "float" else forms.IntegerField
-    field = field_class(label=label or rule.label, required=False, min_value=low, max_value=high,
-                        help_text=f"{rule.help}; {_range_text(kind, low, high)}")
-    if kind == "float":
+    field_class = forms.FloatField if rule.kind == "float" else forms.IntegerField
+    field = field_class(label=label or rule.label, required=False, min_value=rule.low, max_value=rule.high,
+                        help_text=f"{rule.help}; {number_range(rule)}")
+    if rule.kind == "float":
         field.widget.attrs["step"] = "any"
     return field
 
