@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 
 from game.engine.formats import PRESETS
+from game.engine.rule_table import MATCH_RULES
 from game.web.forms import NewMatchForm, name_field
 from game.models import NAME_MAX_LENGTH, Packet, Question, check_name
 from game.store import new_seed
@@ -12,6 +13,9 @@ from game.store import new_seed
 from .models import FINAL_QUESTIONS, MAX_PRELIM_MINUTES, MAX_TEAMS, TEAM_SIZE_CAP, Event, EventTeam
 
 MAX_PLAYERS_TEXT = 2000  # characters of the players box, checked before it is split
+# The rules an event sets for its matches, with the ranges and choices of the rule table.
+QUESTIONS, SEATS, STOP, REVEAL, SPEED = (MATCH_RULES[key] for key in (
+    "questions", "team_seats", "stop_after_questions", "reveal", "words_per_minute"))
 
 
 class EventForm(forms.Form):
@@ -23,17 +27,18 @@ class EventForm(forms.Form):
     prelim_minutes = forms.IntegerField(label="Preliminary minutes", required=False, min_value=1,
                                         max_value=MAX_PRELIM_MINUTES,
                                         help_text="the preliminary stops at the first question boundary after this")
-    prelim_questions = forms.IntegerField(label="or preliminary questions", required=False, min_value=1, max_value=200,
-                                          help_text="give minutes or questions, not both")
-    final_questions = forms.IntegerField(label="Final questions", initial=FINAL_QUESTIONS, min_value=1, max_value=200)
-    team_size_cap = forms.IntegerField(label="Players per team at most", initial=TEAM_SIZE_CAP, min_value=1, max_value=32)
+    prelim_questions = forms.IntegerField(label="or preliminary questions", required=False, min_value=STOP.low,
+                                          max_value=STOP.high, help_text="give minutes or questions, not both")
+    final_questions = forms.IntegerField(label="Final questions", initial=FINAL_QUESTIONS, min_value=QUESTIONS.low,
+                                         max_value=QUESTIONS.high)
+    team_size_cap = forms.IntegerField(label="Players per team at most", initial=TEAM_SIZE_CAP, min_value=SEATS.low,
+                                       max_value=SEATS.high)
     draw = forms.ChoiceField(label="Questions", choices=Event.Draw.choices, initial=Event.Draw.FRESH,
                              widget=forms.RadioSelect)
     seed = forms.IntegerField(required=False, min_value=0, max_value=2**53 - 1,
                               help_text="shuffles the pool; empty: a new seed")
-    reveal = forms.ChoiceField(choices=[("clock", "clock: words at the set speed"),
-                                        ("moderator", "moderator: one word per key press")])
-    words_per_minute = forms.IntegerField(min_value=50, max_value=600, initial=200)
+    reveal = forms.ChoiceField(choices=REVEAL.choices)
+    words_per_minute = forms.IntegerField(min_value=SPEED.low, max_value=SPEED.high, initial=SPEED.default)
 
     def clean(self):
         data = super().clean()

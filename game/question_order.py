@@ -139,5 +139,5 @@ def question_plan(match: Match) -> QuestionPlan:
     created = MatchEvent.objects.filter(match=match, seq=1).values_list("data", flat=True).first() or {}
     rules = created.get("rules") or match.rules
     return QuestionPlan(order=QuestionOrder.from_dict(created.get("question_order", match.question_order)),
-                        asked=rules.get("questions", 0), carried=len(created.get("questions") or ()),
-                        kind=rules.get("question_kind", ""))
+                        asked=rules["questions"], carried=len(created.get("questions") or ()),
+                        kind=rules["question_kind"])

@@ -198,7 +198,7 @@ class VirtualMatch:
             elif act.buzz and act.guess:
                 c.guess = act.guess
                 self._plans[c.seat] = (None, True)
-                self.later(state.rules.get("bot_reaction_ms", 0), {"type": "buzz", "actor": c.actor(),
+                self.later(state.rules["bot_reaction_ms"], {"type": "buzz", "actor": c.actor(),
                                                                      "data": {"seen": q.revealed}})
 
     def _plan_phase(self, state: MatchState, data: dict):
@@ -226,7 +226,7 @@ class VirtualMatch:
     def _may_play(self, state: MatchState, c: SimulatedCompetitor) -> bool:
         if c.role != "bot":
             return True
-        tier = state.phase_rules().get("bot_tier")
+        tier = state.phase_rules()["bot_tier"]
         return not tier or state.seats[c.seat].get("tier") == tier
 
     def _maybe_buzz(self, state: MatchState):
@@ -237,7 +237,7 @@ class VirtualMatch:
             word, _ = self._plans.get(c.seat, (None, False))
             if word is not None and q.revealed >= word and q.possession is None and c.team not in q.locked:
                 self._plans[c.seat] = (None, self._plans[c.seat][1])
-                reaction = self.rng.randint(150, 600) if c.role == "player" else state.rules.get("bot_reaction_ms", 0)
+                reaction = self.rng.randint(150, 600) if c.role == "player" else state.rules["bot_reaction_ms"]
                 self.later(reaction, {"type": "buzz", "actor": c.actor(), "data": {"seen": q.revealed}})
 
     def _report_guesses(self, state: MatchState):

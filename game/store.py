@@ -438,7 +438,7 @@ class MatchRunner:
             suggestion = dict(verdict.to_dict(), seat=data["seat"], team=data["team"], text=data["text"])
             suggestion.update({"for": event["seq"], "confidence": round(suggestion["confidence"], 3)})
             yield {"type": "judge", "actor": SYSTEM, "data": suggestion}
-        elif event["type"] == "phase_started" and self.state.rules["phases"][data["phase"] - 1].get("snippets"):
+        elif event["type"] == "phase_started" and self.state.rules["phases"][data["phase"] - 1]["snippets"]:
             yield {"type": "snippets", "actor": SYSTEM, "data": {"snippets": find_snippets(question.text)}}
 
     def commit(self, events: list[dict], state, receipt: Receipt | None = None, reply: dict | None = None) -> None:

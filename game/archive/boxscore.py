@@ -72,7 +72,7 @@ def box_score(state: MatchState, frames: list[dict] | None = None) -> dict:
     if frames is not None:
         box["players"] = player_stats(state, frames, rows)
         box["margins"] = margins(box)
-        box["quizbowl"] = powers_tens_negs(state, rows) if state.rules.get("question_kind") == "tossup" else None
+        box["quizbowl"] = powers_tens_negs(state, rows) if state.rules["question_kind"] == "tossup" else None
     return box
 
 
@@ -197,7 +197,8 @@ def margins(box: dict) -> list[dict]:
 def powers_tens_negs(state: MatchState, rows: list[dict]) -> dict:
     """The quizbowl line: powers, tens and negs per player and team, with tossups heard."""
     rules = state.rules["phases"][0]
-    power = rules.get("power_points")
+    buzz = rules["mode"] == "buzz"  # a team phase has no power or neg
+    power = rules["power_points"] if buzz else None
     heard = sum(1 for row in rows if not row["thrown_out"])
     void_rulings = {rid for h in state.history if h["thrown_out"] for rid in h["rulings"]}
     lines: dict = {}
@@ -215,7 +216,8 @@ def powers_tens_negs(state: MatchState, rows: list[dict]) -> dict:
             elif r["points"] < 0:
                 line["negs"] += 1
     ordered = sorted(lines.values(), key=lambda x: (x["kind"] != "team", x["team"], x["name"]))
-    return {"heard": heard, "power": power, "ten": rules["points"], "neg": rules.get("neg_points"), "lines": ordered}
+    return {"heard": heard, "power": power, "ten": rules["points"], "neg": rules["neg_points"] if buzz else None,
+            "lines": ordered}
 
 
 def format_box_score(box: dict) -> str:

@@ -14,6 +14,7 @@ after every correction. No answer text, guess or question text is written.
 from __future__ import annotations
 
 from game.archive.boxscore import box_score
+from game.engine.rule_table import phase_has
 from game.engine.state import MatchState
 from game.archive.replay import Replay, load_log, timeline
 
@@ -51,7 +52,7 @@ def answer_values(rules: dict) -> list[int]:
     values: list[int] = []
     for phase in rules["phases"]:
         for key in ("power_points", "points", "wrong_points", "neg_points"):
-            value = phase.get(key)
+            value = phase[key] if phase_has(phase, key) else None
             if value is not None and value not in values:
                 values.append(value)
     return values
@@ -63,7 +64,7 @@ def answer_types(rules: dict) -> list[dict]:
     for number, phase in enumerate(rules["phases"], 1):
         how = "buzz" if phase["mode"] == "buzz" else "team answer"
         for key, what in (("power_points", "power"), ("points", "correct"), ("neg_points", "neg"), ("wrong_points", "wrong")):
-            if phase.get(key) is not None:
+            if phase_has(phase, key) and phase[key] is not None:
                 labels.setdefault(phase[key], []).append(f"phase {number} {how} {what}")
     return [{"value": value, "label": "; ".join(labels[value])} for value in answer_values(rules)]
 
@@ -242,6 +243,6 @@ def tournament_qbj(name: str, matches, phases=None) -> dict:
                   "registrations": [ref(r) for r in registrations],
                   "phases": [{"name": phase, "rounds": items} for phase, items in rounds.items()]}
     if rules is not None:
-        tournament["scoring_rules"] = {"name": rules.get("label") or rules["name"], "teams_per_match": sides,
+        tournament["scoring_rules"] = {"name": rules["label"] or rules["name"], "teams_per_match": sides,
                                        "answer_types": answer_types(rules)}
     return {"version": QBJ_VERSION, "objects": registrations + objects + [tournament]}

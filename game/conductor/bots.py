@@ -117,7 +117,7 @@ class BotDriver:
         if seat is None or seat["kind"] != "bot" or seat.get("stopped") or s.status != "live" or s.paused \
                 or q is None or q.closed:
             return False
-        tier = s.phase_rules().get("bot_tier")
+        tier = s.phase_rules()["bot_tier"]
         if (tier and seat.get("tier") != tier) or seat["team"] in q.locked:
             return False
         if q.mode == "buzz":
@@ -146,7 +146,7 @@ class BotDriver:
         s = self.state
         seat = s.seats[seat_id]
         query_id = f"{self.host.code}.{seat_id}.{next(self._ids)}"
-        limit = int(s.rules.get("bot_act_timeout_ms", 3000))
+        limit = s.rules["bot_act_timeout_ms"]
         payload = {
             "reply_to": self.host.conductor.own_channel,
             "match": self.host.code,
@@ -233,7 +233,7 @@ class BotDriver:
             await self.host.execute({**command, "actor": actor})
         elif act["buzz"] and act["guess"]:
             self.buzzing.add(seat_id)
-            self.host.put_later(int(self.state.rules.get("bot_reaction_ms", 0)), {
+            self.host.put_later(self.state.rules["bot_reaction_ms"], {
                 "type": "bot.buzz", "seat": seat_id, "guess": act["guess"], "context": query["context"],
                 "seen": query["word"]})
 

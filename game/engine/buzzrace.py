@@ -18,8 +18,7 @@ GRACE_CAP_MS. Pure: no clock, no Django.
 """
 from __future__ import annotations
 
-GRACE_DEFAULT_MS = 150
-GRACE_CAP_MS = 500
+GRACE_CAP_MS = 500  # the widest grace window a match may set (its rule buzz_grace_ms, game/engine/rule_table.py)
 
 # Why a claimed press time was not taken as it came (the audit's "clamp"):
 BEFORE_WORD = "before_word"  # earlier than the server sent that phone the word it claims to have seen
@@ -30,11 +29,8 @@ TAMPER = frozenset({BEFORE_WORD, UNSENT_WORD})
 
 
 def grace_ms(rules: dict) -> int:
-    """The match's grace window, within [0, GRACE_CAP_MS]."""
-    value = rules.get("buzz_grace_ms", GRACE_DEFAULT_MS)
-    if not isinstance(value, int) or isinstance(value, bool):
-        return GRACE_DEFAULT_MS
-    return max(0, min(value, GRACE_CAP_MS))
+    """The match's grace window, within [0, GRACE_CAP_MS] (its rules were checked as it was made)."""
+    return rules["buzz_grace_ms"]
 
 
 def _ms(value) -> int | None:

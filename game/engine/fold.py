@@ -14,6 +14,7 @@ import copy
 
 from game.engine.event_table import EVENTS
 from game.engine.questions import Question
+from game.engine.rule_table import complete
 from game.engine.state import MatchState, QuestionState
 from game.engine.protests import fold_filed, fold_resolved
 from game.engine import voice
@@ -21,7 +22,7 @@ from game.engine import voice
 
 def initial_state(data: dict) -> MatchState:
     return MatchState(
-        rules=data["rules"],
+        rules=complete(data["rules"]),  # a log older than a rule gets what it played under
         teams=[dict(t) for t in data["teams"]],
         seats={s["id"]: dict(s) for s in data["seats"]},
         questions=tuple(Question.from_dict(q) for q in data["questions"]),

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from game.engine.event_table import EVENTS, HIDDEN, VIEWS as DECLARED, column, views_of
 from game.engine.questions import clean_answer
+from game.engine.rule_table import complete
 from game.engine.rules import MAX_GUESSES
 from game.engine.state import MatchState
 from game.engine.protests import protest_views
@@ -47,6 +48,7 @@ def project(event: dict, audience: str, team: str | None = None) -> dict:
     if audience not in AUDIENCES:
         raise ValueError(f"Unknown audience {audience!r}.")
     kind, data = event["type"], event.get("data", {})
+    data = dict(data, rules=complete(data["rules"])) if kind == "match_created" else data  # as the fold has them
     plan = _PLANS.get(kind)
     if plan is None:  # not in the table: nothing says who else may see it
         views = () if audience == "moderator" else None
@@ -118,7 +120,7 @@ def first_word_time_only(data: dict) -> dict:
 
 def public_roster(data: dict) -> dict:
     public = _kept(data, "public_roster")
-    public["question_count"] = data["rules"].get("questions")
+    public["question_count"] = data["rules"]["questions"]
     return public
 
 

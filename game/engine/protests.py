@@ -25,7 +25,7 @@ REVERSED = {"accept": "reject", "reject": "accept"}
 
 def window_ms(s: MatchState) -> int:
     """How long after a ruling a protest of it may be filed; 0 means protests are off."""
-    return int(float(s.rules.get("protest_seconds", 0) or 0) * 1000)
+    return int(s.rules["protest_seconds"] * 1000)
 
 
 def protest_text(data: dict) -> str:

@@ -101,7 +101,7 @@ def on_grid(due: int, rules: dict) -> int:
     it. The schedule itself keeps the exact times (each word's length is counted from when it was
     due, not from the grid), so the reading never drifts: every word is late by less than one step.
     A match read aloud keeps the voice's own times: its words meet the audio to the ms."""
-    grid = 0 if rules.get("reveal") == "voice" else rules.get("clock_grid_ms") or 0
+    grid = 0 if rules["reveal"] == "voice" else rules["clock_grid_ms"]
     return due if grid <= 0 else -(-due // grid) * grid
 
 
@@ -205,7 +205,7 @@ def _expire(out: _Emitter, deadline: dict, at: int):
 
 def _priority_team(s: MatchState, number: int) -> str:
     teams = s.team_ids
-    if s.rules.get("priority") == "first":
+    if s.rules["priority"] == "first":
         return teams[0]
     return teams[(number - 1) % len(teams)]
 
@@ -256,7 +256,7 @@ def _start_phase(out: _Emitter, phase: int, now: int):
     rules = s.rules["phases"][phase - 1]
     q, words = s.q, s.question.words
     if rules["mode"] == "buzz":
-        lead_in = int(s.rules.get("lead_in_seconds", 2) * 1000)
+        lead_in = int(s.rules["lead_in_seconds"] * 1000)
         clock = voice.paced(s)
         unread = q.revealed < len(words)
         dead = None if unread else {"kind": "dead", "at": base + int(rules["dead_seconds"] * 1000)}
@@ -288,11 +288,11 @@ def _points(s: MatchState, phase_index: int, mode: str, word: int | None, words_
     rules = s.rules["phases"][phase_index]
     power_at = s.question.power_index
     accept = rules["points"]
-    reject = rules.get("wrong_points", 0) or 0
+    reject = rules["wrong_points"]
     if mode == "buzz":
-        if rules.get("power_points") is not None and power_at is not None and word is not None and word <= power_at:
+        if rules["power_points"] is not None and power_at is not None and word is not None and word <= power_at:
             accept = rules["power_points"]
-        if rules.get("neg_points") and word is not None and word < words_len:
+        if rules["neg_points"] and word is not None and word < words_len:
             reject = rules["neg_points"]
     return accept, reject
 
@@ -315,7 +315,7 @@ def _rule(out: _Emitter, team: str, verdict: str, now: int, by: str, heard: str 
     extra = {}
     base = _clock_now(s, now)
     if verdict == "prompt":
-        wait = int(s.rules.get("prompt_seconds", 10) * 1000)
+        wait = int(s.rules["prompt_seconds"] * 1000)
         if q.mode == "buzz":
             extra["deadline"] = {"kind": "prompt", "at": base + wait} if wait else None
         else:
@@ -423,7 +423,7 @@ def _reason(data: dict, default: str | None = None) -> dict:
 def _bot_may_play(s: MatchState, seat: dict):
     if seat["kind"] != "bot":
         return
-    tier = s.phase_rules().get("bot_tier")
+    tier = s.phase_rules()["bot_tier"]
     if tier and seat.get("tier") != tier:
         raise Rejected(f"This phase is played by the {tier} bot, not the {seat.get('tier')} bot.", "wrong_tier")
 
@@ -443,7 +443,7 @@ def _cmd_join(out, actor, data, now, received):
     # A seat that was given up frees its name: whoever held it may come back under it.
     if any(" ".join(x["name"].split()).casefold() == name for x in s.seats.values() if not x.get("left")):
         raise Rejected("Someone in this match already has that name; pick another.", "name_taken")
-    cap = s.rules.get("team_seats")
+    cap = s.rules["team_seats"]
     held = sum(1 for x in s.seats.values() if x["team"] == seat["team"] and x.get("kind") == "human" and not x.get("left"))
     if cap is not None and seat.get("kind", "human") == "human" and held >= cap:
         raise Rejected(f"{s.team_name(seat['team'])} has its {cap} players already; ask the host which team to "
@@ -526,7 +526,7 @@ def _cmd_next(out, actor, data, now, received):
         return _start_question(out, now, number=s.number + 1, tiebreaker=False)
     ranked = sorted(s.scores.values(), reverse=True)
     tied = len(ranked) > 1 and ranked[0] == ranked[1]
-    if tied and s.tiebreakers_played < s.rules.get("tiebreakers", 0):
+    if tied and s.tiebreakers_played < s.rules["tiebreakers"]:
         return _start_question(out, now, number=s.number + 1, tiebreaker=True)
     _end_match(out, now, "tiebreakers_played" if s.tiebreakers_played else "questions_played")
 
@@ -550,10 +550,10 @@ def questions_played(s: MatchState) -> int:
 def limit_reached(s: MatchState, now: int) -> str | None:
     """Whether a stop rule ends the match at this question boundary: "time_limit" once stop_after_ms of
     playing time (pauses left out) has passed, "question_limit" once stop_after_questions were played."""
-    count = s.rules.get("stop_after_questions")
+    count = s.rules["stop_after_questions"]
     if count is not None and questions_played(s) >= count:
         return "question_limit"
-    limit = s.rules.get("stop_after_ms")
+    limit = s.rules["stop_after_ms"]
     if limit is not None and s.clock_from is not None and now - s.clock_from >= limit:
         return "time_limit"
     return None
@@ -611,7 +611,7 @@ def _cmd_buzz(out, actor, data, now, received):
     poss = q.possession
     if team in q.locked:
         _lost_buzz(out, seat, timing, poss, now, "Your team is locked out of this question.", "locked_out")
-    if seat["kind"] == "bot" and word < s.rules.get("bot_min_words", 0):
+    if seat["kind"] == "bot" and word < s.rules["bot_min_words"]:
         raise Rejected(f"Bots may buzz only after {s.rules['bot_min_words']} words.", "too_early")
     replaces = margin = None
     if poss is not None:
@@ -623,7 +623,7 @@ def _cmd_buzz(out, actor, data, now, received):
         else:
             who = s.seats.get(poss["seat"], {}).get("name", "Another player")
             _lost_buzz(out, seat, timing, poss, now, f"{who} buzzed first.", "beaten")
-    wait = int(s.rules.get("answer_seconds", 0) * 1000)
+    wait = int(s.rules["answer_seconds"] * 1000)
     out.emit("buzz", now, seat=seat["id"], team=team, **timing, replaces=replaces, margin=margin,
              deadline_at=(now + wait) if wait else None)
 
@@ -1001,7 +1001,7 @@ def _cmd_judge(out, actor, data, now, received):
 def _cmd_snippets(out, actor, data, now, received):
     s = out.state
     q = _live_question(s)
-    if not s.phase_rules().get("snippets"):
+    if not s.phase_rules()["snippets"]:
         raise Rejected("This phase shows no search snippets.", "bad_phase")
     found = data.get("snippets") if isinstance(data.get("snippets"), list) else []
     clean = [{k: str(item.get(k, ""))[:2000] for k in ("title", "text", "marked")}

@@ -93,7 +93,7 @@ def has_power_mark(question: dict) -> bool:
 
 def gives_power(rules: dict) -> bool:
     """Whether a buzz phase of these rules pays more before the power mark (quizbowl's power)."""
-    return any(p.get("mode") == "buzz" and p.get("power_points") is not None for p in rules.get("phases", ()))
+    return any(p["mode"] == "buzz" and p["power_points"] is not None for p in rules["phases"])
 
 
 def select_questions(questions: Sequence[dict], order: QuestionOrder, rules: dict) -> list[dict]:
@@ -104,7 +104,7 @@ def select_questions(questions: Sequence[dict], order: QuestionOrder, rules: dic
     order.check()
     if order.shuffled and order.seed is None:
         raise SelectionError("A shuffled order needs its seed, so the match can be made again.", "seed")
-    one, many = NOUNS.get(rules.get("question_kind", ""), ("question", "questions"))
+    one, many = NOUNS.get(rules["question_kind"], ("question", "questions"))
     if order.prefer_power and not gives_power(rules):
         raise SelectionError("This format gives no power points, so a power mark is worth nothing: untick "
                              "“tossups with a power mark first”, or set a buzz phase's power points.", "prefer_power")

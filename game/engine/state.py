@@ -182,7 +182,7 @@ class MatchState:
         buzz phase that is the question's last shows the room the bots' thinking as it comes."""
         if self.q is None:
             return False
-        live = self.rules.get("hall_bot_guesses", "after_humans") == "live"
+        live = self.rules["hall_bot_guesses"] == "live"
         if live and self.q.mode == "buzz" and not self.later_phases_to_play():
             return False
         return self.humans_may_score()

@@ -36,7 +36,7 @@ def choice(state) -> dict:
 
 def paced(state) -> bool:
     """Whether words come by themselves: on the reading clock, or by the voice once its timings are in."""
-    reveal = state.rules.get("reveal", "clock")
+    reveal = state.rules["reveal"]
     return reveal == "clock" or (reveal == "voice" and state.q is not None and state.q.voice is not None)
 
 
@@ -66,7 +66,7 @@ def check_timings(data: dict, words: int) -> tuple[list[int], int]:
 def cmd_voice_timings(out, actor, data, now, received):
     s = out.state
     q = s.q
-    if s.rules.get("reveal") != "voice" or q is None or q.closed or s.status != "live":
+    if s.rules["reveal"] != "voice" or q is None or q.closed or s.status != "live":
         raise Rejected("No question is being read aloud.", "stale")
     if data.get("number") != q.number or data.get("index") != q.index:
         raise Rejected("Those timings are for another question.", "stale")
@@ -81,7 +81,7 @@ def cmd_voice_timings(out, actor, data, now, received):
     if q.mode == "buzz" and q.possession is None and q.next_word_at is None and q.revealed < len(offsets) \
             and not q.answer_shown:
         base = s.paused_at if s.paused and s.paused_at is not None else now
-        start = base + int(s.rules.get("lead_in_seconds", 2) * 1000)
+        start = base + int(s.rules["lead_in_seconds"] * 1000)
     out.emit("voice_ready", now, number=q.number, audio=audio, offsets=offsets, end=end,
              voice=data.get("voice") if data.get("voice") in (*VOICES, None) else None, next_word_at=start)
 

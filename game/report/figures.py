@@ -140,7 +140,7 @@ def event_figures(logs: list[tuple[dict, list[dict]]]) -> dict:
         "matches": [{"code": m["code"], "title": m["title"], "humans": m["humans"],
                      "questions": len(m["questions"]), "tiebreakers": sum(q["tiebreaker"] for q in m["questions"]),
                      "scores": m["scores"]} for m in matches],
-        "phases": [{"number": p["number"], "mode": p["mode"], "points": p.get("points"), "tier": p.get("bot_tier")}
+        "phases": [{"number": p["number"], "mode": p["mode"], "points": p["points"], "tier": p["bot_tier"]}
                    for p in phases],
         "tiers": tiers,
         "points": points_by_phase(matches, phases, tiers),
@@ -153,7 +153,7 @@ def event_figures(logs: list[tuple[dict, list[dict]]]) -> dict:
 
 def _tiers(matches: list[dict]) -> list[str]:
     """Bot tiers in the order the phases name them, then any other tier a bot sat in."""
-    order = [p.get("bot_tier") for m in matches for p in m["phases"]]
+    order = [p["bot_tier"] for m in matches for p in m["phases"]]
     order += [s["tier"] for m in matches for s in m["seats"].values() if s["kind"] == "bot"]
     return list(dict.fromkeys(t for t in order if t))
 

@@ -44,7 +44,7 @@ class VoiceReader:
 
     def wanted(self):
         s = self.host.state
-        if s is None or s.status != "live" or s.rules.get("reveal") != "voice":
+        if s is None or s.status != "live" or s.rules["reveal"] != "voice":
             return None
         q = s.q
         pick = voice.choice(s)

@@ -11,13 +11,12 @@ from bots.budgets import TIER_LIMITS, TierExceeded
 from bots.errors import BotError
 from bots.models import Bot
 
-from game.engine.formats import PRESETS, RulesError, make_rules
+from game.engine.formats import PRESETS
 from game.models import NAME_MAX_LENGTH, Match, Packet, Seat, Team, name_length
 from game.seating import bot_seat
 from game.store import SeatSpec, TeamSpec
 
 SIMULATED = "simulated"
-MAX_PHASES = 3
 
 
 def normalise_code(raw: str) -> str:
@@ -32,21 +31,12 @@ def name_field(label: str, **kwargs) -> forms.CharField:
 
 
 class NewMatchForm(forms.Form):
-    """A match: packet, format preset with its editable values, two teams and the bot seats."""
+    """A match: packet, format, two teams and the bot seats. The format's rules are fields of
+    game/web/forms_host.py's HostMatchForm, built from the rule table."""
 
     title = forms.CharField(max_length=200, initial="Exhibition match")
     packet = forms.ModelChoiceField(queryset=Packet.objects.order_by("title"), empty_label=None)
     format_name = forms.ChoiceField(label="Format", choices=[(p["name"], p["label"]) for p in PRESETS.values()])
-    questions = forms.IntegerField(min_value=1, max_value=200, required=False,
-                                   help_text="Leave empty for the format's own number.")
-    words_per_minute = forms.IntegerField(min_value=50, max_value=600, initial=200)
-    reveal = forms.ChoiceField(choices=[("clock", "clock: words at the set speed"),
-                                        ("moderator", "moderator: one word per key press")])
-    answer_seconds = forms.FloatField(min_value=0, max_value=300, required=False,
-                                      help_text="Seconds a player has to answer after buzzing.")
-    points_1 = forms.IntegerField(label="Phase 1 points", min_value=-100, max_value=100, required=False)
-    points_2 = forms.IntegerField(label="Phase 2 points", min_value=-100, max_value=100, required=False)
-    points_3 = forms.IntegerField(label="Phase 3 points", min_value=-100, max_value=100, required=False)
     team_1 = name_field("Team 1 (humans)", initial="Humans")
     team_2 = name_field("Team 2 (computer)", initial="Computer")
 
@@ -59,28 +49,6 @@ class NewMatchForm(forms.Form):
             choices += [(str(b.pk), b.display_name) for b in Bot.objects.filter(tier=tier)]
             self.fields[name] = forms.ChoiceField(label=f"{tier} bot", choices=choices, required=False)
             self.bot_fields.append(self[name])
-
-    def clean(self):
-        data = super().clean()
-        if self.errors:
-            return data
-        preset = PRESETS[data["format_name"]]
-        overrides = {"words_per_minute": data["words_per_minute"], "reveal": data["reveal"]}
-        for key in ("questions", "answer_seconds"):
-            if data.get(key) is not None:
-                overrides[key] = data[key]
-        phases = []
-        for number, phase in enumerate(preset["phases"], 1):
-            points = data.get(f"points_{number}") if number <= MAX_PHASES else None
-            phases.append(dict(phase, points=phase["points"] if points is None else points))
-        overrides["phases"] = phases
-        try:
-            make_rules(preset["name"], overrides)
-        except RulesError as exc:
-            raise forms.ValidationError(str(exc)) from None
-        data["overrides"] = overrides
-        data["bot_seats"] = self._bot_seats(data)
-        return data
 
     def _bot_seats(self, data) -> list[SeatSpec]:
         seats = []

@@ -88,7 +88,7 @@ export function applySnapshot(view, snap) {
     fresh.question = { ...q, words: [...q.words], points: null, snippets: q.snippets || [], buzzes: q.buzzes || [],
       answers: q.answers || [], buzz_log: q.buzz_log || [], bot_missed: q.bot_missed || {},
       ruling_ids: q.ruling_ids || [] };
-    if (fresh.rules) fresh.question.points = fresh.rules.phases[q.phase - 1]?.points ?? null;
+    if (fresh.rules) fresh.question.points = fresh.rules.phases[q.phase - 1].points;
   }
   fresh.feed = view.feed;  // what happened stays on screen across a resync
   fresh.notices = view.notices;

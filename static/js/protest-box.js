@@ -9,8 +9,9 @@ const MAX_PROTEST = 300;  // game/engine/protests.py MAX_PROTEST
 
 /** The ruling this team may protest now, or null: the latest final ruling still within the window. */
 export function protestable(view, team, now) {
-  const span = (view.rules?.protest_seconds || 0) * 1000;
-  if (!span || view.status === "setup") return null;
+  if (!view.rules || view.status === "setup") return null;
+  const span = view.rules.protest_seconds * 1000;  // 0: protests are off
+  if (!span) return null;
   const latest = Object.values(view.rulings).filter((r) => r.verdict !== "prompt" && r.by !== "pass"
     && !r.overridden && !r.withdrawn && r.t != null && now - r.t <= span).sort((a, b) => b.id - a.id)[0];
   if (!latest) return null;

@@ -229,7 +229,7 @@ export function botCardState(view, seat) {
   } else if (!guess && c?.answered && !settled) {
     state.note = "has answered (shown once the humans are done)";
   } else if (!guess) {
-    const own = (view.rules?.phases || []).findIndex((ph) => ph.bot_tier === seat.tier);
+    const own = view.rules ? view.rules.phases.findIndex((ph) => ph.bot_tier === seat.tier) : -1;
     if (settled || (own >= 0 && own + 1 < q.phase && view.audience === "moderator")) state.note = "no guess on this question";
     // The hall cannot tell a bot that said nothing from one whose guesses wait for the question to end.
     else if (own >= 0 && own + 1 < q.phase) state.note = "its guesses show when the question is over";

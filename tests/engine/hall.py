@@ -38,7 +38,7 @@ def humans_may_score(s, humans=HUMANS) -> bool:
 
 def shown_live(s) -> bool:
     """The host's exception: a buzz phase that is the question's last, under hall_bot_guesses "live"."""
-    return s.q.mode == "buzz" and last_phase(s) and s.rules.get("hall_bot_guesses", "after_humans") == "live"
+    return s.q.mode == "buzz" and last_phase(s) and s.rules["hall_bot_guesses"] == "live"
 
 
 def check_hall_fairness(steps, bots: set[str], viewers=VIEWERS, more_views=None) -> int:

@@ -203,7 +203,7 @@ def _sensible_kind(data, s) -> str:
         return data.draw(st.sampled_from(["override", "adjust", "next", "protest", "resolve_protest"]))
     if q.closed:
         return data.draw(st.sampled_from(["next"] * 3 + ["override"] * 2 + ["undo", "throw_out", "adjust", "protest", "resolve_protest"]))
-    if s.rules.get("reveal") == "voice" and q.voice is None and q.mode == "buzz" and data.draw(st.booleans()):
+    if s.rules["reveal"] == "voice" and q.voice is None and q.mode == "buzz" and data.draw(st.booleans()):
         return "voice_timings"  # read aloud: the conductor hands in the voice's timings soon after a question starts
     if q.mode == "team":
         return data.draw(st.sampled_from(["submit"] * 3 + ["rule"] * 3 + ["pass", "chat", "tick", "undo", "protest"]))

@@ -137,7 +137,7 @@ def test_a_time_limited_preliminary_stops_after_its_minutes(host):
     host.post(f"/host/events/{event.pk}/teams/{team.pk}/start", {"bot_500mib": "simulated"})
     team.refresh_from_db()
     rules = team.preliminary.rules
-    assert rules["stop_after_ms"] == 45 * 60_000 and "stop_after_questions" not in rules
+    assert rules["stop_after_ms"] == 45 * 60_000 and rules["stop_after_questions"] is None
     assert rules["team_seats"] == 4 and rules["tiebreakers"] == 0
 
 
