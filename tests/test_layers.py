@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # (layer name, module prefixes). The most specific prefix decides a module's layer.
 LAYERS = [
-    ("rules and adapters", ["game.engine", "game.judging", "serving"]),
+    ("rules and adapters", ["game.engine", "game.judging", "serving", "intake"]),
     ("files and records", ["game.importers", "game.models", "game.migrations", "game.budgets"]),
     ("bots", ["bots"]),
     ("the match's store", ["game.store", "game.leases", "game.seats_left", "game.snippets", "game.question_order",
@@ -24,7 +24,7 @@ LAYERS = [
                             "events.forms", "events.urls", "events.management"]),
     ("the project", ["exhibition"]),
 ]
-PACKAGES = ("game", "bots", "events", "serving", "exhibition")
+PACKAGES = ("game", "bots", "events", "serving", "exhibition", "intake")
 
 
 def layer_of(module: str) -> int | None:

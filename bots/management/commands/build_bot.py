@@ -12,6 +12,9 @@ import json
 import time
 
 from django.core.management.base import BaseCommand, CommandError
+
+from intake.problems import ImportProblem
+
 from bots.artefacts import build_dir
 from bots.building import build_artefacts, buildable
 from bots.budgets import TIER_LIMITS, TierExceeded, check_size, human_bytes
@@ -22,7 +25,6 @@ from bots.footprint import size_of
 from bots.models import Bot
 from bots.registry import KINDS, REMOTE_KINDS
 from bots.remote_registration import RegistrationRefused, check_name, register_remote
-from game.importers.base import ImportProblem
 
 
 class Command(BaseCommand):

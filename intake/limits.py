@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from game.importers.base import ImportProblem
+from intake.problems import ImportProblem
 
 KIB = 1024
 MIB = 1024 * KIB
@@ -89,3 +89,9 @@ class LimitExceeded(ImportProblem):
     def __init__(self, limit: Limit, where: str, found: str = ""):
         self.limit, self.where = limit, where
         super().__init__(f"{where}: {limit.over(found)}.")
+
+
+def check_length(limit: Limit, value, where: str) -> None:
+    """LimitExceeded, naming `where`, when the string `value` has more characters than `limit`."""
+    if isinstance(value, str) and len(value) > limit.value:
+        raise LimitExceeded(limit, where, f"{len(value):,} characters")
