@@ -81,7 +81,8 @@ import numpy as np  # noqa: E402
 import psutil  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from bots.budgets import human_bytes, measure_artefacts  # noqa: E402
+from bots.budgets import measure_artefacts  # noqa: E402
+from bots.tiers import human_bytes  # noqa: E402
 from bots.building import build_artefacts  # noqa: E402
 from bots.protocol import Query  # noqa: E402
 from bots.registry import load_bot  # noqa: E402

@@ -16,7 +16,8 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from bots.budgets import TIER_LIMITS, check_size, content_digest, inspect_artefacts
+from bots.budgets import check_size, content_digest, inspect_artefacts
+from bots.tiers import TIER_LIMITS
 from bots.errors import BotError
 from bots.footprint import Size, size_of
 from bots.models import Bot, BotBuild

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from django.conf import settings
 
 from bots.acting import answer, send_reply, time_limit_ms
-from bots.budgets import TIER_LIMITS
+from bots.tiers import TIER_LIMITS
 
 # Loading a bot's artefacts is outside the act's own limit; the worker may spend this long on it.
 LOAD_ALLOWANCE_S = 60

@@ -26,7 +26,7 @@ from functools import lru_cache
 from importlib import import_module, metadata
 from pathlib import Path
 
-from bots.budgets import human_bytes
+from bots.tiers import human_bytes
 
 PROJECT = Path(__file__).resolve().parent.parent
 PROBE_TIMEOUT_S = 120

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # (layer name, module prefixes). The most specific prefix decides a module's layer.
 LAYERS = [
-    ("rules and adapters", ["game.engine", "game.judging", "serving", "intake"]),
+    ("rules and adapters", ["game.engine", "game.judging", "serving", "intake", "bots.tiers"]),
     ("files and records", ["game.importers", "game.models", "game.migrations", "game.budgets"]),
     ("bots", ["bots"]),
     ("the match's store", ["game.store", "game.leases", "game.seats_left", "game.snippets", "game.question_order",

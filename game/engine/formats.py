@@ -8,9 +8,10 @@ from __future__ import annotations
 import copy
 import math
 
+from bots.tiers import TIER_LIMITS
 from game.engine.buzzrace import GRACE_CAP_MS
 
-TIERS = ("500mib", "6gib", "unlimited")
+TIERS = tuple(TIER_LIMITS)  # a phase's bot_tier: bots.tiers, plain data at the bottom like the engine
 # When bots' guesses reach the hall and the phones: once no human can score on the question any more
 # ("after_humans"), or ("live") as they come in a buzz phase that is the question's last.
 HALL_BOT_GUESSES = ("after_humans", "live")

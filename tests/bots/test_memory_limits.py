@@ -12,7 +12,7 @@ import pytest
 
 from bots import memory, registry
 from bots.acting import answer
-from bots.budgets import WORKER_PROCESS_HEADROOM
+from bots.tiers import WORKER_PROCESS_HEADROOM
 
 MIB = 1024**2
 BUDGET = 200 * MIB

@@ -17,7 +17,8 @@ from intake.problems import ImportProblem
 
 from bots.artefacts import build_dir
 from bots.building import build_artefacts, buildable
-from bots.budgets import TIER_LIMITS, TierExceeded, check_size, human_bytes
+from bots.budgets import TierExceeded, check_size
+from bots.tiers import TIER_LIMITS, human_bytes
 from bots.builds import next_build_number, record_build
 from bots.datasets import DataError
 from bots.errors import BotError

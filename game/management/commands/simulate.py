@@ -5,7 +5,8 @@ tier's seat instead of a simulated one; it plays for real, word by word.
 """
 from django.core.management.base import BaseCommand, CommandError
 
-from bots.budgets import TIER_LIMITS, TierExceeded
+from bots.budgets import TierExceeded
+from bots.tiers import TIER_LIMITS
 from bots.errors import BotError
 
 from game.archive.boxscore import box_score, format_box_score
