@@ -257,7 +257,7 @@ EXHIBITION_BOT_DIR = Path(os.environ.get("EXHIBITION_BOT_DIR", BASE_DIR / "var" 
 # Where the questions read aloud are cached (game/speech/): every process serving a match must see it.
 EXHIBITION_SPEECH_DIR = Path(os.environ.get("EXHIBITION_SPEECH_DIR", BASE_DIR / "var" / "speech"))
 # Operators' own bot classes, as dotted paths (package.module.ClassName), comma-separated: each joins the
-# built-in kinds under its `kind` in every process (bots.registry.plug_in; README "Your own bot class").
+# built-in kinds under its `kind` in every process (bots.kinds.plug_in; README "Your own bot class").
 EXHIBITION_BOT_KINDS = [p.strip() for p in os.environ.get("EXHIBITION_BOT_KINDS", "").split(",") if p.strip()]
 
 # LOG_FORMAT=json: one JSON object a line (serving/logs.py), for log collectors; plain text otherwise.

@@ -66,6 +66,7 @@ def _too_long(size: str) -> ArticleError:
 # -- Kiwix ZIM -----------------------------------------------------------------------------------
 
 def zim_articles(path: Path, start: int = 0) -> Iterator[Article]:
+    # Each format's parsers are imported when a file of that format is read: libzim and lxml here.
     from libzim.reader import Archive
 
     from bots.importing.html import html_sections
@@ -95,6 +96,7 @@ def zim_articles(path: Path, start: int = 0) -> Iterator[Article]:
 # -- MediaWiki XML dump --------------------------------------------------------------------------
 
 def mediawiki_articles(path: Path, start: int = 0) -> Iterator[Article]:
+    # Each format's parsers are imported when a file of that format is read: mwxml and mwparserfromhell here.
     import mwxml
 
     from bots.importing.wikitext import wikitext_sections
