@@ -81,12 +81,14 @@ import numpy as np  # noqa: E402
 import psutil  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from bots.budgets import human_bytes, measure_artefacts  # noqa: E402
-from bots.building import build_artefacts  # noqa: E402
+from bots.artefacts import build_artefacts  # noqa: E402
+from bots.budgets import measure_artefacts  # noqa: E402
+from bots.kinds import KINDS  # noqa: E402
 from bots.protocol import Query  # noqa: E402
 from bots.registry import load_bot  # noqa: E402
 from bots.sparse_index import SparseIndex  # noqa: E402
 from bots.text import exact_match, page_title, strip_power_mark  # noqa: E402
+from bots.tiers import human_bytes  # noqa: E402
 from game.report.figures import qanta_curve  # noqa: E402  (the event report's EW uses the same curve)
 
 SIMULATED = {"kind": "simulated", "name": "simulated", "accuracy": 0.7, "buzz_mean": 0.6, "buzz_sd": 0.15, "seed": 1}
@@ -202,7 +204,7 @@ def built(kind: str, name: str, data: Path, root: Path) -> tuple[dict, dict]:
     def progress(message):
         print(f"    {name}: {message}", flush=True)
 
-    folder = build_artefacts(kind, data, {}, root / name, progress)
+    folder = build_artefacts(KINDS[kind], data, {}, root / name, progress)
     info = {"build_s": time.monotonic() - started, "artefact_bytes": measure_artefacts(folder)}
     return {"kind": kind, "name": name, "artefact_dir": str(folder)}, info
 

@@ -35,8 +35,9 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 
+from intake.source import source_of_bytes  # noqa: E402
+
 from game.importers.qanta import parse  # noqa: E402
-from game.importers.reading import source_of_bytes  # noqa: E402
 from game.judging import lexicon  # noqa: E402
 from game.judging.answerline import parse_answer_line  # noqa: E402
 from game.judging.candidates import candidates  # noqa: E402

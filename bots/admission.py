@@ -1,46 +1,37 @@
-"""Checking a match's bot seats before it starts: each seat's bot is measured again.
+"""Whether a seat's bot may play in its tier: measured now, at seating and again when the match starts.
 
-game.store.MatchRunner calls seats_at_start(match) when the moderator starts a match and refuses
-the start with its sentences, so the moderator reads which bot is over which limit and by how
-much before a single word is read; the sizes it measured go on the bots' cards. A pinned build is
-verified (its folder walked again, measured and digested anew if anything moved); an inline spec's
-folder is measured as it is. Either way the code and installed packages the bot's kind imports are
-added (bots.footprint), as EfficientQA counted a system.
+game.seating.bot_seat checks a bot when a host (or the demo, `simulate`, events) seats it, and
+game.seat_checks checks every bot seat of a match again when the moderator starts it, so the
+moderator reads which bot is over which limit and by how much before a single word is read. A pinned
+build is verified (its folder walked again, measured and digested anew if anything moved); an inline
+spec's folder is measured as it is. Either way the code and installed packages the bot's kind imports
+are added (bots.kinds.size_of), as EfficientQA counted a system.
 """
 from __future__ import annotations
 
-from bots.budgets import TierExceeded, check_size, measure_artefacts
-from bots.builds import build_for_spec, check_build
-from bots.errors import BotError
-from bots.footprint import Size, size_of
+from pathlib import Path
+
+from bots.budgets import check_size, measure_artefacts
+from bots.builds import build_for_spec, verify
+from bots.footprint import Size
 
 
 def check_seat(spec: dict, tier: str) -> Size:
     """What the seat's bot measures now; TierExceeded (or BotError) if it may not play in tier."""
+    # Imported when a bot is measured: the kinds bring NumPy, SciPy and scikit-learn (bots.kinds), which
+    # a web process that seats no bot never needs.
+    from bots.kinds import size_of
     from bots.registry import resolve
 
     build = build_for_spec(spec)
     if build is not None:
-        return check_build(build, tier)
-    resolved = resolve(spec)
-    measured = measure_artefacts(resolved.artefacts) if resolved.artefacts else 0
-    size = size_of(resolved.kind, measured) if resolved.measurable else Size(measured)
-    check_size(resolved.name, tier, size, resolved.artefacts, resolved.measurable)
+        build = verify(build)
+        name, kind, measured, where = build.name, build.kind, build.measured_bytes, Path(build.artefact_dir or ".")
+        measurable = build.measurable
+    else:
+        resolved = resolve(spec)
+        name, kind, where, measurable = resolved.name, resolved.kind, resolved.artefacts, resolved.measurable
+        measured = measure_artefacts(where) if where else 0
+    size = size_of(kind, measured)
+    check_size(name, tier, size, where, measurable)
     return size
-
-
-def seats_at_start(match) -> tuple[list[str], dict]:
-    """One sentence per bot seat over its tier, and seat key -> what each other bot seat measured
-    (Size.card()). A bot that cannot be found is not refused here: its every query is reported to the
-    moderator as missed, with the reason, and play goes on."""
-    from game.models import Seat
-
-    refusals, sizes = [], {}
-    for seat in Seat.objects.filter(team__match=match, kind=Seat.Kind.BOT).order_by("id"):
-        try:
-            sizes[seat.key] = check_seat(seat.bot_config or {}, seat.bot_tier or "unlimited").card()
-        except TierExceeded as error:
-            refusals.append(f"Seat {seat.name!r}: {error}")
-        except BotError:
-            continue
-    return refusals, sizes

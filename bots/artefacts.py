@@ -1,8 +1,11 @@
-"""Where built bots keep their files, and how a build is written without a half-written state.
+"""A build's folder of artefacts: where it lives, how a kind builds it from data without a
+half-written state, and how its files are read back.
 
 Each build of a bot has its own folder, EXHIBITION_BOT_DIR/<name>/build-<n>, that no later build
 touches, so a seat pinned to build n plays exactly that build. A build writes into a fresh sibling
-folder and renames it into place at the end, so nobody ever loads a half-written build.
+folder and renames it into place at the end, so nobody ever loads a half-written build. The build_bot
+command builds into such a folder and records the build (bots.builds); the benchmark builds into a
+temporary folder and records nothing.
 """
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from django.conf import settings
+from django.utils import timezone
 
 from bots.errors import BotError
 
@@ -58,6 +62,17 @@ def build_into(target: Path):
         target.rename(old)
     fresh.rename(target)
     shutil.rmtree(old, ignore_errors=True)
+
+
+def build_artefacts(bot_class, data, config: dict, target: Path, progress=print, questions=None) -> Path:
+    """Build a bot of bot_class (a kind's class, bots.kinds.KINDS[kind]) from data (and training
+    questions for its buzzer, if given) into target; return the folder."""
+    target = Path(target)
+    with build_into(target) as fresh:
+        summary = bot_class.build(data, fresh, config, progress, questions=questions)
+        record = {"kind": bot_class.kind, "data": str(data), "questions": str(questions) if questions else None}
+        write_json(fresh / META, {**record, "built_at": timezone.now().isoformat(), **summary})
+    return target
 
 
 def write_json(path: Path, data) -> None:

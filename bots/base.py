@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bots.artefacts import read_json, read_meta
+from bots.artefacts import read_meta
 from bots.protocol import Act, Query
 
 
@@ -21,16 +21,6 @@ class BaseBot:
         self.threshold = float(self.config.get("threshold", self.default_threshold))
         self.top_k = int(self.config.get("top_k", 5))
         self.meta = read_meta(self.artefact_dir, self.kind) if self.needs_artefacts else {}
-
-    def load_buzzer(self):
-        """The trained buzzer in the artefacts (or None); its calibrated threshold applies unless the
-        bot's settings name one."""
-        from bots.builtin.buzzer import Buzzer
-
-        buzzer = Buzzer.from_json(read_json(self.artefact_dir / "buzzer.json"))
-        if buzzer is not None and "threshold" not in self.config:
-            self.threshold = buzzer.threshold
-        return buzzer
 
     @property
     def label(self) -> str:

@@ -1,4 +1,4 @@
-"""Tier budgets: a bot is measured against its tier, on disk and in memory.
+"""Measuring a bot against its tier's budgets (bots.tiers): on disk, and in memory.
 
 EfficientQA's tracks limited the size of the whole system on disk: data, code and libraries. We
 enforce that by adding up the apparent sizes of every file under the bot's artefact directory
@@ -8,9 +8,9 @@ fingerprint of what it saw (each file's path, size and modification time), cheap
 while a bot plays, so a change to the artefacts is noticed and measured again; content_digest
 hashes the files themselves, once per build and again only when the fingerprint moves.
 
-Each tier also has a memory budget: what the bots of a worker process may add to it, a hard limit in
-force during every act (bots.memory), and checked once more after a bot loads (bots.registry). The
-compose file's memory limits follow from it.
+Each tier also has a memory budget (memory_budget: the settings, else bots.tiers.MEMORY_BUDGETS): what
+the bots of a worker process may add to it, a hard limit in force during every act (bots.memory), and
+checked once more after a bot loads (bots.registry). The compose file's memory limits follow from it.
 """
 from __future__ import annotations
 
@@ -19,30 +19,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-MIB = 1024**2
-GIB = 1024**3
-
-# Tier name -> byte limit (None: no limit).
-TIER_LIMITS = {
-    "500mib": 500 * MIB,
-    "6gib": 6 * GIB,
-    "unlimited": None,
-}
-
-
-# Tier name -> resident memory a loaded bot may add to a worker process (None: no limit). Loading
-# an index costs more than its files (term dictionaries become Python objects), hence 2x for the
-# small tier; docker-compose.yml gives each tier's worker concurrency x budget + headroom.
-MEMORY_BUDGETS = {
-    "500mib": 1 * GIB,
-    "6gib": 8 * GIB,
-    "unlimited": None,
-}
-
-
-# What a worker process holds before any bot (Python, Django, NumPy, SciPy, scikit-learn), with room
-# to spare: bench/bots.py --celery prints the measured figure beside it.
-WORKER_PROCESS_HEADROOM = 512 * MIB
+from bots.tiers import MEMORY_BUDGETS, TIER_LIMITS, human_bytes, parse_bytes
 
 
 class TierExceeded(Exception):
@@ -51,14 +28,6 @@ class TierExceeded(Exception):
 
 class MemoryOverBudget(TierExceeded):
     """Loading a bot added more resident memory than its tier allows."""
-
-
-def human_bytes(n: int) -> str:
-    """1.5 GiB, 612.4 MiB, 12 KiB, 900 bytes: one decimal, none when it is zero."""
-    for unit, size in (("GiB", GIB), ("MiB", MIB), ("KiB", 1024)):
-        if n >= size:
-            return f"{n / size:.1f}".removesuffix(".0") + f" {unit}"
-    return f"{n} bytes"
 
 
 @dataclass(frozen=True)
@@ -124,15 +93,6 @@ def content_digest(path, extra: str = "") -> str:
     return digest.hexdigest()
 
 
-def parse_bytes(text: str) -> int:
-    """'1073741824', '512MiB', '1.5 GiB' -> bytes."""
-    cleaned = text.strip().replace(" ", "")
-    for unit, size in (("GiB", GIB), ("MiB", MIB), ("KiB", 1024)):
-        if cleaned.endswith(unit):
-            return int(float(cleaned[: -len(unit)]) * size)
-    return int(cleaned)
-
-
 def memory_budget(tier: str) -> int | None:
     """The resident memory a loaded bot may add in tier (None: no limit).
 
@@ -187,19 +147,3 @@ def check_memory(name: str, tier: str, added: int) -> int:
             f"({budget:,} bytes). Rebuild it smaller or seat it in a larger tier."
         )
     return added
-
-
-def check_tier(bot, tier: str) -> int:
-    """Measure bot's artefacts (and, for a known kind, the code it imports) for a seat in tier; return the
-    bytes measured or raise TierExceeded.
-
-    bot is anything with name and artefact_dir (a bots.models.Bot, whose kind names its code); a bot
-    whose `measurable` is false (it runs elsewhere) may only play where there is no limit.
-    """
-    from bots.footprint import size_of
-
-    measurable = getattr(bot, "measurable", True)
-    if tier not in TIER_LIMITS or (TIER_LIMITS[tier] is not None and not measurable):
-        return check_size(bot.name, tier, 0, bot.artefact_dir, measurable)
-    measured = measure_artefacts(bot.artefact_dir) if bot.artefact_dir else 0
-    return check_size(bot.name, tier, size_of(getattr(bot, "kind", None), measured), bot.artefact_dir, measurable)

@@ -1,25 +1,23 @@
-"""Builds in the database: recording a new one, finding the one a seat pins, and checking it again.
+"""Builds in the database: recording a new one, finding the one a seat pins, and verifying it again.
 
 A build's folder is never reused by a later build, but nothing stops a person from copying files
-into it. So whenever a build is checked (at seating, at match start) its folder is walked again:
-a fingerprint that moved means the files changed, so the size and the content digest are measured
-anew and stored, and the tier check runs on what is there now, with the code and packages its kind
-imports (bots.footprint) added.
+into it. So whenever a build is checked (at seating, at match start: bots.admission) its folder is
+walked again: a fingerprint that moved means the files changed, so the size and the content digest
+are measured anew and stored, and the tier check runs on what is there now.
 """
 from __future__ import annotations
 
 import json
 import logging
-from pathlib import Path
 
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from bots.budgets import TIER_LIMITS, check_size, content_digest, inspect_artefacts
+from bots.budgets import content_digest, inspect_artefacts
 from bots.errors import BotError
-from bots.footprint import Size, size_of
 from bots.models import Bot, BotBuild
+from bots.tiers import TIER_LIMITS
 
 log = logging.getLogger(__name__)
 
@@ -101,12 +99,3 @@ def verify(build: BotBuild) -> BotBuild:
     build.measured_at = timezone.now()
     build.save(update_fields=["measured_bytes", "fingerprint", "digest", "measured_at"])
     return build
-
-
-def check_build(build: BotBuild, tier: str) -> Size:
-    """verify(build), then its size (artefacts, and the code and packages its kind imports) against
-    tier: what was measured, or TierExceeded naming the parts."""
-    build = verify(build)
-    size = size_of(build.kind, build.measured_bytes) if build.measurable else Size(build.measured_bytes)
-    check_size(build.name, tier, size, Path(build.artefact_dir or "."), build.measurable)
-    return size

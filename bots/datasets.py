@@ -10,7 +10,7 @@ Pairs and passages read from QANTA JSON carry the number of the question they ca
 so a bot trained by cross-validation can leave a held-out question's own sentences out.
 
 A data file can be gigabytes of JSON lines, a packed bomb or JSON nested too deep for the parser, so
-it is read through the question importer's Source within the limits of game/importers/limits.py: over
+it is read through intake.source.Source within the limits of intake/limits.py: over
 one, the read stops with one sentence naming the limit and the line, and nothing is built.
 """
 from __future__ import annotations
@@ -20,13 +20,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from intake.json_items import json_lines, object_with_array
+from intake.json_limits import value_end
+from intake.limits import (ANSWER, BOT_DATA, BOT_DOCUMENT, LINE, PASSAGES, RECORD, TEXT, TRAINING, Limit,
+                            LimitExceeded, check_length)
+from intake.source import Source, plain_name
+
 from bots.text import page_title, strip_power_mark
-from game.importers.json_items import json_lines, object_with_array
-from game.importers.json_limits import value_end
-from game.importers.limits import (ANSWER, BOT_DATA, BOT_DOCUMENT, LINE, PASSAGES, RECORD, TEXT, TRAINING, Limit,
-                                   LimitExceeded)
-from game.importers.question_size import check_length
-from game.importers.reading import Source, plain_name
 
 
 @dataclass(frozen=True)

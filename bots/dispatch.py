@@ -14,7 +14,8 @@ from concurrent.futures import ThreadPoolExecutor
 from django.conf import settings
 
 from bots.acting import answer, send_reply, time_limit_ms
-from bots.budgets import TIER_LIMITS
+from bots.tasks import act
+from bots.tiers import TIER_LIMITS
 
 # Loading a bot's artefacts is outside the act's own limit; the worker may spend this long on it.
 LOAD_ALLOWANCE_S = 60
@@ -41,8 +42,6 @@ def send_query(payload: dict, tier: str, loop: asyncio.AbstractEventLoop | None 
     """
     queue = queue_for(tier)
     if settings.REDIS_URL:
-        from bots.tasks import act
-
         soft = time_limit_ms(payload) / 1000 + LOAD_ALLOWANCE_S
         act.apply_async(args=[payload], queue=queue, soft_time_limit=soft, time_limit=soft + HARD_LIMIT_EXTRA_S)
         return

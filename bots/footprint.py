@@ -10,8 +10,9 @@ bot makes only inside its methods (import at module level what acting needs), no
 code reads that are not among its artefacts.
 
 The probe (`python -m bots.footprint MODULE`) runs in a subprocess once per bot kind per process
-(a second or two: it imports what the bot imports); where a bot runs from an image of its own, that
-image's size is the figure to use instead.
+(a second or two: it imports what the bot imports); bots.kinds.size_of adds it to a bot's artefacts.
+This module imports no installed package itself, so the probe leaves none of them out. Where a bot
+runs from an image of its own, that image's size is the figure to use instead.
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from functools import lru_cache
 from importlib import import_module, metadata
 from pathlib import Path
 
-from bots.budgets import human_bytes
+from bots.tiers import human_bytes
 
 PROJECT = Path(__file__).resolve().parent.parent
 PROBE_TIMEOUT_S = 120
@@ -193,19 +194,6 @@ def _probe(module: str) -> CodeSize:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
         raise FootprintError(f"The code of {module} could not be measured: importing it failed ({last}).")
     return CodeSize.from_json(json.loads(done.stdout.strip().splitlines()[-1]))
-
-
-def size_of(kind: str | None, artefacts: int) -> Size:
-    """A bot of kind with artefacts bytes on disk, with the code it imports (measured once per kind)."""
-    from bots.registry import KINDS, REMOTE_KINDS
-
-    cls = KINDS.get(kind)
-    if cls is None or kind in REMOTE_KINDS:
-        return Size(artefacts)
-    try:
-        return Size(artefacts, kind_code(cls))
-    except FootprintError as error:
-        return Size(artefacts, unmeasured=str(error))
 
 
 def main(module: str) -> None:

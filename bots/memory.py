@@ -30,7 +30,8 @@ import resource
 from dataclasses import dataclass
 from pathlib import Path
 
-from bots.budgets import TIER_LIMITS, WORKER_PROCESS_HEADROOM, human_bytes, memory_budget
+from bots.budgets import memory_budget
+from bots.tiers import TIER_LIMITS, WORKER_PROCESS_HEADROOM, human_bytes
 from serving import environment
 
 log = logging.getLogger(__name__)

@@ -8,7 +8,7 @@ seat plays is the one whose size was checked, again at match start and by the wo
 """
 from django.db import models
 
-from bots.budgets import TIER_LIMITS
+from bots.tiers import TIER_LIMITS
 
 
 class Bot(models.Model):

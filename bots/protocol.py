@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field, fields
 
-from bots.budgets import TIER_LIMITS
+from bots.tiers import TIER_LIMITS
 
 MODES = ("buzz", "team")
 

@@ -19,8 +19,8 @@ Each loaded bot also keeps an account of the process's memory it holds (what its
 added and kept, measured around them): when the process hits its tier's limit (bots.memory),
 bots.acting stops the bot holding the most, and stop() drops it so its memory goes back.
 
-The kinds are the built-in ones plus the operators' own classes named in EXHIBITION_BOT_KINDS
-(plug_in).
+The kinds a spec may name are bots.kinds': the built-in ones and the operators' own classes named
+in EXHIBITION_BOT_KINDS.
 """
 from __future__ import annotations
 
@@ -30,56 +30,20 @@ import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
-from importlib import import_module
 from pathlib import Path
 
 import psutil
 from django.conf import settings as django_settings
-from django.core.exceptions import ImproperlyConfigured
 
 from bots.artefacts import latest_build_dir
 from bots.base import BaseBot
 from bots.budgets import Measurement, MemoryOverBudget, check_memory, check_size, inspect_artefacts
+from bots.builds import build_for_spec
 from bots.errors import BotError
+from bots.kinds import KINDS, REMOTE_KINDS
 from bots.memory import data_size
-from bots.builtin.answer_doc import AnswerDocBot
-from bots.builtin.qa_pairs import QaPairBot
-from bots.builtin.retriever_reader import RetrieverReaderBot
-from bots.builtin.simulated import SimulatedBot
-from bots.remote import JsonRemoteBot, QantaRemoteBot
-from bots.replay import ReplayBot
+from bots.models import Bot
 
-KINDS: dict[str, type[BaseBot]] = {
-    cls.kind: cls
-    for cls in (QaPairBot, AnswerDocBot, RetrieverReaderBot, SimulatedBot, QantaRemoteBot, JsonRemoteBot, ReplayBot)
-}
-
-
-def plug_in(path: str) -> type[BaseBot]:
-    """Add the bot class at dotted path ("package.module.ClassName") to KINDS under its `kind`.
-
-    settings.EXHIBITION_BOT_KINDS (the environment variable of that name, comma-separated) names the
-    operators' own classes; every process that loads this module (web, conductor, each worker) adds
-    them, so a seat of that kind plays wherever its tier's worker runs."""
-    module_name, _, class_name = path.strip().rpartition(".")
-    try:
-        cls = getattr(import_module(module_name), class_name)
-    except (ImportError, AttributeError, ValueError) as error:
-        raise ImproperlyConfigured(f"EXHIBITION_BOT_KINDS names {path!r}, which cannot be imported: {error}") from None
-    if not (isinstance(cls, type) and issubclass(cls, BaseBot) and cls.kind):
-        raise ImproperlyConfigured(f"EXHIBITION_BOT_KINDS names {path!r}, which is not a bots.base.BaseBot subclass "
-                                   f"with a `kind` of its own.")
-    if KINDS.get(cls.kind, cls) is not cls:
-        raise ImproperlyConfigured(f"EXHIBITION_BOT_KINDS names {path!r}, whose kind {cls.kind!r} is already taken "
-                                   f"by {KINDS[cls.kind].__module__}.{KINDS[cls.kind].__name__}.")
-    KINDS[cls.kind] = cls
-    return cls
-
-
-for _path in django_settings.EXHIBITION_BOT_KINDS:
-    plug_in(_path)
-
-REMOTE_KINDS = {QantaRemoteBot.kind, JsonRemoteBot.kind}
 NAME_TTL_S = 5.0
 
 
@@ -126,9 +90,6 @@ def _from_row(kind, name, config, artefact_dir, identity, version) -> Resolved:
 
 
 def _resolve_named(spec: dict) -> Resolved:
-    from bots.builds import build_for_spec
-    from bots.models import Bot
-
     build = build_for_spec(spec)
     if build is not None:
         return _from_row(build.kind, build.bot.name, build.config, build.artefact_dir, f"build:{build.pk}",

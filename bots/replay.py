@@ -17,16 +17,16 @@ import shutil
 from collections import defaultdict
 from pathlib import Path
 
+from intake.csv_cells import from_text_cell
+from intake.csv_rows import as_dict, header_and_rows
+from intake.limits import ANSWER, check_length
+from intake.problems import ImportProblem
+from intake.source import Source
+
 from bots.artefacts import read_meta
 from bots.base import BaseBot
 from bots.errors import BotError
 from bots.protocol import Act, Query
-from game.importers.csv_cells import from_text_cell
-from game.importers.base import ImportProblem
-from game.importers.csv_rows import as_dict, header_and_rows
-from game.importers.limits import ANSWER
-from game.importers.question_size import check_length
-from game.importers.reading import Source
 
 COLUMNS = ("question_id", "token_position", "guess", "confidence", "buzz")
 FILE = "responses.csv"

@@ -21,7 +21,7 @@ from celery.exceptions import SoftTimeLimitExceeded, WorkerLostError
 from celery.signals import task_failure
 
 from bots.acting import answer, reply_message, send_reply, time_limit_ms
-from bots.budgets import TIER_LIMITS
+from bots.tiers import TIER_LIMITS
 from bots.memory import lost_process
 
 log = logging.getLogger(__name__)

@@ -9,7 +9,9 @@ seat config that says "simulated": true changes nothing.
 """
 from __future__ import annotations
 
+from bots.builds import build_for_spec
 from bots.errors import BotError
+from bots.models import Bot
 
 PRIVATE_FIELDS = {
     "simulated": ("question_id", "answer", "length_words"),
@@ -25,9 +27,6 @@ def kind_of(spec) -> str | None:
     if "bot" not in spec:
         kind = spec.get("kind")
         return kind if isinstance(kind, str) else None
-    from bots.builds import build_for_spec
-    from bots.models import Bot
-
     try:
         build = build_for_spec(spec)
     except BotError:

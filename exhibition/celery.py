@@ -11,7 +11,7 @@ from celery import Celery, signals
 from kombu import Exchange, Queue
 
 from bots import memory
-from bots.budgets import TIER_LIMITS
+from bots.tiers import TIER_LIMITS
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "exhibition.settings")
 

@@ -16,6 +16,8 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import connection
 
+from game.live.fanout import local_counts
+
 PATH = "/healthz"
 TIMEOUT_S = 3
 
@@ -36,8 +38,6 @@ async def _layer() -> str:
 
 
 async def report() -> tuple[int, dict]:
-    from game.live.fanout import local_counts
-
     body = {"ok": True, "pid": os.getpid()}
     problems = []
     try:

@@ -249,7 +249,7 @@ EXHIBITION_BOT_DIR = env["EXHIBITION_BOT_DIR"]
 # Where the questions read aloud are cached (game/speech/): every process serving a match must see it.
 EXHIBITION_SPEECH_DIR = env["EXHIBITION_SPEECH_DIR"]
 # Operators' own bot classes, as dotted paths (package.module.ClassName), comma-separated: each joins the
-# built-in kinds under its `kind` in every process (bots.registry.plug_in; README "Your own bot class").
+# built-in kinds under its `kind` in every process (bots.kinds.plug_in; README "Your own bot class").
 EXHIBITION_BOT_KINDS = list(env["EXHIBITION_BOT_KINDS"])
 # A loaded bot's artefact folder is walked again (size and fingerprint) at most this often (bots.registry).
 EXHIBITION_BOT_RECHECK_S = env["EXHIBITION_BOT_RECHECK_S"]
@@ -261,7 +261,7 @@ EXHIBITION_EMBEDDED_CONDUCTOR = env["EXHIBITION_EMBEDDED_CONDUCTOR"]
 # Phase 3's search snippets (game/snippets.py): a search service, else the imported passages (of one corpus).
 EXHIBITION_SNIPPETS_URL = env["EXHIBITION_SNIPPETS_URL"]
 EXHIBITION_SNIPPETS_CORPUS = env["EXHIBITION_SNIPPETS_CORPUS"]
-# The limits every import checks before the work (game/importers/limits.py) and the matches one event
+# The limits every import checks before the work (intake/limits.py) and the matches one event
 # report may hold (game/report/logs.py): each the setting of its variable's name.
 globals().update({name: value for name, value in env.items()
                   if name.startswith("EXHIBITION_IMPORT_MAX_") or name == "EXHIBITION_REPORT_MAX_MATCHES"})

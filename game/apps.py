@@ -6,4 +6,4 @@ class GameConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from game import checks  # noqa: F401  (registers the startup checks)
+        from game import checks  # noqa: F401  (registers the startup checks; Django imports them once the apps are ready)

@@ -5,9 +5,10 @@ straight to the next thing that happens (a word, a timer, a competitor's action)
 command through MatchRunner, so the match lands in the real event log exactly as a live one would.
 Every simulated competitor is labelled as simulated wherever it appears.
 
-A registered bot (RegisteredBot, `simulate --bot TIER=NAME`) plays for real: it is asked what the
-conductor would ask it (the revealed words only, its tier enforced, private data only as bots.trust
-allows) after every word of its phase, and its guesses, buzzes and answers go into the match.
+A registered bot (RegisteredBot, `simulate --bot TIER=NAME`) plays for real, by the live conductor's
+rules (game.engine.bot_turns): it is asked when it may act, after every word of its phase, and shown
+what the conductor would show it (the revealed words only, its tier enforced, private data only as
+bots.trust allows); its guesses, buzzes and answers become the commands they become in a live match.
 """
 from __future__ import annotations
 
@@ -16,6 +17,11 @@ import itertools
 import random
 from dataclasses import dataclass
 
+from bots.budgets import TierExceeded
+from bots.errors import BotError
+from bots.protocol import Query
+from bots.trust import private_fields
+from game.engine import bot_turns
 from game.engine.api import Rejected, next_wakeup
 from game.engine.state import MatchState
 from game.store import MatchRunner
@@ -81,17 +87,17 @@ class RegisteredBot:
     def actor(self) -> dict:
         return {"role": "bot", "seat": self.seat, "team": self.team}
 
-    def ask(self, state: MatchState):
-        """The bot's Act for what is revealed now; BotError / TierExceeded when it cannot act."""
-        from bots.protocol import Query
+    def ask(self, state: MatchState) -> tuple[dict, float | None]:
+        """The bot's act for what is revealed now, cleaned as the conductor cleans a worker's, and its buzz
+        threshold; BotError / TierExceeded when it cannot act."""
+        # Imported when a registered bot plays: the kinds bring NumPy, SciPy and scikit-learn (bots.kinds),
+        # which a match of simulated players only (simulate, simulate_event) never needs.
         from bots.registry import load_bot
-        from bots.trust import private_fields
-        from game.conductor.bots import private_known, revealed_query
 
-        query = Query.from_dict(revealed_query(state, state.seats[self.seat]))
-        known = private_known(state)
-        private = {name: known[name] for name in private_fields(self.spec)}
-        return load_bot(self.spec, private or None, tier=self.tier).act(query)
+        query = Query.from_dict(bot_turns.revealed_query(state, state.seats[self.seat]))
+        private = bot_turns.private_for(state, private_fields(self.spec))
+        bot = load_bot(self.spec, private or None, tier=self.tier)
+        return bot_turns.clean_act(bot.act(query).to_dict()), bot_turns.threshold_of(getattr(bot, "threshold", None))
 
 
 class VirtualMatch:
@@ -167,39 +173,27 @@ class VirtualMatch:
             self.later(3000, {"type": "next", "actor": MODERATOR})
 
     def _ask_bots(self, state: MatchState):
-        """Each registered bot of the phase's tier acts on what is revealed, as the conductor would ask it."""
-        from bots.budgets import TierExceeded
-        from bots.errors import BotError
-        from game.conductor.bots import missed_status
-
+        """Each registered bot that may act now (bot_turns.may_act) acts on what is revealed, as the
+        conductor would ask it, once a phase: its act becomes the commands the conductor would send."""
         q = state.q
         for c in self.competitors:
-            if not isinstance(c, RegisteredBot) or not self._may_play(state, c) or c.team in q.locked:
-                continue
-            if q.mode == "buzz" and (q.possession is not None or q.revealed == 0 or c.seat in self._plans):
-                continue
-            if q.mode == "team" and (c.team in q.submissions or c.team in q.passed or c.seat in self._plans):
+            if not isinstance(c, RegisteredBot) or c.seat in self._plans or not bot_turns.may_act(state, c.seat):
                 continue
             try:
-                act = c.ask(state)
+                act, threshold = c.ask(state)
             except (BotError, TierExceeded) as error:
-                self.send({"type": "bot_missed", "actor": SYSTEM,
-                           "data": {"seat": c.seat, "reason": str(error), "status": missed_status(str(error))}})
+                self.send(bot_turns.missed(c.seat, str(error)))
                 self._plans[c.seat] = (None, False)
                 continue
-            self.send({"type": "bot_guess", "actor": c.actor(), "data": {
-                "guess": act.guess, "confidence": act.confidence, "buzz": act.buzz,
-                "alternatives": [list(a) for a in act.alternatives]}})
-            if q.mode == "team":
+            self.send(bot_turns.guess(c.actor(), act, threshold, q.revealed))
+            reply = bot_turns.reply_to(state, c.actor(), act)
+            if reply.now is not None:
                 self._plans[c.seat] = (None, True)
-                command = {"type": "submit", "actor": c.actor(), "data": {"text": act.guess}} if act.guess \
-                    else {"type": "pass", "actor": c.actor(), "data": {}}
-                self.later(1000, command, then=lambda s, n=q.number, p=q.phase + 1: _same_phase(s, n, p))
-            elif act.buzz and act.guess:
-                c.guess = act.guess
+                self.later(1000, reply.now, then=lambda s, n=q.number, p=q.phase + 1: _same_phase(s, n, p))
+            elif reply.buzz_in_ms is not None:
+                c.guess = reply.guess
                 self._plans[c.seat] = (None, True)
-                self.later(state.rules["bot_reaction_ms"], {"type": "buzz", "actor": c.actor(),
-                                                                     "data": {"seen": q.revealed}})
+                self.later(reply.buzz_in_ms, bot_turns.buzz(c.actor(), q.revealed))
 
     def _plan_phase(self, state: MatchState, data: dict):
         words = len(state.question.words)
@@ -224,10 +218,7 @@ class VirtualMatch:
                        then=lambda s, n=state.q.number, p=data["phase"]: _same_phase(s, n, p))
 
     def _may_play(self, state: MatchState, c: SimulatedCompetitor) -> bool:
-        if c.role != "bot":
-            return True
-        tier = state.phase_rules()["bot_tier"]
-        return not tier or state.seats[c.seat].get("tier") == tier
+        return c.role != "bot" or bot_turns.plays_in_phase(state, state.seats[c.seat])
 
     def _maybe_buzz(self, state: MatchState):
         q = state.q

@@ -25,6 +25,7 @@ from game.engine.selection import PACKET_ORDER, QuestionOrder, select_questions
 from game.judging.judge import judge
 from game.snippets import top_snippets
 from game.models import CommandReceipt, Match, MatchEvent, Packet, Seat, Team
+from game.seat_checks import seats_at_start
 from game.seats_left import record_seats_left
 
 SNIPPETS_SHOWN = 3
@@ -347,8 +348,6 @@ def load_state(match: Match):
 def measure_bots(match: Match) -> dict:
     """Measure every bot seat's pinned build again; refuse the start, naming each figure, if one is over.
     Returns seat -> what it measured, for the bots' cards (match_started's bot_sizes)."""
-    from bots.admission import seats_at_start
-
     with transaction.atomic():  # a savepoint: in a shared transaction its statements fail alone
         refusals, sizes = seats_at_start(match)  # (the new measurements are kept with a refusal too)
     if refusals:

@@ -363,7 +363,7 @@ VARIABLES = _by_name(
     Variable("EXHIBITION_BOT_CGROUP", "choice", "auto", "`off`: a worker never makes cgroups of its own, even where "
              "its cgroup is delegated to it", WORKERS, choices=("auto", "off")),
 
-    # Reports and the limits of every import (game/importers/limits.py, docs/judging.md).
+    # Reports and the limits of every import (intake/limits.py, docs/judging.md).
     Variable("EXHIBITION_REPORT_MAX_MATCHES", "int", 200, "matches one event report is made from at most", IMPORTS,
              unit="matches", low=1),
     Variable("EXHIBITION_IMPORT_MAX_FILE_BYTES", "bytes", 32 * MIB, "a question file as it arrives (an upload, or the "

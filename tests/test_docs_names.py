@@ -11,7 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-PACKAGES = ("game", "bots", "exhibition")
+PACKAGES = ("game", "bots", "exhibition", "intake")
 FILE = re.compile(r"(?<![\w/.-])((?:[\w-]+/)+[\w.-]+\.(?:py|js|mjs|html|css|md|yml|yaml|txt|conf|json|toml|ini|csv))\b")
 TOP_FILES = re.compile(r"`((?:Makefile|Dockerfile|docker-compose\.yml|requirements\.txt|manage\.py|pytest\.ini|\.ci/run))`")
 DOTTED = re.compile(r"`((?:%s)(?:\.\w+)+)" % "|".join(PACKAGES))

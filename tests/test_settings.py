@@ -308,7 +308,7 @@ def test_every_exhibition_variable_is_the_setting_of_its_name_unless_read_otherw
 
 
 def test_each_limited_tier_has_its_memory_variable_with_its_budget_as_the_default(settings):
-    from bots.budgets import MEMORY_BUDGETS, TIER_LIMITS
+    from bots.tiers import MEMORY_BUDGETS, TIER_LIMITS
 
     for tier, limit in TIER_LIMITS.items():
         name = f"EXHIBITION_BOT_MEMORY_{tier.upper()}"

@@ -15,7 +15,7 @@ from statistics import median
 from bots.artefacts import read_json, write_json
 from bots.base import BaseBot
 from bots.builtin.answer_types import TypeProfiles
-from bots.builtin.buzzer import top_two
+from bots.builtin.buzzer import load_buzzer, top_two
 from bots.builtin.features import COMMON, common
 from bots.builtin.training import train_buzzer
 from bots.datasets import Pair, holds_questions, read_pairs, read_passages
@@ -101,7 +101,7 @@ class AnswerDocBot(BaseBot):
         self.docs = AnswerDocuments(index, read_json(self.artefact_dir / "answers.json"),
                                     read_json(self.artefact_dir / "support.json"),
                                     TypeProfiles(read_json(self.artefact_dir / "types.json")))
-        self.buzzer = self.load_buzzer()
+        self.buzzer = load_buzzer(self)
 
     @classmethod
     def build(cls, data_path, out_dir, config: dict, progress, questions=None) -> dict:

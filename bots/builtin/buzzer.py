@@ -18,6 +18,8 @@ import math
 
 import numpy as np
 
+from bots.artefacts import read_json
+
 TARGET_PRECISION = 0.85
 MIN_BUZZES = 10
 CLASH_FACTOR = 0.25
@@ -123,3 +125,12 @@ class Buzzer:
             return None
         return cls(data["features"], data["mean"], data["scale"], data["coef"], data["intercept"],
                    data.get("threshold", 0.5), data.get("calibration"))
+
+
+def load_buzzer(bot) -> Buzzer | None:
+    """The trained buzzer in a built-in bot's artefacts (or None); its calibrated threshold becomes the
+    bot's unless the bot's settings name one."""
+    buzzer = Buzzer.from_json(read_json(bot.artefact_dir / "buzzer.json"))
+    if buzzer is not None and "threshold" not in bot.config:
+        bot.threshold = buzzer.threshold
+    return buzzer

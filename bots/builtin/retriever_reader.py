@@ -24,6 +24,7 @@ from statistics import median
 from bots.artefacts import read_json, write_json
 from bots.base import BaseBot
 from bots.builtin.answer_types import TypeProfiles
+from bots.builtin.buzzer import load_buzzer
 from bots.builtin.candidates import extract, in_question
 from bots.builtin.features import COMMON, common
 from bots.builtin.ranking import merge_answers
@@ -138,7 +139,7 @@ class RetrieverReaderBot(BaseBot):
         super().__init__(config, artefact_dir, name)
         self.passages = Passages.load(self.artefact_dir, int(self.config.get("passages", PASSAGES)))
         self.typical = float(self.meta.get("typical_words", TYPICAL_WORDS))
-        self.buzzer = self.load_buzzer()
+        self.buzzer = load_buzzer(self)
 
     @classmethod
     def build(cls, data_path, out_dir, config: dict, progress, questions=None) -> dict:

@@ -8,7 +8,7 @@ article namespace and non-HTML entries are not articles and are passed over sile
 
 A dump may rightly be many gigabytes, so its size is not capped; each article (a line, a page's
 text, a ZIM entry) is, by the record length limit, and a packed file by its unpacking ratio
-(game.importers.limits): an article over the limit is skipped like a broken one, and a file that
+(intake.limits): an article over the limit is skipped like a broken one, and a file that
 unpacks too far stops the import.
 """
 from __future__ import annotations
@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
-from game.importers.json_limits import value_end
-from game.importers.limits import RECORD, LimitExceeded
-from game.importers.streams import lines, unpacked
+from intake.json_limits import value_end
+from intake.limits import RECORD, LimitExceeded
+from intake.streams import lines, unpacked
 
 ZIM_MAGIC = b"ZIM\x04"
 
@@ -66,6 +66,7 @@ def _too_long(size: str) -> ArticleError:
 # -- Kiwix ZIM -----------------------------------------------------------------------------------
 
 def zim_articles(path: Path, start: int = 0) -> Iterator[Article]:
+    # Each format's parsers are imported when a file of that format is read: libzim and lxml here.
     from libzim.reader import Archive
 
     from bots.importing.html import html_sections
@@ -95,6 +96,7 @@ def zim_articles(path: Path, start: int = 0) -> Iterator[Article]:
 # -- MediaWiki XML dump --------------------------------------------------------------------------
 
 def mediawiki_articles(path: Path, start: int = 0) -> Iterator[Article]:
+    # Each format's parsers are imported when a file of that format is read: mwxml and mwparserfromhell here.
     import mwxml
 
     from bots.importing.wikitext import wikitext_sections

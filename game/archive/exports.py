@@ -11,8 +11,9 @@ import csv
 import io
 from datetime import datetime, timezone
 
+from intake.csv_cells import as_text_cell
+
 from game.engine.state import MatchState
-from game.importers.csv_cells import as_text_cell
 from game.archive.replay import timeline
 
 BUZZ_CSV_COLUMNS = ("question_id", "token_position", "guess", "confidence", "buzz")  # bots/replay.py reads these

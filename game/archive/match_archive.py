@@ -9,7 +9,7 @@ Import reads the whole file and folds it before anything is stored: a line that 
 truncated file), a gap or a repeat in seq, an event type this installation does not know, a question
 the log refers to but does not carry, or a log that does not fold, is refused with its line number,
 and nothing is written. So is a line over an import limit (its length, its JSON nesting, a question
-too large for the moderator's screen); see game.importers.limits.
+too large for the moderator's screen); see intake.limits.
 """
 from __future__ import annotations
 
@@ -19,11 +19,12 @@ from datetime import datetime, timezone
 
 from django.db import transaction
 
+from intake.json_limits import value_end
+from intake.limits import RECORD, LimitExceeded
+
 from game.engine.api import EVENT_TYPES
 from game.engine.fold import apply_in_place
 from game.engine.selection import QuestionOrder, SelectionError
-from game.importers.json_limits import value_end
-from game.importers.limits import RECORD, LimitExceeded
 from game.importers.question_size import check_question_size
 from game.models import Match, MatchEvent, Packet, Question, Team
 

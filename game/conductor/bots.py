@@ -1,4 +1,5 @@
-"""The bot seats of one match: when to ask a bot, what it is told, and what its answer turns into.
+"""The bot seats of one live match: asking each bot when game.engine.bot_turns says it may act, and
+turning its answer into the commands bot_turns names, on the conductor's timers.
 
 Nobody waits on a bot. A query goes out through bots.dispatch.send_query(payload, tier, loop=)
 (Celery, a queue per tier) and the act comes back later as a "bot.act" message on the conductor
@@ -15,62 +16,13 @@ import asyncio
 import functools
 import itertools
 import logging
-import math
 
 from game.conductor.groups import playout_ms
+from game.engine import bot_turns
 
 log = logging.getLogger(__name__)
 
 TRANSPORT_GRACE_MS = 500  # the worker's own limit is bot_act_timeout_ms; allow for the trip both ways
-_SENTENCE_END = (".", "?", "!", ".\"", "?\"", "!\"")
-
-
-def revealed_query(state, seat: dict) -> dict:
-    """What a bot may see now: the revealed text and where it stands, never the unread words."""
-    q = state.q
-    words = state.question.words[: q.revealed]
-    text = " ".join(words)
-    return {
-        "text": text,
-        "word_index": q.revealed,
-        "char_index": len(text),
-        "sentence_index": sum(1 for w in words[:-1] if w.endswith(_SENTENCE_END)),
-        "phase": q.phase + 1,
-        "mode": q.mode,
-        "final": q.mode == "team" or q.revealed >= len(state.question.words),
-        "snippets": [{"title": x["title"], "text": x["text"]} for x in q.snippets],
-        "tier": seat.get("tier") or "unlimited",
-    }
-
-
-def _clean_act(act) -> dict | None:
-    if not isinstance(act, dict) or not isinstance(act.get("guess"), str):
-        return None
-    confidence = act.get("confidence")
-    ok = isinstance(confidence, (int, float)) and not isinstance(confidence, bool) and math.isfinite(confidence)
-    alternatives = act.get("alternatives") if isinstance(act.get("alternatives"), list) else []
-    pairs = [[str(a[0]), float(a[1])] for a in alternatives
-             if isinstance(a, (list, tuple)) and len(a) == 2 and isinstance(a[1], (int, float))]
-    return {"guess": act["guess"].strip(), "confidence": float(confidence) if ok else 0.0,
-            "buzz": act.get("buzz") is True, "alternatives": pairs}
-
-
-def missed_status(reason: str) -> str:
-    """What the hall is told of a bot's act that came to nothing: it ran out of time (the worker's
-    own time limit, bots.acting.TimeLimitExceeded) or it failed."""
-    return "timed_out" if "time limit" in reason else "failed"
-
-
-def private_known(state) -> dict:
-    """What trusted bots may be told privately about the question in play (bots.trust chooses which):
-    the simulated opponent is told the clean answer, never the answer line with its directives."""
-    return {"question_id": state.question.qid, "answer": state.question.clean_answer,
-            "length_words": len(state.question.words), "question_idx": state.q.number - 1}
-
-
-def _threshold(value) -> float | None:
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-    return min(1.0, max(0.0, float(value))) if ok else None
 
 
 class BotDriver:
@@ -110,20 +62,6 @@ class BotDriver:
         q = self.state.q
         return None if q is None else (q.number, q.index, q.phase, q.closed)
 
-    def _may_act(self, seat_id: str) -> bool:
-        s = self.state
-        q = s.q
-        seat = s.seats.get(seat_id)
-        if seat is None or seat["kind"] != "bot" or seat.get("stopped") or s.status != "live" or s.paused \
-                or q is None or q.closed:
-            return False
-        tier = s.phase_rules()["bot_tier"]
-        if (tier and seat.get("tier") != tier) or seat["team"] in q.locked:
-            return False
-        if q.mode == "buzz":
-            return q.possession is None and q.revealed > 0
-        return seat["team"] not in q.passed and seat["team"] not in q.submissions
-
     # -- asking -----------------------------------------------------------------------------------
 
     async def refresh(self) -> None:
@@ -134,7 +72,7 @@ class BotDriver:
                 self.abandoned[query["id"]] = seat_id
                 del self.out[seat_id]
         for seat_id in self.seats:
-            if seat_id in self.out or seat_id in self.buzzing or not self._may_act(seat_id):
+            if seat_id in self.out or seat_id in self.buzzing or not bot_turns.may_act(self.state, seat_id):
                 continue
             q = self.state.q
             about = context + ((q.revealed,) if q.mode == "buzz" else ())
@@ -153,13 +91,12 @@ class BotDriver:
             "seat": seat_id,
             "query_id": query_id,
             "bot": self.seats[seat_id]["config"],
-            "query": revealed_query(s, seat),
+            "query": bot_turns.revealed_query(s, seat),
             "time_limit_ms": limit,
         }
         fields = self.seats[seat_id].get("private") or ()
-        if fields:  # only what bots.trust allows this kind of bot; question_idx is QANTA's, 0-based
-            known = private_known(s)
-            payload["private"] = {name: known[name] for name in fields}
+        if fields:  # only what bots.trust allows this kind of bot
+            payload["private"] = bot_turns.private_for(s, fields)
         timeout = {"type": "bot.timeout", "seat": seat_id, "query_id": query_id, "status": "timed_out",
                    "reason": f"The bot gave no answer within {limit} ms; play goes on without it."}
         delay = playout_ms(self.host.code)  # the query leaves when the screens show the words it carries
@@ -216,36 +153,33 @@ class BotDriver:
             return
         query["timer"].cancel()
         del self.out[seat_id]
-        act = _clean_act(message.get("act"))
+        act = bot_turns.clean_act(message.get("act"))
         if message.get("error") or act is None:
             reason = str(message.get("error") or "The bot sent no usable answer.")
-            return await self._missed(seat_id, query_id, reason, missed_status(reason))
+            return await self._missed(seat_id, query_id, reason)
         now = self.host.conductor.clock()
         self.host.room.bot_answered(seat_id, now - query["asked_at"], now)
-        seat = self.state.seats[seat_id]
-        actor = {"role": "bot", "seat": seat_id, "team": seat["team"]}
-        await self.host.execute({"type": "bot_guess", "actor": actor,
-                                 "data": dict(act, threshold=_threshold(message.get("threshold")), word=query["word"])})
+        actor = bot_turns.bot_actor(self.state, seat_id)
+        await self.host.execute(bot_turns.guess(actor, act, bot_turns.threshold_of(message.get("threshold")),
+                                                query["word"]))
         if self.state.q is None or self._context() != query["context"]:
             return
-        if self.state.q.mode == "team":
-            command = {"type": "submit", "data": {"text": act["guess"]}} if act["guess"] else {"type": "pass"}
-            await self.host.execute({**command, "actor": actor})
-        elif act["buzz"] and act["guess"]:
+        reply = bot_turns.reply_to(self.state, actor, act)
+        if reply.now is not None:
+            await self.host.execute(reply.now)
+        elif reply.buzz_in_ms is not None:
             self.buzzing.add(seat_id)
-            self.host.put_later(self.state.rules["bot_reaction_ms"], {
-                "type": "bot.buzz", "seat": seat_id, "guess": act["guess"], "context": query["context"],
-                "seen": query["word"]})
+            self.host.put_later(reply.buzz_in_ms, {"type": "bot.buzz", "seat": seat_id, "guess": reply.guess,
+                                                   "context": query["context"], "seen": query["word"]})
 
     async def _buzz(self, message: dict) -> None:
         seat_id = message["seat"]
         self.buzzing.discard(seat_id)
-        if self._context() != message["context"] or not self._may_act(seat_id):
+        if self._context() != message["context"] or not bot_turns.may_act(self.state, seat_id):
             return
-        actor = {"role": "bot", "seat": seat_id, "team": self.state.seats[seat_id]["team"]}
-        seen = message.get("seen", self.state.q.revealed)  # the words it decided on, like a person's screen
-        if await self.host.execute({"type": "buzz", "actor": actor, "data": {"seen": seen}}) is not None:
-            await self.host.execute({"type": "answer", "actor": actor, "data": {"text": message["guess"]}})
+        actor = bot_turns.bot_actor(self.state, seat_id)
+        if await self.host.execute(bot_turns.buzz(actor, message.get("seen", self.state.q.revealed))) is not None:
+            await self.host.execute(bot_turns.answer(actor, message["guess"]))
 
     async def _stopped(self, seat_id: str, query_id: str, reason: str) -> None:
         """The worker stopped the bot (over its tier's memory limit, or its process died under it): it is
@@ -261,9 +195,9 @@ class BotDriver:
             await self.host.execute({"type": "bot_stopped", "actor": {"role": "system"},
                                      "data": {"seat": seat_id, "reason": reason}})
 
-    async def _missed(self, seat_id: str, query_id: str, reason: str, status: str) -> None:
+    async def _missed(self, seat_id: str, query_id: str, reason: str, status: str | None = None) -> None:
         self.reported.add(query_id)
-        self.host.room.bot_missed(seat_id, status, reason, self.host.conductor.clock())
+        command = bot_turns.missed(seat_id, reason, status)
+        self.host.room.bot_missed(seat_id, command["data"]["status"], reason, self.host.conductor.clock())
         if self.state.status == "live":
-            await self.host.execute({"type": "bot_missed", "actor": {"role": "system"},
-                                     "data": {"seat": seat_id, "reason": reason, "status": status}})
+            await self.host.execute(command)

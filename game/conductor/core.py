@@ -32,6 +32,7 @@ from game.budgets import Budgets
 from game.store import now_ms
 
 from game import leases
+from game.judging import lexicon
 from game.conductor import loading
 from game.conductor.alarms import Alarms
 from game.conductor.database import DatabaseThread
@@ -48,14 +49,14 @@ MAX_FORWARDS = 2  # a message is forwarded at most this often before it is answe
 
 
 def default_send_query(payload: dict, tier: str, loop=None) -> None:
+    # Imported when a bot is first asked: bots.dispatch brings the bot kinds (NumPy, SciPy, scikit-learn:
+    # seconds and about 100 MB), which a web process that imports this module but conducts nothing never needs.
     from bots.dispatch import send_query  # the bots app owns the queues and the in-process pool
 
     send_query(payload, tier, loop=loop)
 
 
 def _load_judge_index() -> None:
-    from game.judging import lexicon
-
     lexicon.index()  # the judge's synonyms, read once (a missing index is a startup warning, game.W001)
 
 

@@ -4,6 +4,8 @@ These run on the conductor's database thread, never on the event loop.
 """
 from __future__ import annotations
 
+from bots.builds import seat_facts  # the bots app owns what kind a seat's bot is and its size
+from bots.trust import private_fields
 from game.models import CommandReceipt, Match, Seat
 from game.store import MatchRunner, seat_data
 
@@ -36,9 +38,6 @@ def bot_seats(runner: MatchRunner) -> dict:
 
     What a bot may be told is decided by what it is (bots.trust), never by a flag in its config.
     """
-    from bots.builds import seat_facts  # the bots app owns what kind a seat's bot is and its size
-    from bots.trust import private_fields
-
     seats = Seat.objects.filter(team__match=runner.match, kind=Seat.Kind.BOT)
     out = {}
     for seat in seats:

@@ -5,6 +5,8 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from game.judging.answerline import parse_answer_line  # plain Python, like the engine
+
 POWER_MARK = "(*)"
 _SPACE = re.compile(r"\s+")
 # A pronunciation guide, as the importers mark it (game/importers/guides.py): spoken, never shown.
@@ -112,6 +114,4 @@ def spoken_words(text: str) -> list[tuple[str, str]]:
 def clean_answer(line: str) -> str:
     """The answer as the hall is shown it: the main answer of the line without its directives
     ("[accept …; do not accept …]"), markup or braces; the line itself when nothing is left."""
-    from game.judging.answerline import parse_answer_line  # plain Python, like the engine
-
     return parse_answer_line(line or "").main or (line or "")

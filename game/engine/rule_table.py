@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from bots.tiers import TIER_LIMITS
 from game.engine.buzzrace import GRACE_CAP_MS
 
 
@@ -45,7 +46,7 @@ KINDS = (*NUMBERS, "choice", "flag", "text")
 MODE_CHOICES = (("buzz", "buzz in: a player buzzes as the words are read"),
                 ("team", "team discussion: the whole question is shown, the captain submits"))
 MODES = tuple(mode for mode, _ in MODE_CHOICES)
-TIERS = ("500mib", "6gib", "unlimited")
+TIERS = tuple(TIER_LIMITS)  # a phase's bot_tier: the tiers of bots/tiers.py, plain data below the engine
 # The host page's fieldsets for the rules of the whole match, in page order (each phase has its own).
 GROUPS = ("Match", "Reading", "Answering", "Bots: fairness and audience")
 

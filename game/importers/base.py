@@ -10,10 +10,6 @@ KINDS = ("short", "tossup")
 _LIMITS = {"category": 100, "subcategory": 100}
 
 
-class ImportProblem(Exception):
-    """A problem with the whole file (not one line); the message tells the host what to do."""
-
-
 @dataclass(frozen=True)
 class Row:
     """One question read from the file, or the reason the line at `line` could not be read."""

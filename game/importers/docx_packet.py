@@ -22,8 +22,10 @@ import zipfile
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from game.importers.base import ImportProblem, Parsed, Row, checked
-from game.importers.limits import DOCX_DEPTH, DOCX_MEMBER, DOCX_MEMBERS, DOCX_PARAGRAPHS, FILE, UNPACKED, LimitExceeded
+from intake.limits import DOCX_DEPTH, DOCX_MEMBER, DOCX_MEMBERS, DOCX_PARAGRAPHS, FILE, UNPACKED, LimitExceeded
+from intake.problems import ImportProblem
+
+from game.importers.base import Parsed, Row, checked
 
 DOCUMENT = "word/document.xml"
 END_OF_DIRECTORY = b"PK\x05\x06"

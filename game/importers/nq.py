@@ -4,8 +4,9 @@ The first reference is the answer shown; every reference is accepted, as Efficie
 """
 from __future__ import annotations
 
+from intake.json_items import json_lines
+
 from game.importers.base import Parsed, rows_from
-from game.importers.json_items import json_lines
 
 
 def to_question(record: dict) -> dict:

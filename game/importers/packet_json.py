@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 
-from game.importers.base import ImportProblem, Parsed, rows_from
-from game.importers.json_items import object_with_array
+from intake.json_items import object_with_array
+from intake.problems import ImportProblem
+
+from game.importers.base import Parsed, rows_from
 
 FORMAT_NAME = "exhibition-packet"
 VERSION = 1

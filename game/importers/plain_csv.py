@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from itertools import chain
 
+from intake.csv_rows import first_of, header_and_rows, keyed
+
 from game.importers.base import Parsed, rows_from
-from game.importers.csv_rows import first_of, header_and_rows, keyed
 
 QUESTION_COLUMNS = ("question", "text")
 ANSWER_COLUMNS = ("answer", "answers")

@@ -5,8 +5,9 @@ accepted answer, and the ids, tournament, year and difficulty go into the source
 """
 from __future__ import annotations
 
+from intake.json_items import object_with_array
+
 from game.importers.base import Parsed, rows_from
-from game.importers.json_items import object_with_array
 
 SOURCE_FIELDS = ("qanta_id", "page", "tournament", "year", "difficulty", "fold", "dataset", "proto_id", "qdb_id")
 

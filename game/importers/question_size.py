@@ -7,13 +7,7 @@ from __future__ import annotations
 
 import json
 
-from game.importers.limits import ANSWER, QUESTION, TEXT, Limit, LimitExceeded
-
-
-def check_length(limit: Limit, value, where: str) -> None:
-    """LimitExceeded, naming `where`, when the string `value` has more characters than `limit`."""
-    if isinstance(value, str) and len(value) > limit.value:
-        raise LimitExceeded(limit, where, f"{len(value):,} characters")
+from intake.limits import ANSWER, QUESTION, TEXT, LimitExceeded, check_length
 
 
 def check_question_size(question: dict, where: str) -> None:

@@ -4,12 +4,14 @@ from __future__ import annotations
 import io
 import json
 
+from intake.csv_rows import header_names, records
+from intake.json_limits import value_end
+from intake.limits import LimitExceeded
+from intake.problems import ImportProblem
+from intake.source import Source, plain_name
+
 from game.importers import docx_packet, nq, packet_json, plain_csv, qanta, tossups_csv
-from game.importers.base import ImportProblem, Parsed
-from game.importers.csv_rows import header_names, records
-from game.importers.json_limits import value_end
-from game.importers.limits import LimitExceeded
-from game.importers.reading import Source, plain_name
+from game.importers.base import Parsed
 
 FORMATS = {
     "qanta": ("QANTA JSON", qanta.parse),

@@ -6,11 +6,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Callable
 
+from intake.limits import QUESTIONS, LimitExceeded
+from intake.problems import ImportProblem
+from intake.source import Source, plain_name
+
 from game.importers import docx_packet
-from game.importers.base import ImportProblem, LineError
-from game.importers.limits import QUESTIONS, LimitExceeded
+from game.importers.base import LineError
 from game.importers.question_size import check_question_size
-from game.importers.reading import Source, plain_name
 from game.importers.registry import FORMATS, parse
 from game.importers.save import check_slug, save_packet
 

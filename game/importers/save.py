@@ -4,9 +4,9 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.text import slugify
 
-from game.models import Packet, Question
+from intake.problems import ImportProblem
 
-from game.importers.base import ImportProblem
+from game.models import Packet, Question
 
 
 def check_slug(slug: str) -> str:

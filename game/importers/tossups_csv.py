@@ -6,8 +6,10 @@ into the source so nothing the file carried is lost.
 """
 from __future__ import annotations
 
-from game.importers.base import ImportProblem, Parsed, rows_from
-from game.importers.csv_rows import first_of, header_and_rows, keyed
+from intake.csv_rows import first_of, header_and_rows, keyed
+from intake.problems import ImportProblem
+
+from game.importers.base import Parsed, rows_from
 
 ID_COLUMNS = ("question_id", "qid", "id", "qanta_id")
 TEXT_COLUMNS = ("text", "question")

@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from game.importers.base import ImportProblem
-from game.importers.limits import RECORD, Limit
-from game.importers.streams import lines, unpacked
+from intake.limits import RECORD, Limit
+from intake.problems import ImportProblem
+from intake.streams import lines, unpacked
+
 from game.archive.match_archive import ArchiveError, header, read_archive
 from game.models import Match
 from game.archive.replay import load_log

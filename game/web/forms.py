@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from django import forms
 
-from bots.budgets import TIER_LIMITS, TierExceeded
+from bots.budgets import TierExceeded
+from bots.tiers import TIER_LIMITS
 from bots.errors import BotError
 from bots.models import Bot
 

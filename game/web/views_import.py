@@ -6,8 +6,9 @@ from django.contrib.admin.views.decorators import staff_member_required
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 
-from game.importers.base import ImportProblem
-from game.importers.limits import FILE, UNPACKED, LimitExceeded
+from intake.limits import FILE, UNPACKED, LimitExceeded
+from intake.problems import ImportProblem
+
 from game.importers.registry import FORMATS
 from game.importers.run import import_file
 

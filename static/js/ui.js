@@ -175,7 +175,7 @@ export function renderBots(box, view) {
 
 const pct = (x) => `${Math.round(x * 100)}%`;
 
-/** 1.5 GiB, 612.4 MiB, 12 KiB, 900 bytes: as bots/budgets.py human_bytes says a size. */
+/** 1.5 GiB, 612.4 MiB, 12 KiB, 900 bytes: as bots/tiers.py human_bytes says a size. */
 export function humanBytes(n) {
   for (const [unit, size] of [["GiB", 1024 ** 3], ["MiB", 1024 ** 2], ["KiB", 1024]]) {
     if (n >= size) return `${(n / size).toFixed(1).replace(/\.0$/, "")} ${unit}`;

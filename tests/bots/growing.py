@@ -2,7 +2,7 @@
 one kills its own process as it acts.
 
 Plugged in by name where a test needs them: EXHIBITION_BOT_KINDS=tests.bots.growing.GrowingBot for a
-worker process, bots.registry.plug_in in the test's own process."""
+worker process, bots.kinds.plug_in in the test's own process."""
 import os
 import signal
 

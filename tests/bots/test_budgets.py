@@ -1,14 +1,15 @@
 """Tier budgets: artefact sizes are measured on disk and checked against the tier's limit."""
 import os
-from types import SimpleNamespace
 
 import pytest
 
-from bots.budgets import TIER_LIMITS, TierExceeded, check_tier, human_bytes, measure_artefacts
+from bots.budgets import TierExceeded, check_size, measure_artefacts
+from bots.tiers import TIER_LIMITS, human_bytes
 
 
-def make_bot(path, name="big", measurable=True):
-    return SimpleNamespace(name=name, artefact_dir=str(path), measurable=measurable)
+def check_folder(path, tier: str, name: str = "big") -> int:
+    """A bot whose artefacts are the folder at path, measured for a seat in tier."""
+    return check_size(name, tier, measure_artefacts(path), str(path))
 
 
 def test_tier_limits_are_the_efficientqa_numbers():
@@ -56,29 +57,27 @@ def test_a_sparse_file_counts_at_its_full_size(tmp_path):
 def test_a_bot_over_its_tier_is_refused_with_both_sizes_named(tmp_path):
     with open(tmp_path / "index.npz", "wb") as handle:
         os.truncate(handle.fileno(), 642_123_776)
-    bot = make_bot(tmp_path)
     with pytest.raises(TierExceeded) as refused:
-        check_tier(bot, "500mib")
+        check_folder(tmp_path, "500mib")
     message = str(refused.value)
     assert "measured 612.4 MiB (642,123,776 bytes), over the 500 MiB limit (524,288,000 bytes)" in message
     assert "'big'" in message
-    assert check_tier(bot, "6gib") == 642_123_776
-    assert check_tier(bot, "unlimited") == 642_123_776
+    assert check_folder(tmp_path, "6gib") == 642_123_776
+    assert check_folder(tmp_path, "unlimited") == 642_123_776
 
 
 def test_a_bot_at_exactly_the_limit_fits(tmp_path):
     with open(tmp_path / "index.npz", "wb") as handle:
         os.truncate(handle.fileno(), 524_288_000)
-    assert check_tier(make_bot(tmp_path), "500mib") == 524_288_000
+    assert check_folder(tmp_path, "500mib") == 524_288_000
 
 
 def test_a_remote_bot_can_only_play_unlimited():
-    remote = SimpleNamespace(name="far", artefact_dir="", measurable=False)
     with pytest.raises(TierExceeded, match="cannot be measured against the 500 MiB limit"):
-        check_tier(remote, "500mib")
-    assert check_tier(remote, "unlimited") == 0
+        check_size("far", "500mib", 0, "", measurable=False)
+    assert check_size("far", "unlimited", 0, "", measurable=False) == 0
 
 
 def test_an_unknown_tier_is_refused(tmp_path):
     with pytest.raises(TierExceeded, match="no tier called '1gib'"):
-        check_tier(make_bot(tmp_path), "1gib")
+        check_folder(tmp_path, "1gib")

@@ -10,8 +10,9 @@ import pytest
 from channels.layers import get_channel_layer
 from django.core.management import call_command
 
-from bots.building import build_artefacts
+from bots.artefacts import build_artefacts
 from bots.dispatch import send_query
+from bots.replay import ReplayBot
 from tests.bots.conftest import running_worker
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.django_db]
@@ -92,7 +93,7 @@ async def test_the_500mib_worker_refuses_other_tiers_and_remote_bots(worker, pai
 async def test_a_worker_holds_a_bots_loading_to_the_tier_budget_and_stops_it_past_it(broker, bot_root, tmp_path):
     rows = "".join(f"q{i},{p},guess number {i} {p},0.{p % 10},False\n" for i in range(20000) for p in range(0, 40, 4))
     (tmp_path / "big.buzz.csv").write_text("question_id,token_position,guess,confidence,buzz\n" + rows)
-    folder = build_artefacts("replay_csv", tmp_path / "big.buzz.csv", {}, bot_root / "big", progress=lambda m: None)
+    folder = build_artefacts(ReplayBot, tmp_path / "big.buzz.csv", {}, bot_root / "big", progress=lambda m: None)
     spec = {"kind": "replay_csv", "name": "big", "artefact_dir": str(folder)}
     channel = await get_channel_layer().new_channel()
     with running_worker(tmp_path / "worker.log", env={"EXHIBITION_BOT_MEMORY_500MIB": "16MiB"}):

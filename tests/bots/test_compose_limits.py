@@ -6,7 +6,7 @@ from pathlib import Path
 import yaml
 from django.conf import settings
 
-from bots.budgets import MEMORY_BUDGETS, WORKER_PROCESS_HEADROOM, parse_bytes
+from bots.tiers import MEMORY_BUDGETS, WORKER_PROCESS_HEADROOM, parse_bytes
 from bots.memory import process_share
 
 COMPOSE = Path(settings.BASE_DIR) / "docker-compose.yml"

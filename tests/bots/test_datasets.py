@@ -6,7 +6,7 @@ import pytest
 
 from bots.builtin.candidates import extract, in_question
 from bots.datasets import DataError, holds_questions, read_pairs, read_passages
-from game.importers.limits import LimitExceeded
+from intake.limits import LimitExceeded
 from bots.text import answer_type, exact_match, normalize_answer
 
 QANTA = [

@@ -6,7 +6,7 @@ import threading
 import pytest
 from channels.layers import get_channel_layer
 
-from bots import registry
+from bots import kinds, registry
 from bots.base import BaseBot
 from bots.dispatch import send_query
 from bots.protocol import Act
@@ -28,7 +28,7 @@ class GatedBot(BaseBot):
 def embedded(settings, monkeypatch):
     settings.REDIS_URL = ""
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    monkeypatch.setitem(registry.KINDS, "gated", GatedBot)
+    monkeypatch.setitem(kinds.KINDS, "gated", GatedBot)
     gate.clear()
     registry.forget_loaded()
     yield

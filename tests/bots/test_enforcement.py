@@ -8,12 +8,11 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.core.management import call_command
 
-from bots import registry
+from bots import kinds, registry
 from bots.acting import answer
 from bots.base import BaseBot
 from bots.models import Bot
 from bots.protocol import Act
-from bots.footprint import size_of
 from game.conductor.loading import bot_seats
 from game.engine.api import fold, snapshot
 from game.models import Match
@@ -54,7 +53,7 @@ class HungryBot(BaseBot):
 
 @pytest.fixture
 def hungry(monkeypatch, bot_root):
-    monkeypatch.setitem(registry.KINDS, "hungry", HungryBot)
+    monkeypatch.setitem(kinds.KINDS, "hungry", HungryBot)
     return {"kind": "hungry", "name": "hungry"}
 
 
@@ -136,7 +135,7 @@ async def test_the_start_puts_what_each_bot_measured_on_its_card(conductor, cond
     events = await sync_to_async(load_events)(match)
     started = next(e for e in events if e["type"] == "match_started")
     seat = next(s["id"] for s in fold(events).seats.values() if s["name"] == "Pairs")
-    measured = await sync_to_async(lambda: size_of("qa_pairs", bot.current_build.measured_bytes))()
+    measured = await sync_to_async(lambda: kinds.size_of("qa_pairs", bot.current_build.measured_bytes))()
     assert started["data"]["bot_sizes"] == {seat: measured.card()}  # what the store measured, not what was sent
     card = measured.card()
     assert card == {"bytes": measured.total, "artefacts": measured.artefacts, "code": measured.code.project,

@@ -8,11 +8,11 @@ import types
 
 import pytest
 
-from bots import registry
+from bots import kinds
 from bots.budgets import TierExceeded, check_size
 from bots.builtin.qa_pairs import QaPairBot
 from bots.builtin.simulated import SimulatedBot
-from bots.footprint import CodeSize, Size, distribution_size, kind_code, measure_modules, size_of
+from bots.footprint import CodeSize, Size, distribution_size, kind_code, measure_modules
 
 
 def test_a_distribution_counts_once_whole_however_many_of_its_modules_are_imported():
@@ -52,8 +52,8 @@ def test_a_kind_whose_code_cannot_be_imported_cannot_be_measured_for_a_limited_t
     broken = types.new_class("BrokenBot", (SimulatedBot,))
     broken.__module__ = "tests.bots.no_such_module"
     broken.kind = "broken"
-    monkeypatch.setitem(registry.KINDS, "broken", broken)
-    size = size_of("broken", 1000)
+    monkeypatch.setitem(kinds.KINDS, "broken", broken)
+    size = kinds.size_of("broken", 1000)
     assert size.code is None and "could not be measured: importing it failed (ModuleNotFoundError" in size.unmeasured
     with pytest.raises(TierExceeded, match="cannot be measured against the 500mib tier's 500 MiB limit: The code of "
                                            "tests.bots.no_such_module could not be measured"):

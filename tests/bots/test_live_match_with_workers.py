@@ -10,7 +10,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import channel_layers, get_channel_layer
 
-from game.conductor import bots as conductor_bots
+from game.engine import bot_turns
 from game.conductor.core import Conductor
 from game.conductor.groups import CONDUCTOR_CHANNEL, MODERATOR, match_group
 from game.engine.api import fold
@@ -104,14 +104,14 @@ async def test_a_match_plays_to_the_end_against_a_worker_per_tier_and_survives_l
 
     # Record every query the conductor builds, with the event-log position it was built at.
     built = []
-    real_query = conductor_bots.revealed_query
+    real_query = bot_turns.revealed_query
 
     def recording_query(state, seat):
         query = real_query(state, seat)
         built.append((state.seq, seat["id"], query))
         return query
 
-    monkeypatch.setattr(conductor_bots, "revealed_query", recording_query)
+    monkeypatch.setattr(bot_turns, "revealed_query", recording_query)
 
     workers = {}
     for tier in TIERS:

@@ -10,9 +10,9 @@ import re
 
 import pytest
 
-from bots import memory, registry
+from bots import kinds, memory, registry
 from bots.acting import answer
-from bots.budgets import WORKER_PROCESS_HEADROOM
+from bots.tiers import WORKER_PROCESS_HEADROOM
 
 MIB = 1024**2
 BUDGET = 200 * MIB
@@ -22,7 +22,7 @@ BUDGET = 200 * MIB
 def small_budget(settings, monkeypatch):
     settings.EXHIBITION_BOT_MEMORY_BUDGETS = {"500mib": BUDGET}
     monkeypatch.setattr(memory, "_parent", dict(memory._parent))  # what a test's worker set up stays its own
-    registry.plug_in("tests.bots.growing.GrowingBot")
+    kinds.plug_in("tests.bots.growing.GrowingBot")
     registry.forget_loaded()
     yield
     registry.forget_loaded()

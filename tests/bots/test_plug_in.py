@@ -1,18 +1,18 @@
 """Operators plug their own bot class in by name (settings.EXHIBITION_BOT_KINDS, read by every process
-that loads bots.registry); a name that cannot be a bot kind stops the process with a sentence saying why.
+that loads bots.kinds); a name that cannot be a bot kind stops the process with a sentence saying why.
 A worker started with it plays the class (tests/bots/test_worker_memory.py)."""
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from bots import registry
+from bots import kinds
 from tests.bots.growing import GrowingBot
 
 
 def test_a_plugged_in_class_joins_the_kinds_under_its_own_kind(monkeypatch):
-    monkeypatch.delitem(registry.KINDS, "growing", raising=False)
-    assert registry.plug_in("tests.bots.growing.GrowingBot") is GrowingBot
-    assert registry.KINDS["growing"] is GrowingBot
-    assert registry.plug_in("tests.bots.growing.GrowingBot") is GrowingBot  # naming it twice is harmless
+    monkeypatch.delitem(kinds.KINDS, "growing", raising=False)
+    assert kinds.plug_in("tests.bots.growing.GrowingBot") is GrowingBot
+    assert kinds.KINDS["growing"] is GrowingBot
+    assert kinds.plug_in("tests.bots.growing.GrowingBot") is GrowingBot  # naming it twice is harmless
 
 
 @pytest.mark.parametrize("path, why", [
@@ -23,7 +23,7 @@ def test_a_plugged_in_class_joins_the_kinds_under_its_own_kind(monkeypatch):
 ])
 def test_a_name_that_is_no_bot_class_is_refused_with_the_reason(path, why):
     with pytest.raises(ImproperlyConfigured, match=why) as refused:
-        registry.plug_in(path)
+        kinds.plug_in(path)
     assert str(refused.value).startswith(f"EXHIBITION_BOT_KINDS names {path!r}")
 
 
@@ -33,4 +33,4 @@ def test_a_class_may_not_take_a_built_in_kind(monkeypatch):
 
     monkeypatch.setattr("tests.bots.growing.Impostor", Impostor, raising=False)
     with pytest.raises(ImproperlyConfigured, match="whose kind 'simulated' is already taken by bots.builtin.simulated"):
-        registry.plug_in("tests.bots.growing.Impostor")
+        kinds.plug_in("tests.bots.growing.Impostor")

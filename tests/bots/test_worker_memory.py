@@ -17,7 +17,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import channel_layers, get_channel_layer
 
-from bots import registry
+from bots import kinds
 from bots.dispatch import send_query
 from game.engine.api import fold
 from game.models import Packet, Question
@@ -45,7 +45,7 @@ QUESTIONS = [
 
 @pytest.fixture
 def redis_11(settings):
-    registry.plug_in("tests.bots.growing.GrowingBot")  # the conductor's process checks seats of this kind too
+    kinds.plug_in("tests.bots.growing.GrowingBot")  # the conductor's process checks seats of this kind too
     channel_layers.backends = {}
     with broker_at(settings, REDIS_URL):
         yield

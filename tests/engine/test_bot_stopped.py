@@ -73,7 +73,7 @@ def test_its_card_says_stopped_on_every_later_question():
 
 
 def test_the_start_carries_each_bot_seats_size_and_nothing_else():
-    """The store measures every bot seat at the start (bots.admission) and the start carries it to the
+    """The store measures every bot seat at the start (game.seat_checks) and the start carries it to the
     cards; only bot seats, and only the parts' byte counts, reach the log."""
     m = Match("efficientqa", {"questions": 1, "tiebreakers": 0})
     sizes = {"b500": {"bytes": 300, "artefacts": 100, "code": 50, "packages": 150, "path": "/data/bots/x"},

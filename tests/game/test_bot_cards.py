@@ -111,7 +111,7 @@ def test_a_card_shows_what_the_bot_measured_at_the_start_and_its_parts():
     sized = {**SEATS, "small": {**SEATS["small"], "size": {"bytes": 642_123_776, "artefacts": 300 * 1024**2,
                                                            "code": 190_000, "packages": 341_934_000}}}
     card, unsized = cards([{**view(), "seats": sized}, "small"], [{**view(), "seats": sized}, "big"])
-    assert card["size"] == "612.4 MiB"  # as bots/budgets.py human_bytes says it
+    assert card["size"] == "612.4 MiB"  # as bots/tiers.py human_bytes says it
     assert card["sizeParts"] == "artefacts 300 MiB + code 185.5 KiB + packages 326.1 MiB"
     assert unsized["size"] is None
 

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from bots.budgets import TIER_LIMITS
+from bots.tiers import TIER_LIMITS
 from bots.models import Bot
 from game.models import Match, SnippetPassage
 from game.store import load_state

@@ -15,8 +15,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from game.engine.questions import split_words
-from game.importers.base import ImportProblem
-from game.importers.limits import LimitExceeded
+from intake.limits import LimitExceeded
+from intake.problems import ImportProblem
 from game.importers.run import import_bytes
 from game.judging.answerline import parse_answer_line
 from game.models import Packet

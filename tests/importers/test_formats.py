@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from game.importers.base import ImportProblem
+from intake.problems import ImportProblem
 from game.importers.registry import detect
 from game.importers.run import import_bytes, import_path
 

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from game.importers.limits import FILE, MIB
+from intake.limits import FILE, MIB
 from game.models import Packet
 from game.web.views_import import FORM_FIELDS_BYTES
 from tests.servers import ROOT

@@ -10,8 +10,8 @@ import lzma
 
 import pytest
 
-from game.importers.base import ImportProblem
-from game.importers.limits import LimitExceeded
+from intake.limits import LimitExceeded
+from intake.problems import ImportProblem
 from game.importers.run import import_bytes, import_path
 from game.models import Packet, Question
 

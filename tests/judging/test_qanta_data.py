@@ -2,7 +2,7 @@
 import pytest
 
 from game.importers.qanta import parse
-from game.importers.reading import source_of_bytes
+from intake.source import source_of_bytes
 from game.judging.answerline import parse_answer_line
 from game.judging.judge import judge
 

@@ -12,17 +12,18 @@ import json
 import time
 
 from django.core.management.base import BaseCommand, CommandError
-from bots.artefacts import build_dir
-from bots.building import build_artefacts, buildable
-from bots.budgets import TIER_LIMITS, TierExceeded, check_size, human_bytes
+
+from intake.problems import ImportProblem
+
+from bots.artefacts import build_artefacts, build_dir
+from bots.budgets import TierExceeded, check_size
+from bots.tiers import TIER_LIMITS, human_bytes
 from bots.builds import next_build_number, record_build
 from bots.datasets import DataError
 from bots.errors import BotError
-from bots.footprint import size_of
+from bots.kinds import KINDS, REMOTE_KINDS, size_of
 from bots.models import Bot
-from bots.registry import KINDS, REMOTE_KINDS
 from bots.remote_registration import RegistrationRefused, check_name, register_remote
-from game.importers.base import ImportProblem
 
 
 class Command(BaseCommand):
@@ -60,7 +61,8 @@ class Command(BaseCommand):
             self.stdout.write(f"remote bot {name!r} ({kind}) at {build.config['url']} registered as build "
                               f"{build.number} in the {build.bot.tier} tier: {found}")
             return
-        tier = tier or KINDS[kind].default_tier
+        bot_class = KINDS[kind]
+        tier = tier or bot_class.default_tier
         started = time.monotonic()
 
         def progress(message: str) -> None:
@@ -69,11 +71,11 @@ class Command(BaseCommand):
 
         artefact_dir = ""
         number = next_build_number(Bot.objects.filter(name=name).first())
-        if buildable(kind):
+        if hasattr(bot_class, "build"):
             if not data:
                 raise CommandError(f"A {kind} bot is built from data: pass --data PATH.")
             try:
-                artefact_dir = str(build_artefacts(kind, data, settings, build_dir(name, number), progress, questions))
+                artefact_dir = str(build_artefacts(bot_class, data, settings, build_dir(name, number), progress, questions))
             except (DataError, ImportProblem, BotError) as error:  # ImportProblem: over an input limit
                 raise CommandError(f"{error} Nothing was built.") from None
         build = record_build(name, kind, tier, settings, artefact_dir, number)

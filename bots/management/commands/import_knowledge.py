@@ -11,9 +11,10 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from intake.problems import ImportProblem
+
 from bots.importing.articles import ArticleError
 from bots.importing.importer import KnowledgeImportError, import_knowledge
-from game.importers.base import ImportProblem
 
 
 class Command(BaseCommand):

@@ -6,9 +6,10 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from game.importers.base import ImportProblem
-from game.importers.limits import RECORD
-from game.importers.streams import lines, unpacked
+from intake.limits import RECORD
+from intake.problems import ImportProblem
+from intake.streams import lines, unpacked
+
 from game.archive.match_archive import ArchiveError, import_archive
 
 

@@ -10,10 +10,11 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from game.importers.base import ImportProblem
-from game.importers.json_items import json_lines
-from game.importers.limits import RECORD
-from game.importers.streams import text_lines, unpacked
+from intake.json_items import json_lines
+from intake.limits import RECORD
+from intake.problems import ImportProblem
+from intake.streams import text_lines, unpacked
+
 from game.models import SnippetPassage
 
 BATCH = 1000

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from game.importers.base import ImportProblem
+from intake.problems import ImportProblem
+
 from game.importers.registry import CHOICES
 from game.importers.run import PROGRESS_EVERY, import_path
 

@@ -5,8 +5,10 @@ tier's seat instead of a simulated one; it plays for real, word by word.
 """
 from django.core.management.base import BaseCommand, CommandError
 
-from bots.budgets import TIER_LIMITS, TierExceeded
+from bots.budgets import TierExceeded
+from bots.tiers import TIER_LIMITS
 from bots.errors import BotError
+from bots.models import Bot
 
 from game.archive.boxscore import box_score, format_box_score
 from game.demo import ensure_demo_packet
@@ -33,8 +35,6 @@ def simulated_teams(format_name: str, registered: dict | None = None) -> list[Te
 def registered_bots(choices: list[str], format_name: str) -> dict:
     """tier -> Bot for each --bot TIER=NAME (game.seating.bot_seat measures each against its tier when the
     match is made)."""
-    from bots.models import Bot
-
     tiers = ["500mib", "6gib", "unlimited"] if format_name == "efficientqa" else ["500mib"]
     chosen = {}
     for choice in choices:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from game.importers.limits import DEPTH, Limit, LimitExceeded
+from intake.limits import DEPTH, Limit, LimitExceeded
 
 # A whole string (its brackets do not count), or a run of opening or of closing brackets.
 _TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[{]+|[\]}]+')

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from game.importers.base import ImportProblem
+from intake.problems import ImportProblem
 from serving import environment
 
 KIB = 1024
@@ -95,3 +95,9 @@ class LimitExceeded(ImportProblem):
     def __init__(self, limit: Limit, where: str, found: str = ""):
         self.limit, self.where = limit, where
         super().__init__(f"{where}: {limit.over(found)}.")
+
+
+def check_length(limit: Limit, value, where: str) -> None:
+    """LimitExceeded, naming `where`, when the string `value` has more characters than `limit`."""
+    if isinstance(value, str) and len(value) > limit.value:
+        raise LimitExceeded(limit, where, f"{len(value):,} characters")

@@ -4,8 +4,8 @@ from __future__ import annotations
 import csv
 from typing import Iterable, Iterator
 
-from game.importers.base import ImportProblem
-from game.importers.limits import FIELD, LimitExceeded
+from intake.limits import FIELD, LimitExceeded
+from intake.problems import ImportProblem
 
 
 def records(lines: Iterable[str], name: str = "The file") -> Iterator[tuple[int, list[str]]]:

@@ -14,8 +14,8 @@ import lzma
 import zlib
 from typing import BinaryIO, Callable, Iterator
 
-from game.importers.base import ImportProblem
-from game.importers.limits import RATIO, RATIO_FREE_BYTES, Limit, LimitExceeded
+from intake.limits import RATIO, RATIO_FREE_BYTES, Limit, LimitExceeded
+from intake.problems import ImportProblem
 
 PACKINGS = {  # first bytes: (name, reader of the unpacked bytes)
     b"\x1f\x8b": ("gzip", lambda packed: gzip.GzipFile(fileobj=packed, mode="rb")),

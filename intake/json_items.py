@@ -10,9 +10,9 @@ import json
 import re
 from typing import Iterable, Iterator
 
-from game.importers.base import ImportProblem
-from game.importers.json_limits import value_end
-from game.importers.limits import LINE
+from intake.json_limits import value_end
+from intake.limits import LINE
+from intake.problems import ImportProblem
 
 _DECODER = json.JSONDecoder()
 _WHITESPACE = re.compile(r"\s*")

@@ -10,8 +10,8 @@ from __future__ import annotations
 import io
 from typing import BinaryIO, Iterator
 
-from game.importers.limits import FILE, LINE, UNPACKED, Limit, LimitExceeded
-from game.importers.streams import not_utf8, text_lines, unpacked
+from intake.limits import FILE, LINE, UNPACKED, Limit, LimitExceeded
+from intake.streams import not_utf8, text_lines, unpacked
 
 HEAD_BYTES = 64 * 1024  # what format detection looks at
 
