@@ -6,7 +6,7 @@ points, timers, speeds and the bot-tier of each phase without new code.
 """
 from __future__ import annotations
 
-from game.engine.rule_table import MATCH_RULES, PHASE_RULES, PHASES, TIERS, RulesError  # noqa: F401
+from game.engine.rule_table import MATCH_RULES, PHASE_RULES, PHASES, TIERS, RulesError, markdown  # noqa: F401
 
 # Each format states what makes it itself and leaves the rest to the table's defaults, so a rule added
 # to the table reaches every format with its default. PRESETS holds them complete and checked (an
@@ -72,3 +72,8 @@ def make_rules(preset: str, overrides: dict | None = None) -> dict:
     if preset not in PRESETS:
         raise RulesError(f"There is no format called {preset!r}; choose one of {', '.join(PRESETS)}.")
     return _checked({**_VALUES[preset], **(overrides or {})})
+
+
+if __name__ == "__main__":
+    # docs/playing.md's table of every rule, with each preset's values beside the table's own.
+    print(markdown(PRESETS), end="")

@@ -2,7 +2,7 @@
 
 The formats (game/engine/formats.py) are values over this table and make_rules checks every value
 against it; the host's form (game/web/forms_host.py) builds its fields, labels, help and fieldsets
-from it; the table of rules in docs/playing.md is printed from it (`python -m game.engine.rule_table`).
+from it; the table of rules in docs/playing.md is printed from it (`python -m game.engine.formats`).
 So a new rule costs one entry here, and a test (tests/engine/test_rule_table.py) fails when code reads
 a rule this table lacks.
 
@@ -294,9 +294,3 @@ def markdown(presets: dict) -> str:
         lines.append("")
     return "\n".join(lines)
 
-
-if __name__ == "__main__":
-    # The presets are values over this table (formats imports it), so the printout reads them from there.
-    from game.engine import formats, rule_table
-
-    print(rule_table.markdown(formats.PRESETS), end="")

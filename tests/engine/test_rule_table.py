@@ -199,7 +199,7 @@ def test_a_phase_the_host_writes_gets_the_tables_defaults_for_what_it_leaves_out
 
 
 def test_the_docs_table_is_the_one_the_rule_table_prints():
-    command = ".venv/bin/python -m game.engine.rule_table"
+    command = ".venv/bin/python -m game.engine.formats"
     doc = (ROOT / "docs" / "playing.md").read_text()
     assert f"`{command}`" in doc, "docs/playing.md must say how its table of rules is made"
     printed = subprocess.run([sys.executable, *command.split()[1:]], cwd=ROOT, capture_output=True, text=True,
