@@ -83,10 +83,11 @@ LIVE = ALWAYS | {"pause", "kick", "leave", "protest"}
 ON_QUESTION = LIVE | {"undo", "throw_out"}
 PLAYING = ON_QUESTION | {"bot_guess", "snippets", "voice_timings"}
 AFTER_BUZZ = PLAYING | {"buzz", "answer", "pass", "rule"}  # a later buzz may still take the floor (buzzrace.py)
-# Where each question stage may go: undo returns to the stage its ruling was made in (a held floor, a
-# discussion, or ruling again once the answer was shown); a throw-out leaves no question (BETWEEN).
-BACK = frozenset({*FLOOR_HELD, S.DISCUSSION, S.REVIEW_BUZZ, S.REVIEW_TEAM})
-NEXT_PHASE = frozenset({S.READING, S.DEAD, S.DISCUSSION, S.CLOSED})  # a phase ended: the next one, or the close
+# Undo before the answer was shown goes back to the stage the undone ruling was made in, whatever the
+# phase is now; after, to ruling again. A ruling or timer that ends a phase leads to the next phase's first
+# stage (READING, DEAD when every word was read before, DISCUSSION) or to the close. Formats are data, so
+# these are the moves for any order of buzz and team phases.
+UNDO_BACK = frozenset({*FLOOR_HELD, S.DISCUSSION})
 
 STAGES: dict[Stage, StageRules] = {
     S.SETUP: StageRules(
@@ -94,48 +95,49 @@ STAGES: dict[Stage, StageRules] = {
         takes=ALWAYS | {"start", "end", "kick", "leave"},
         exits=frozenset({S.BETWEEN, S.FINISHED})),
     S.BETWEEN: StageRules(
-        "live with no question in play: the first question, or a thrown-out one's replacement, is about to start",
+        "live with no question in play, for the moment between the start (or a throw-out) and the question "
+        "that starts next",
         takes=LIVE | {"next", "end"},
         exits=frozenset({S.READING, S.FINISHED})),
     S.READING: StageRules(
         "a buzz phase with words still to come (on the clock, by the voice or by the moderator's key); the floor is open",
         takes=PLAYING | {"reveal", "buzz"},
-        exits=frozenset({S.DEAD, S.BUZZED, S.BETWEEN}) | NEXT_PHASE | BACK,
+        exits=frozenset({S.DEAD, S.BUZZED, S.DISCUSSION, S.CLOSED, S.BETWEEN}) | UNDO_BACK,
         timers=frozenset({"word"})),
     S.DEAD: StageRules(
         "a buzz phase with every word read: the floor is open until the dead time runs out",
         takes=PLAYING | {"buzz"},
-        exits=frozenset({S.BUZZED, S.BETWEEN}) | NEXT_PHASE | BACK,
+        exits=frozenset({S.BUZZED, S.DISCUSSION, S.CLOSED, S.BETWEEN}) | UNDO_BACK,
         timers=frozenset({"dead"})),
     S.BUZZED: StageRules(
         "a buzz holds the floor; its player has not answered yet (the moderator may rule on a spoken answer)",
         takes=AFTER_BUZZ,
-        exits=frozenset({S.ANSWERED, S.PROMPTED, S.BETWEEN}) | NEXT_PHASE | BACK,
+        exits=frozenset({S.ANSWERED, S.PROMPTED, S.READING, S.DEAD, S.CLOSED, S.BETWEEN}) | UNDO_BACK - {S.BUZZED},
         timers=frozenset({"answer"})),
     S.PROMPTED: StageRules(
         "the buzz's answer was prompted: its player answers again",
         takes=AFTER_BUZZ,
-        exits=frozenset({S.BUZZED, S.ANSWERED, S.BETWEEN}) | NEXT_PHASE | BACK,
+        exits=frozenset({S.ANSWERED, S.READING, S.DEAD, S.CLOSED, S.BETWEEN}) | UNDO_BACK - {S.PROMPTED},
         timers=frozenset({"prompt"})),
     S.ANSWERED: StageRules(
         "the buzz's answer waits for the moderator's ruling",
         takes=AFTER_BUZZ,
-        exits=frozenset({S.BUZZED, S.PROMPTED, S.BETWEEN}) | NEXT_PHASE | BACK),
+        exits=frozenset({S.PROMPTED, S.READING, S.DEAD, S.CLOSED, S.BETWEEN}) | UNDO_BACK - {S.ANSWERED}),
     S.DISCUSSION: StageRules(
         "a team phase: teams discuss, captains submit or pass, the moderator rules the floor's submission",
         takes=PLAYING | {"answer", "submit", "pass", "chat", "rule"},
-        exits=frozenset({S.BETWEEN}) | NEXT_PHASE | BACK,
+        exits=frozenset({S.READING, S.DEAD, S.CLOSED, S.BETWEEN}) | UNDO_BACK - {S.DISCUSSION},
         timers=frozenset({"discussion"})),
     S.REVIEW_BUZZ: StageRules(
         "the answer was shown and a ruling undone: the moderator rules again on the buzz's answer; "
         "nothing else is answered and no clock runs",
         takes=PLAYING | {"rule"},
-        exits=frozenset({S.CLOSED, S.BETWEEN}) | BACK),
+        exits=frozenset({S.REVIEW_TEAM, S.CLOSED, S.BETWEEN})),
     S.REVIEW_TEAM: StageRules(
         "the answer was shown and a ruling undone: the moderator rules again on the submissions made "
         "before it; nothing else is answered and no clock runs",
         takes=PLAYING | {"rule", "chat"},
-        exits=frozenset({S.CLOSED, S.BETWEEN}) | BACK),
+        exits=frozenset({S.REVIEW_BUZZ, S.CLOSED, S.BETWEEN})),
     S.CLOSED: StageRules(
         "the question is over and its answer shown: the moderator goes on to the next one",
         takes=ON_QUESTION | {"next", "end"},
