@@ -21,8 +21,9 @@ inside a question the stage refuses after them, so a command meant for an earlie
 told so rather than that this stage takes no such command.
 
 A stage owns its timers: the clock (rules.next_wakeup) runs only the ones its stage lists. Adding a
-stage (a bonus's parts, a team's AI teammate thinking) is one entry in STAGES, its refusals in
-REFUSALS, the fold's event that enters it, and the handlers of the commands it takes.
+stage (a bonus's parts, a team's AI teammate thinking) is a member of Stage with its entry in STAGES,
+its refusals in REFUSALS, the fold's event that enters it, and the handlers of the commands it takes;
+tests/engine/test_stages.py then checks every move and every refusal against the table.
 """
 from __future__ import annotations
 
@@ -63,7 +64,9 @@ class Refusal(NamedTuple):
 
 @dataclass(frozen=True)
 class StageRules:
-    meaning: str
+    """One stage's row of the table."""
+
+    meaning: str  # what is going on, in words
     takes: frozenset  # the commands this stage takes; it refuses every other one (REFUSALS)
     exits: frozenset  # the stages it may go to next (staying is not a move)
     timers: frozenset = frozenset()  # what may run on the clock here: "word" and the deadlines' kinds
