@@ -15,6 +15,7 @@ import copy
 from game.engine.event_table import EVENTS
 from game.engine.questions import Question
 from game.engine.rule_table import complete
+from game.engine.stages import Stage, buzz_floor_stage
 from game.engine.state import MatchState, QuestionState
 from game.engine.protests import fold_filed, fold_resolved
 from game.engine import voice
@@ -110,6 +111,7 @@ def _phase_started(s: MatchState, d, t):
     if d.get("words"):
         q.revealed += len(d["words"])
         q.reveal_times = q.reveal_times + [t] * len(d["words"])  # replaced, never changed: see MatchState.clone
+    q.stage = Stage.DISCUSSION if q.mode == "team" else buzz_floor_stage(q.revealed, len(s.question.words))
 
 
 def _word_revealed(s: MatchState, d, t):
@@ -119,6 +121,7 @@ def _word_revealed(s: MatchState, d, t):
     q.next_word_at = d.get("next_at")
     if d.get("dead_at") is not None:
         q.deadline = {"kind": "dead", "at": d["dead_at"]}
+    q.stage = buzz_floor_stage(q.revealed, len(s.question.words))
 
 
 def _buzz(s: MatchState, d, t):
@@ -135,11 +138,13 @@ def _buzz(s: MatchState, d, t):
                             "prompted": False, "ruling": None}]
     q.next_word_at = None
     q.deadline = {"kind": "answer", "at": d["deadline_at"]} if d.get("deadline_at") else None
+    q.stage = Stage.BUZZED
 
 
 def _answer(s: MatchState, d, t):
     s.q.possession["answer"] = d["text"]
     s.q.deadline = None
+    s.q.stage = Stage.ANSWERED
     marker = _open_marker(s.q, d["seat"])
     if marker is not None:
         marker["text"] = d["text"]
@@ -207,12 +212,15 @@ def _ruling(s: MatchState, d, t):
     marker = _open_marker(q, d["seat"]) if d["mode"] == "buzz" else None
     if marker is not None:
         marker.update(prompted=True) if verdict == "prompt" else marker.update(verdict=verdict, ruling=rid)
+    # The stage stays where it is when the question closes next (an accept, a reject once the answer was
+    # shown): question_closed, which follows in the same command, moves it.
     if verdict == "accept":
         q.result = {"team": d["team"], "seat": d["seat"], "points": d["points"], "phase": d["phase"]}
         q.possession, q.deadline = None, None
     elif verdict == "prompt":
         if q.mode == "buzz":
             q.possession = dict(q.possession, answer=None, prompted=True)
+            q.stage = Stage.PROMPTED
         else:
             q.submissions = {k: v for k, v in q.submissions.items() if k != d["team"]}
         q.deadline = d.get("deadline")
@@ -222,6 +230,8 @@ def _ruling(s: MatchState, d, t):
             q.possession = None
             q.next_word_at = d.get("resume_at")
             q.deadline = {"kind": "dead", "at": d["dead_at"]} if d.get("dead_at") is not None else None
+            if not q.answer_shown:  # the floor opens again
+                q.stage = buzz_floor_stage(q.revealed, len(s.question.words))
         else:
             q.floor = d.get("floor")
 
@@ -252,7 +262,7 @@ def _timeout(s: MatchState, d, t):
 
 def _question_closed(s: MatchState, d, t):
     q = s.q
-    q.closed = q.answer_shown = True
+    q.stage = Stage.CLOSED
     q.next_word_at, q.deadline, q.possession = None, None, None
     q.revealed = len(s.questions[q.index].words)
     s.history.append(_history_entry(s, q, thrown_out=False))
@@ -293,8 +303,10 @@ def _undo(s: MatchState, d, t):
     restored.answers = [dict(a, ruling=None, verdict=None) if a["ruling"] == d["ruling"] else a for a in q.answers]
     restored.refused = []
     # Once everyone has seen the answer the question never takes another buzz or answer: the
-    # moderator rules again on what was already given, and the question closes after that.
-    restored.answer_shown = q.answer_shown or q.closed
+    # moderator rules again on what was already given, and the question closes after that. Else the
+    # question is back in the stage its ruling was made in.
+    if q.answer_shown:
+        restored.stage = Stage.REVIEW_BUZZ if restored.mode == "buzz" else Stage.REVIEW_TEAM
     # What happened after the ruling and cannot un-happen stays: other teams' submissions and passes,
     # but only those made in the phase being restored; a later phase's answers belong to that phase.
     if q.phase == restored.phase:

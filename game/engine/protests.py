@@ -34,12 +34,11 @@ def protest_text(data: dict) -> str:
 
 
 def check_filing(s: MatchState, seat: dict, data: dict, now: int) -> dict:
-    """The ruling a captain protests, checked (or Rejected with a sentence saying why not)."""
+    """The ruling a captain protests, checked (or Rejected with a sentence saying why not). Before the
+    start there is none: the stage table refuses a protest then (game/engine/stages.py)."""
     window = window_ms(s)
     if window <= 0:
         raise Rejected("Protests are off in this match.", "protests_off")
-    if s.status == "setup":
-        raise Rejected("The match has not started; there is no ruling to protest.", "not_live")
     if not seat.get("captain"):
         raise Rejected("Only your team's captain may protest a ruling.", "not_captain")
     rid = data.get("ruling")

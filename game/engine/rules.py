@@ -9,6 +9,8 @@ own seat. "received" is when the web layer got the command (ms); buzz arbitratio
 decide() first plays the clock up to `now` (words due, timers expired), then the command. It works
 on a private copy, folding each event as it emits it, so later rules see earlier consequences.
 A command the rules do not allow raises Rejected with a sentence saying why; nothing is emitted.
+Whether the current stage of play takes the command at all is asked of one table, before any handler
+runs (game/engine/stages.py); the handlers check only what depends on the command's own data.
 """
 from __future__ import annotations
 
@@ -16,11 +18,13 @@ import math
 
 from game.engine.buzzrace import grace_ms, press_time
 from game.engine import protests
+from game.engine import stages
 from game.engine import voice
 from game.engine.commands import COMMANDS, MODERATOR, SEAT, senders
 from game.engine.errors import Rejected
 from game.engine.fold import apply, apply_in_place
 from game.engine.selection import PACKET_ORDER
+from game.engine.stages import NOT_YOUR_BUZZ, NOTHING_TO_PASS, STAGES
 from game.engine.state import MatchState
 from game.engine.typed import typed_text
 
@@ -106,15 +110,14 @@ def on_grid(due: int, rules: dict) -> int:
 
 
 def _scheduled(state: MatchState | None) -> int | None:
-    if state is None or state.status != "live" or state.paused or state.q is None or state.q.closed:
+    if state is None or state.status != "live" or state.paused or state.q is None:
         return None
-    if state.q.answer_shown:
-        return None  # ruling again after an undo: no word, no timer runs until the moderator rules
     q = state.q
+    timers = STAGES[q.stage].timers  # a stage runs its own timers only (none once the answer was shown)
     times = []
-    if q.next_word_at is not None and q.possession is None:
+    if q.next_word_at is not None and "word" in timers:
         times.append(q.next_word_at)
-    if q.deadline is not None:
+    if q.deadline is not None and q.deadline["kind"] in timers:
         times.append(q.deadline["at"])
     return min(times) if times else None
 
@@ -143,6 +146,16 @@ def decide_and_fold(state: MatchState, command: dict, now: int) -> tuple[list[di
         received = now
     if kind == "buzz":  # what the server measured of the sender's socket, never what the sender wrote
         data = dict(data, clock=command.get("clock"))
+    s = out.state
+    refused = stages.refusal(stages.stage_of(s), kind, s.paused)
+    if refused is not None and refused.early:
+        raise refused.rejected()
+    if kind in _SEATED:  # a seat's command: its handler is given the sender's own seat, checked
+        actor = _seat_of(s, actor)
+        if kind in _MEANT_FOR:
+            _same_question(s.q, data)
+    if refused is not None:
+        raise refused.rejected()
     try:
         handler(out, actor, data, now, received)
     except Rejected as refusal:
@@ -357,29 +370,11 @@ def _rule(out: _Emitter, team: str, verdict: str, now: int, by: str, heard: str 
 
 # -- command checks -------------------------------------------------------------------------------
 
-def _live_question(s: MatchState, *, open_only=True):
-    if s.status != "live":
-        raise Rejected("The match is not live.", "not_live")
-    if s.q is None or (open_only and s.q.closed):
-        raise Rejected("No question is being played right now.", "no_question")
-    return s.q
-
-
-def _not_paused(s: MatchState):
-    if s.paused:
-        raise Rejected("The match is paused; wait for the moderator to resume.", "paused")
-
-
 def _same_question(q, data: dict):
     """A player's command names the question (and phase) it was meant for: one that arrives late,
     after a reconnect, never lands on the next question."""
     _target(data, "question", q.index, "That was meant for an earlier question; it was not sent in time.")
     _target(data, "phase", q.phase + 1, "That was meant for an earlier phase; it was not sent in time.")
-
-
-def _still_answerable(q):
-    if q.answer_shown:
-        raise Rejected("The answer has been shown, so this question takes no more answers.", "answer_shown")
 
 
 def _target(data: dict, key: str, current, message: str):
@@ -466,8 +461,8 @@ def _cmd_kick(out, actor, data, now, received):
     _give_up(out, seat, "moderator", now)
 
 
-def _cmd_leave(out, actor, data, now, received):
-    _give_up(out, _seat_of(out.state, actor), "player", now)
+def _cmd_leave(out, seat, data, now, received):
+    _give_up(out, seat, "player", now)
 
 
 def _give_up(out, seat: dict, by: str, now: int):
@@ -475,8 +470,6 @@ def _give_up(out, seat: dict, by: str, now: int):
     team's captain, the team's earliest-joined person still present becomes captain, named in the
     event so every fold agrees, and the team can still submit in team phases."""
     s = out.state
-    if s.status == "finished":
-        raise Rejected("The match is over; there is nothing to leave.", "finished")
     heir = None
     if seat.get("captain"):
         heir = next((x["id"] for x in s.seats.values() if x["team"] == seat["team"] and x["kind"] == "human"
@@ -488,8 +481,6 @@ SIZE_PARTS = ("bytes", "artefacts", "code", "packages")  # a bot's size as measu
 
 
 def _cmd_start(out, actor, data, now, received):
-    if out.state.status != "setup":
-        raise Rejected("The match has already started.", "already_started")
     sizes = _bot_sizes(out.state, data.get("bot_sizes"))
     out.emit("match_started", now, **({"bot_sizes": sizes} if sizes else {}))
     _start_question(out, now, number=1, tiebreaker=False)
@@ -511,11 +502,6 @@ def _bot_sizes(s: MatchState, given) -> dict:
 
 def _cmd_next(out, actor, data, now, received):
     s = out.state
-    if s.status != "live":
-        raise Rejected("The match is not live.", "not_live")
-    _not_paused(s)
-    if s.q is not None and not s.q.closed:
-        raise Rejected("The current question is still open; rule on it or wait for it to close.", "question_open")
     regular_left = s.number < s.rules["questions"]
     limit = limit_reached(s, now)
     if limit is not None:
@@ -565,39 +551,20 @@ def _end_match(out, now, reason: str):
 
 
 def _cmd_end(out, actor, data, now, received):
-    s = out.state
-    if s.status == "finished":
-        raise Rejected("The match has already ended.", "finished")
-    if s.q is not None and not s.q.closed:
-        raise Rejected("Close or throw out the current question before ending the match.", "question_open")
     _end_match(out, now, "moderator")
 
 
 def _cmd_reveal(out, actor, data, now, received):
     s = out.state
-    q = _live_question(s)
-    _not_paused(s)
-    if q.mode != "buzz":
-        raise Rejected("The whole question is already shown in a team phase.", "bad_phase")
-    _still_answerable(q)
-    if q.possession is not None:
-        raise Rejected("Someone has buzzed; rule on the answer first.", "possession")
-    if q.revealed >= len(s.question.words):
-        raise Rejected("Every word has been read.", "all_read")
+    q = s.q
     _target(data, "word", q.revealed, "That word is already shown; press again for the next one.")
     # On the clock, a word revealed by hand sets the pace from here on instead of stopping the clock.
     _reveal_word(out, now, scheduled=voice.paced(s))
 
 
-def _cmd_buzz(out, actor, data, now, received):
+def _cmd_buzz(out, seat, data, now, received):
     s = out.state
-    q = _live_question(s)
-    _not_paused(s)
-    seat = _seat_of(s, actor)
-    _same_question(q, data)
-    if q.mode != "buzz":
-        raise Rejected("This is a team phase; discuss and let the captain submit.", "bad_phase")
-    _still_answerable(q)
+    q = s.q
     _bot_may_play(s, seat)
     team = seat["team"]
     seen = data.get("seen")
@@ -646,18 +613,13 @@ def _lost_buzz(out, seat, timing: dict, poss, now, message: str, code: str):
     raise Rejected(message, code, record=True)
 
 
-def _cmd_answer(out, actor, data, now, received):
-    s = out.state
-    q = _live_question(s)
-    _not_paused(s)
-    seat = _seat_of(s, actor)
+def _cmd_answer(out, seat, data, now, received):
+    q = out.state.q
     if q.mode != "buzz":
-        return _cmd_submit(out, actor, data, now, received)
-    _same_question(q, data)
-    _still_answerable(q)
+        return _cmd_submit(out, seat, data, now, received)
     poss = q.possession
-    if poss is None or poss["seat"] != seat["id"]:
-        raise Rejected("Only the player who buzzed may answer.", "not_your_buzz")
+    if poss["seat"] != seat["id"]:
+        raise NOT_YOUR_BUZZ.rejected()
     if poss["answer"] is not None:
         raise Rejected("Your answer is with the moderator.", "already_answered")
     out.emit("answer", now, seat=seat["id"], team=seat["team"], text=_text(data))
@@ -671,15 +633,9 @@ def _may_submit(s: MatchState, seat: dict):
         raise Rejected("Only your team's captain submits in a team phase; discuss it in the team box.", "not_captain")
 
 
-def _cmd_submit(out, actor, data, now, received):
+def _cmd_submit(out, seat, data, now, received):
     s = out.state
-    q = _live_question(s)
-    _not_paused(s)
-    seat = _seat_of(s, actor)
-    _same_question(q, data)
-    if q.mode != "team":
-        raise Rejected("Buzz first; answers without a buzz are taken only in team phases.", "bad_phase")
-    _still_answerable(q)
+    q = s.q
     _may_submit(s, seat)
     team = seat["team"]
     if team in q.locked or team in q.passed:
@@ -690,17 +646,13 @@ def _cmd_submit(out, actor, data, now, received):
     out.emit("submission", now, seat=seat["id"], team=team, text=_text(data), **held, **_clock_stops(s, team))
 
 
-def _cmd_pass(out, actor, data, now, received):
+def _cmd_pass(out, seat, data, now, received):
     s = out.state
-    q = _live_question(s)
-    _not_paused(s)
-    seat = _seat_of(s, actor)
+    q = s.q
     team = seat["team"]
-    _same_question(q, data)
-    _still_answerable(q)
     if q.mode == "buzz":
-        if q.possession is None or q.possession["seat"] != seat["id"]:
-            raise Rejected("There is nothing to pass on; simply don't buzz.", "bad_phase")
+        if q.possession["seat"] != seat["id"]:
+            raise NOTHING_TO_PASS.rejected()
         return _rule(out, team, "reject", now, by="pass")
     _may_submit(s, seat)
     if team in q.locked or team in q.passed or team in q.submissions:
@@ -720,18 +672,13 @@ def _clock_stops(s: MatchState, team: str) -> dict:
     return {} if waiting else {"clock_stopped": True}
 
 
-def _cmd_chat(out, actor, data, now, received):
-    s = out.state
-    q = _live_question(s)
-    seat = _seat_of(s, actor)
-    if q.mode != "team":
-        raise Rejected("The team discussion opens in team phases.", "bad_phase")
+def _cmd_chat(out, seat, data, now, received):
     out.emit("chat", now, team=seat["team"], seat=seat["id"], name=seat["name"], text=_text(data, limit=MAX_CHAT))
 
 
 def _cmd_rule(out, actor, data, now, received):
     s = out.state
-    q = _live_question(s)
+    q = s.q
     verdict = data.get("verdict")
     if verdict not in ("accept", "prompt", "reject"):
         raise Rejected("A ruling is accept, prompt or reject.", "bad_shape")
@@ -740,8 +687,6 @@ def _cmd_rule(out, actor, data, now, received):
     heard = data.get("heard")
     heard = " ".join(heard.split())[:MAX_TEXT] if isinstance(heard, str) and heard.strip() else None
     if q.mode == "buzz":
-        if q.possession is None:
-            raise Rejected("Nobody has buzzed; there is nothing to rule on.", "nothing_to_rule")
         team, on = q.possession["team"], q.possession["seat"]
     else:
         team = on = q.floor
@@ -756,7 +701,7 @@ def _cmd_rule(out, actor, data, now, received):
 
 def _cmd_undo(out, actor, data, now, received):
     s = out.state
-    q = _live_question(s, open_only=False)
+    q = s.q
     if not q.ruling_ids or q.checkpoint is None:
         raise Rejected("There is no ruling on this question to undo.", "nothing_to_undo")
     rid = q.ruling_ids[-1]
@@ -864,9 +809,8 @@ def _correction(s: MatchState, data: dict) -> dict:
     return {"correction": True}
 
 
-def _cmd_protest(out, actor, data, now, received):
+def _cmd_protest(out, seat, data, now, received):
     s = out.state
-    seat = _seat_of(s, actor)
     r = protests.check_filing(s, seat, data, now)
     out.emit("protest_filed", now, id=len(s.protests) + 1, ruling=r["id"], number=r["number"], team=seat["team"],
              seat=seat["id"], verdict=r["verdict"], text=protests.protest_text(data))
@@ -886,7 +830,7 @@ def _cmd_resolve_protest(out, actor, data, now, received):
 
 def _cmd_throw_out(out, actor, data, now, received):
     s = out.state
-    q = _live_question(s, open_only=False)
+    q = s.q
     _target(data, "question", q.index, "That question was already thrown out or replaced; check the one in play.")
     if s.history and s.history[-1]["number"] != q.number and q.closed:
         raise Rejected("That question is already done.", "bad_question")
@@ -899,25 +843,17 @@ def _cmd_throw_out(out, actor, data, now, received):
 
 
 def _cmd_pause(out, actor, data, now, received):
-    s = out.state
-    if s.status != "live":
-        raise Rejected("Only a live match can be paused.", "not_live")
-    if s.paused:
-        raise Rejected("The match is already paused.", "paused")
     out.emit("paused", now, **_reason(data, ""))
 
 
 def _cmd_resume(out, actor, data, now, received):
     s = out.state
-    if not s.paused:
-        raise Rejected("The match is not paused.", "not_paused")
     out.emit("resumed", now, shift=max(0, now - s.paused_at))
 
 
-def _cmd_bot_guess(out, actor, data, now, received):
+def _cmd_bot_guess(out, seat, data, now, received):
     s = out.state
-    q = _live_question(s)
-    seat = _seat_of(s, actor)
+    q = s.q
     if seat["kind"] != "bot":
         raise Rejected("Only a bot reports guesses.", "forbidden")
     pairs = data.get("alternatives") or []
@@ -1000,7 +936,7 @@ def _cmd_judge(out, actor, data, now, received):
 
 def _cmd_snippets(out, actor, data, now, received):
     s = out.state
-    q = _live_question(s)
+    q = s.q
     if not s.phase_rules()["snippets"]:
         raise Rejected("This phase shows no search snippets.", "bad_phase")
     found = data.get("snippets") if isinstance(data.get("snippets"), list) else []
@@ -1024,6 +960,8 @@ _COMMANDS = {
     "voice": voice.cmd_voice, "voice_timings": voice.cmd_voice_timings,
 }
 _MOD, _SEAT = MODERATOR, SEAT
+_SEATED = frozenset(kind for kind in COMMANDS if senders(kind) <= SEAT)  # sent from a seat: a person's or a bot's
+_MEANT_FOR = frozenset(kind for kind in _SEATED if "question" in (COMMANDS[kind][1] or {}))  # name the question meant for
 _ROLES = {kind: senders(kind) for kind in COMMANDS}
 _ROLE_MESSAGES = {k: "Only the moderator can do that." for k, v in _ROLES.items() if v is _MOD}
 _ROLE_MESSAGES.update({k: "Only a seated player can do that." for k, v in _ROLES.items() if v is _SEAT})

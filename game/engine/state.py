@@ -5,9 +5,11 @@ import copy
 from dataclasses import dataclass, field
 
 from game.engine.questions import Question
+from game.engine.stages import ANSWER_SHOWN_STAGES, Stage
 
 
 _ATOMS = (str, int, float, bool, type(None))
+_CLOSED = Stage.CLOSED  # a module's name is read faster than an enum's member, on every event emitted
 
 
 def copy_state(value, memo: dict):
@@ -54,8 +56,7 @@ class QuestionState:
     submissions: dict = field(default_factory=dict)  # team phase: team -> {seat, text, prompted}
     floor: str | None = None  # team phase: whose submission is judged next
     deadline: dict | None = None  # {"kind": answer|prompt|dead|discussion, "at": ms}
-    closed: bool = False
-    answer_shown: bool = False  # the answer was shown to everyone once; the question never reopens
+    stage: Stage = Stage.READING  # where play stands (engine/stages.py); the fold sets it from each event
     result: dict | None = None  # {team, seat, points, phase} when someone got it
     ruling_ids: list[int] = field(default_factory=list)
     score_changes: dict = field(default_factory=dict)  # net effect of this question on each team
@@ -72,6 +73,16 @@ class QuestionState:
     answers: list = field(default_factory=list)  # every typed answer: {seq, seat, team, text, ruling, verdict, suggestion}
     checkpoint: "QuestionState | None" = None  # state before the last ruling, for undo
     voice: dict | None = None  # read aloud: {offsets, end, audio} from the voice's timings (engine/voice.py)
+
+    @property
+    def closed(self) -> bool:
+        return self.stage is _CLOSED
+
+    @property
+    def answer_shown(self) -> bool:
+        """The answer was shown to everyone once (the question closed, and maybe a ruling was undone
+        since): the question never reopens."""
+        return self.stage in ANSWER_SHOWN_STAGES
 
 
 # MatchState's containers of records that the fold replaces and never changes in place (see clone).

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from game.engine.clock import word_ms
 from game.engine.errors import Rejected
+from game.engine.stages import NOT_READ_ALOUD, Stage
 
 # espeak-ng's English voices, by language name, with the words the console shows for them.
 VOICES = {"en-us": "American English", "en-gb": "British English", "en-gb-x-rp": "Received Pronunciation",
@@ -66,8 +67,8 @@ def check_timings(data: dict, words: int) -> tuple[list[int], int]:
 def cmd_voice_timings(out, actor, data, now, received):
     s = out.state
     q = s.q
-    if s.rules["reveal"] != "voice" or q is None or q.closed or s.status != "live":
-        raise Rejected("No question is being read aloud.", "stale")
+    if s.rules["reveal"] != "voice":  # the stage table refuses them with no question in play
+        raise NOT_READ_ALOUD.rejected()
     if data.get("number") != q.number or data.get("index") != q.index:
         raise Rejected("Those timings are for another question.", "stale")
     if q.voice is not None:
@@ -78,8 +79,7 @@ def cmd_voice_timings(out, actor, data, now, received):
                               or len(audio) > MAX_KEY):
         raise Rejected("An audio key is a short run of letters and digits.", "bad_shape")
     start = None
-    if q.mode == "buzz" and q.possession is None and q.next_word_at is None and q.revealed < len(offsets) \
-            and not q.answer_shown:
+    if q.stage is Stage.READING and q.next_word_at is None:  # words waiting for the voice: they start now
         base = s.paused_at if s.paused and s.paused_at is not None else now
         start = base + int(s.rules["lead_in_seconds"] * 1000)
     out.emit("voice_ready", now, number=q.number, audio=audio, offsets=offsets, end=end,
