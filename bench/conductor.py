@@ -67,7 +67,7 @@ def make_matches(count: int, played: int = 0, grain_ms: int | None = None) -> li
     """`count` matches in setup; with `played`, each has already played that many short questions
     (each won on a buzz at its eighth word), and the long question the clock reads is the next one."""
     from game.models import Packet, Question
-    from game.store import SeatSpec, TeamSpec, create_match_record
+    from game.match_setup import SeatSpec, TeamSpec, create_match_record
 
     packet = Packet.objects.create(slug=f"bench-conductor-{time.time_ns()}", title="Conductor bench")
     for position in range(played):
@@ -95,7 +95,7 @@ def play_ahead(match, played: int) -> None:
     """Play `played` questions through the real runner on a clock of its own, ending where the next
     question is about to start: what a match has behind it an hour into an exhibition."""
     from game.engine.api import next_wakeup
-    from game.store import MatchRunner
+    from game.runner import MatchRunner
 
     runner = MatchRunner(match)
     moderator = {"role": "moderator"}
@@ -212,7 +212,7 @@ def engine_floors(codes: list[str], since_ms: int, until_ms: int) -> dict:
     hot, and paced as they were played."""
     from _engine_floor import floors
     from game.models import Match
-    from game.store import load_events
+    from game.event_log import load_events
 
     logs = [[e for e in load_events(match) if e["t"] < until_ms] for match in Match.objects.filter(code__in=codes)]
     return floors(logs, since_ms)

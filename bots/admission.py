@@ -1,6 +1,6 @@
 """Checking a match's bot seats before it starts: each seat's bot is measured again.
 
-game.store.MatchRunner calls seats_at_start(match) when the moderator starts a match and refuses
+game.runner.measure_bots calls seats_at_start(match) when the moderator starts a match and refuses
 the start with its sentences, so the moderator reads which bot is over which limit and by how
 much before a single word is read; the sizes it measured go on the bots' cards. A pinned build is
 verified (its folder walked again, measured and digested anew if anything moved); an inline spec's

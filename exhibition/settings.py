@@ -212,6 +212,7 @@ EXHIBITION_PLAYOUT_SPREAD_MS = int(os.environ.get("EXHIBITION_PLAYOUT_SPREAD_MS"
 EXHIBITION_HEARTBEAT_SECONDS = float(os.environ.get("EXHIBITION_HEARTBEAT_SECONDS", 15))
 # A player's seat token stops working this many hours after the join (an event day); joining again makes a new one.
 EXHIBITION_SEAT_TOKEN_HOURS = float(os.environ.get("EXHIBITION_SEAT_TOKEN_HOURS", 12))
+EXHIBITION_SNIPPETS_SECONDS = float(os.environ.get("EXHIBITION_SNIPPETS_SECONDS", 2))  # a phase waits this long for its search, then goes on without
 
 # Celery: Redis broker in production; with no REDIS_URL the bots run in-process.
 CELERY_BROKER_URL = REDIS_URL or "memory://"

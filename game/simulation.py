@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from game.engine.api import Rejected, next_wakeup
 from game.engine.state import MatchState
-from game.store import MatchRunner
+from game.runner import MatchRunner
 
 MODERATOR = {"role": "moderator"}
 SYSTEM = {"role": "system"}

@@ -5,16 +5,18 @@ These run on the conductor's database thread, never on the event loop.
 from __future__ import annotations
 
 from game.models import CommandReceipt, Match, Seat
-from game.store import MatchRunner, seat_data
+from game.match_setup import seat_data
+from game.runner import MatchRunner
 
 RECENT_RECEIPTS = 5000  # answers kept in memory for retried commands; older ones are read on demand
 
 
 def load_runner(code: str, owner: str | None = None, clock=None) -> MatchRunner | None:
+    """The match's runner for a conductor: its slow work (judge, search, measuring) is done beside."""
     match = Match.objects.filter(code=code).first()
     if match is None:
         return None
-    runner = MatchRunner(match, owner=owner, **({"clock": clock} if clock else {}))
+    runner = MatchRunner(match, owner=owner, slow_work_here=False, **({"clock": clock} if clock else {}))
     return runner if runner.state is not None else None
 
 

@@ -17,8 +17,9 @@ from bots.footprint import size_of
 from game.conductor.loading import bot_seats
 from game.engine.api import fold, snapshot
 from game.models import Match
-from game.store import MatchRunner, load_events
+from game.event_log import load_events
 
+from game.runner import MatchRunner
 MOD = {"role": "moderator"}
 MIB = 1024**2
 

@@ -228,7 +228,7 @@ async def test_one_message_per_match_gives_each_audience_its_own_frames_and_no_p
     from game.conductor.groups import MODERATOR, team_key
     from game.live.consumers import ModeratorSocket, PlayerSocket
     from game.engine.api import project
-    from game.store import load_events
+    from game.event_log import load_events
 
     match = await sync_to_async(live_match)()
     sent = []

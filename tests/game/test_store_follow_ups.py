@@ -3,8 +3,10 @@ import pytest
 
 from game.engine.api import next_wakeup
 from game.models import Packet, Question, SnippetPassage
-from game.store import MatchRunner, SeatSpec, TeamSpec, create_match_record, load_events
+from game.event_log import load_events
 
+from game.match_setup import SeatSpec, TeamSpec, create_match_record
+from game.runner import MatchRunner
 pytestmark = pytest.mark.django_db
 MOD = {"role": "moderator"}
 SYS = {"role": "system"}
