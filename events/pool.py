@@ -10,8 +10,8 @@ from __future__ import annotations
 from game.engine.api import MatchState, make_rules
 from game.models import Match, Question
 from game.event_log import load_state
-
 from game.match_setup import RESERVE_QUESTIONS
+
 import random
 
 MAX_MATCH_QUESTIONS = 200  # the engine's own bound on a match's questions (game/engine/formats.py)

@@ -24,8 +24,8 @@ from game.engine.formats import PRESETS  # noqa: E402
 from game.models import Packet, Question  # noqa: E402
 from game.engine.api import next_wakeup  # noqa: E402
 from game.event_log import now_ms  # noqa: E402
-from game.match_setup import SeatSpec, TeamSpec, create_match_record
-from game.runner import MatchRunner
+from game.match_setup import SeatSpec, TeamSpec, create_match_record  # noqa: E402
+from game.runner import MatchRunner  # noqa: E402
 
 USER, PASSWORD = "moderator", "a-long-test-password"
 

@@ -10,8 +10,8 @@ from game.conductor.groups import MODERATOR, SPECTATOR, team_key
 from game.conductor.host import RESTART_REASON
 from game.models import Match, MatchEvent, Seat
 from game.event_log import load_state
-
 from game.runner import MatchRunner
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 MOD = {"role": "moderator"}

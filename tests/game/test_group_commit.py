@@ -14,8 +14,8 @@ from game.leases import LEASE_MS, LeaseLost
 from game.engine.api import Rejected
 from game.models import CommandReceipt, MatchEvent, MatchLease
 from game.event_log import Receipt, WriteBatch, write_together
-
 from game.runner import MatchRunner
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 OWNER = "conductor-a"

@@ -53,8 +53,8 @@ def test_stored_log_refolds_to_the_live_state():
     from game.management.commands.simulate import simulated_teams
     from game.simulation import SimulatedCompetitor, VirtualMatch
     from game.match_setup import create_match_record
-
     from game.runner import MatchRunner
+
     match = create_match_record(title="t", packet=ensure_demo_packet(), format_name="efficientqa",
                                 overrides={"questions": 5}, teams=simulated_teams("efficientqa"))
     runner = MatchRunner(match)
