@@ -16,8 +16,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 from django.db import connections
 
+from game import runner
 from game.engine.api import Rejected, decide
-from game.runner import MEASURE_LIMIT_S, FollowUp, measure_bots, refusal_reply, unmeasured
+from game.runner import MEASURE_LIMIT_S, FollowUp, refusal_reply, unmeasured
 
 from game.conductor.threadname import name_this_thread
 
@@ -104,7 +105,7 @@ class Starting:
     async def _measure(self) -> None:
         match = self.host.runner.match
         try:
-            outcome = await self.host.conductor.beside.run(functools.partial(measure_bots, match), MEASURE_LIMIT_S)
+            outcome = await self.host.conductor.beside.run(functools.partial(runner.measure_bots, match), MEASURE_LIMIT_S)
         except Rejected as refusal:
             outcome = refusal
         except asyncio.TimeoutError:
