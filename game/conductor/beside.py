@@ -24,27 +24,32 @@ from game.conductor.threadname import name_this_thread
 
 log = logging.getLogger(__name__)
 
-WORKERS = 4  # searches, judgements and measurements of every match held, at once; more wait their turn
+# Threads for the follow-ups of every match held (judgements and searches, seconds at most) and, apart,
+# for measuring bots at a start (minutes at worst), so a slow bot folder never holds up a judgement.
+FOLLOW_UP_WORKERS, MEASURING_WORKERS = 4, 2
 THREAD_NAME = "conductor-slow"
 STARTING = {"code": "busy", "message": "The match is starting: its bots are being measured, and it starts by "
                                        "itself once they are."}
 
 
 class Beside:
-    """The conductor's threads for slow work."""
+    """The conductor's threads for slow work; more work than threads waits its turn (within its time limit)."""
 
-    def __init__(self, workers: int = WORKERS):
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix=THREAD_NAME)
+    def __init__(self):
+        self._follow_ups = ThreadPoolExecutor(max_workers=FOLLOW_UP_WORKERS, thread_name_prefix=THREAD_NAME)
+        self._measuring = ThreadPoolExecutor(max_workers=MEASURING_WORKERS, thread_name_prefix=THREAD_NAME)
 
-    async def run(self, fn, limit_s: float):
-        """fn() on one of the threads: its result or its exception, or asyncio.TimeoutError once limit_s
-        have passed (counted from now: work that waited for a free thread has less time to run)."""
-        loop = asyncio.get_running_loop()
-        return await asyncio.wait_for(loop.run_in_executor(self._pool, _run_alone, fn), limit_s)
+    async def run(self, fn, limit_s: float, measuring: bool = False):
+        """fn() on one of the threads (a measuring's own with `measuring`): its result or its exception, or
+        asyncio.TimeoutError once limit_s have passed (counted from now: work that waited for a free
+        thread has less time to run)."""
+        pool = self._measuring if measuring else self._follow_ups
+        return await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(pool, _run_alone, fn), limit_s)
 
     def shutdown(self) -> None:
         """Start nothing more; what runs finishes by itself (its result has nowhere to go)."""
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        for pool in (self._follow_ups, self._measuring):
+            pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _run_alone(fn):
@@ -105,7 +110,8 @@ class Starting:
     async def _measure(self) -> None:
         match = self.host.runner.match
         try:
-            outcome = await self.host.conductor.beside.run(functools.partial(runner.measure_bots, match), MEASURE_LIMIT_S)
+            outcome = await self.host.conductor.beside.run(functools.partial(runner.measure_bots, match), MEASURE_LIMIT_S,
+                                                           measuring=True)
         except Rejected as refusal:
             outcome = refusal
         except asyncio.TimeoutError:
