@@ -84,7 +84,7 @@ class Starting:
         self.host = host
         self.waiting: dict | None = None  # the start being measured for: its command, reply_to, ref and id
 
-    def takes(self, message: dict) -> bool:
+    async def takes(self, message: dict) -> bool:
         """Whether this start (a command message) is one to measure for, or to answer that one is; the
         host runs anything else as usual (a repeated id, a stopped or stalled match, a match already
         started, a start the rules refuse anyway are all answered by execute, at once)."""
@@ -100,8 +100,7 @@ class Starting:
         except Rejected:
             return False
         if self.waiting is not None:
-            host.spawn(host.answer(message.get("reply_to"), message.get("ref"),
-                                   {"ok": False, "seqs": [], "error": STARTING}))
+            await host.answer(message.get("reply_to"), message.get("ref"), {"ok": False, "seqs": [], "error": STARTING})
             return True
         self.waiting = message
         host.spawn(self._measure())

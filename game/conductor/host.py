@@ -107,7 +107,7 @@ class MatchHost:
         self.stopped = True
         self.bots.cancel_timers()
         self.voice.cancel()
-        for task in self._beside:  # its result would come back to a loop that has ended
+        for task in list(self._beside):  # its result would come back to a loop that has ended
             task.cancel()
         if self._task is not None and self._task is not asyncio.current_task():
             self._task.cancel()
@@ -184,7 +184,7 @@ class MatchHost:
         if kind == "command" and self._seat_unknown((message.get("command") or {}).get("actor")):
             await self.seat_newcomers()  # a seat the web stored whose join never reached us: seat it first
         if kind == "command":
-            if not self.starting.takes(message):  # a start first has its bots measured, beside
+            if not await self.starting.takes(message):  # a start first has its bots measured, beside
                 await self.execute(message.get("command") or {}, message.get("reply_to"), message.get("ref"),
                                    command_id=message.get("id"))
         elif kind == "start.measured":
@@ -273,7 +273,7 @@ class MatchHost:
         return Receipt(key, command_id) if key and isinstance(command_id, str) and command_id else None
 
     def spawn(self, work) -> None:
-        """Run a coroutine of this match's beside its loop (slow work, an answer); cancelled if the match stops."""
+        """Run a coroutine of this match's beside its loop (waiting for slow work); cancelled if the match stops."""
         task = asyncio.get_running_loop().create_task(work)
         self._beside.add(task)
         task.add_done_callback(self._beside.discard)
