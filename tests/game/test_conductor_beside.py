@@ -6,7 +6,8 @@ for its bots to be measured, a third reads its words at the same pace as a match
 before (its largest gap between two words within 3x of that match's: generous, so that a loaded machine
 does not fail it, and far below the 5 s a stall in the write path costs); the stalled search's moderator
 is told in a sentence that the search timed out, the measured start is run with the sizes measured, and
-a second start meanwhile is answered that the match is starting.
+a second start meanwhile is answered that the match is starting. In a phase that shows snippets the
+bots wait for the search, so they are shown what the people see.
 """
 import asyncio
 import time
@@ -120,3 +121,23 @@ async def test_a_start_whose_bots_are_over_their_tier_is_refused_as_before(condu
     assert await conduct(match.code, "start", MOD, command_id="start-1") == refused, "a retry gets the same answer"
     assert await sync_to_async(lambda: list(MatchEvent.objects.filter(match=match).values_list("type", flat=True)))() \
         == ["match_created"]
+
+
+async def test_in_a_phase_with_snippets_the_bots_are_asked_once_the_search_is_back_and_shown_what_people_see(
+        conductor, conduct, live_match, listen, monkeypatch):
+    rules = {"phases": [{"mode": "team", "points": 1, "discussion_seconds": 30, "snippets": True, "bot_tier": "unlimited"}]}
+    match = await sync_to_async(live_match)(overrides=rules, bots=[("Robot", "unlimited", {"bot": "r"})])
+    found = [{"title": "Mars", "text": "The red planet.", "marked": "The <mark>red</mark> planet."}]
+
+    def search(question_text, k):
+        time.sleep(0.3)
+        return found
+
+    monkeypatch.setattr(runner_module, "measure_bots", lambda match: {})
+    monkeypatch.setattr(runner_module, "top_snippets", search)
+    moderator = await listen(match.code, MODERATOR)
+    assert (await conduct(match.code, "start", MOD))["ok"]
+    await moderator.next("snippets_shown")
+    query = await conductor.send_query.wait_for(1)
+    assert query["query"]["snippets"] == [{"title": "Mars", "text": "The red planet."}], "asked after the search"
+    assert len(conductor.send_query.queries) == 1
