@@ -32,8 +32,11 @@ from game.seats_left import record_seats_left
 from game.snippets import SearchFailed, top_snippets
 
 SNIPPETS_SHOWN = 3
-JUDGE_LIMIT_S = 5.0  # a judgement takes under 50 ms on the worst lines (bench/judge.py --worst); a loaded machine may take more
-MEASURE_LIMIT_S = 600.0  # each bot kind's probe has 120 s of its own (bots.footprint); a start waits at most this long
+# How long the conductor waits for slow work beside before the match goes on without it: a judgement takes
+# under 50 ms on the worst lines the limits allow (bench/judge.py --worst), more on a loaded machine; each
+# bot kind's probe has 120 s of its own (bots.footprint), and a start waits for them at most this long.
+JUDGE_LIMIT_S = 5.0
+MEASURE_LIMIT_S = 600.0
 log = logging.getLogger(__name__)
 SYSTEM = {"role": "system"}
 JUDGED = ("answer", "submission")
@@ -81,8 +84,8 @@ class FollowUp:
 
     `work()` gives the command's data and may take a while; `failed(sentence)` gives its data when the
     work raised (`broken` says so) or ran past `limit_s` (`too_slow`), or None: nothing is sent (a
-    judgement that fails leaves the moderator to rule by hand, as ever). `number` and `phase` say which question and
-    phase (0-based) it is for: a result that comes back after the match left them is dropped."""
+    judgement that fails leaves the moderator to rule by hand, as ever). `number` and `phase` say which
+    question and phase (0-based) it is for: a result that comes back after the match left them is dropped."""
 
     type: str
     number: int
