@@ -101,7 +101,7 @@ def main() -> None:
 
     django.setup()
     from game.models import Match
-    from game.store import load_events
+    from game.event_log import load_events
 
     logs = [load_events(match) for match in Match.objects.filter(pk__in=json.loads(sys.argv[1])["matches"])]
     print(json.dumps(floors(logs)))

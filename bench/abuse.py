@@ -53,7 +53,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from game.models import Packet, Question
 from game.live.seat_tokens import make_seat_token
-from game.store import SeatSpec, TeamSpec, create_match_record
+from game.match_setup import SeatSpec, TeamSpec, create_match_record
 arg = json.loads(sys.argv[1])
 packet = Packet.objects.create(slug="bench-abuse", title="Abuse bench")
 for i in range(4):

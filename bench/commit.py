@@ -1,4 +1,4 @@
-"""What a write costs the conductor's database thread in the group commit (store.write_together): a
+"""What a write costs the conductor's database thread in the group commit (event_log.write_together): a
 client's command, whose receipt is stored with its events, beside a write with no receipt (what a
 clock tick is). Prints numbers, never pass/fail.
 
@@ -46,7 +46,7 @@ def main() -> None:
     import conductor as bench_conductor  # bench/conductor.py: the same Django set-up and matches
 
     bench_conductor.setup_django(Path(tempfile.mkdtemp()) / "commit.sqlite3")
-    from game.store import Receipt
+    from game.event_log import Receipt
 
     now = int(time.time() * 1000)
     runners = held_runners(bench_conductor, args.matches, now)
@@ -83,7 +83,7 @@ def main() -> None:
 def held_runners(bench_conductor, count: int, now: int, played: int = 0) -> list:
     """`count` of bench/conductor.py's matches (`played` questions behind them), each under this bench's lease."""
     from game.models import Match, MatchLease
-    from game.store import MatchRunner
+    from game.runner import MatchRunner
 
     runners = []
     for code in bench_conductor.make_matches(count, played):
@@ -94,9 +94,9 @@ def held_runners(bench_conductor, count: int, now: int, played: int = 0) -> list
 
 
 def write_round(runners: list, at: int, command_for, receipt_for=None) -> float:
-    """Write command_for(runner) to every match in one transaction (store.write_together), with
+    """Write command_for(runner) to every match in one transaction (event_log.write_together), with
     receipt_for(runner, n) if given; the database thread's CPU per write, us. Stops on a failure."""
-    from game.store import write_together
+    from game.event_log import write_together
 
     calls = [lambda r=r, c=command_for(r), rc=receipt_for(r, n) if receipt_for else None: r.handle(c, at, rc)
              for n, r in enumerate(runners)]
@@ -111,7 +111,7 @@ def write_round(runners: list, at: int, command_for, receipt_for=None) -> float:
 def kinds(bench_conductor, count: int, now: int) -> dict[str, list[float]]:
     """Play a question on `count` matches in step: thread CPU per write of each kind (see the docstring)."""
     from game.engine.api import next_wakeup
-    from game.store import Receipt
+    from game.event_log import Receipt
 
     runners = held_runners(bench_conductor, count, now, played=1)
     costs: dict[str, list[float]] = {}

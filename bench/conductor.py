@@ -67,7 +67,7 @@ def make_matches(count: int, played: int = 0, grain_ms: int | None = None) -> li
     """`count` matches in setup; with `played`, each has already played that many short questions
     (each won on a buzz at its eighth word), and the long question the clock reads is the next one."""
     from game.models import Packet, Question
-    from game.store import SeatSpec, TeamSpec, create_match_record
+    from game.match_setup import SeatSpec, TeamSpec, create_match_record
 
     packet = Packet.objects.create(slug=f"bench-conductor-{time.time_ns()}", title="Conductor bench")
     for position in range(played):
@@ -95,7 +95,7 @@ def play_ahead(match, played: int) -> None:
     """Play `played` questions through the real runner on a clock of its own, ending where the next
     question is about to start: what a match has behind it an hour into an exhibition."""
     from game.engine.api import next_wakeup
-    from game.store import MatchRunner
+    from game.runner import MatchRunner
 
     runner = MatchRunner(match)
     moderator = {"role": "moderator"}
@@ -150,7 +150,6 @@ async def measure(codes: list[str], seconds: float, played: int) -> dict:
         await asyncio.sleep(0.5)
         count = lambda: MatchEvent.objects.count()  # noqa: E731
         events_before, writes_before = await asyncio.to_thread(count), conductor._db.writes
-        ticked_before, tick_batches_before = conductor.ticks.ticked, conductor.ticks.batches
         batches_before = conductor._db.batches
         loop_thread, db_thread = threading.main_thread().ident, conductor._db._thread.ident
         loop_cpu, db_cpu, cpu, system, wall, since_ms = (threads_cpu([loop_thread]), threads_cpu([db_thread]),
@@ -162,15 +161,27 @@ async def measure(codes: list[str], seconds: float, played: int) -> dict:
         cpu, system, wall = time.process_time() - cpu, os.times().system - system, time.monotonic() - wall
         until_ms = conductor.clock()
         events = await asyncio.to_thread(count) - events_before
+        ticked, instants = await asyncio.to_thread(words_and_instants, codes, since_ms, until_ms)
         return {"cpu": own, "loop_cpu": loop_cpu, "db_cpu": db_cpu, "process_cpu": cpu, "system": system, "wall": wall, "events": events,
                 "writes": conductor._db.writes - writes_before,
                 "batches": conductor._db.batches - batches_before, "largest": conductor._db.largest,
-                "ticked": conductor.ticks.ticked - ticked_before, "tick_batches": conductor.ticks.batches - tick_batches_before,
+                "ticked": ticked, "tick_batches": instants,
                 "received": web.received, "since_ms": since_ms, "until_ms": until_ms}
     finally:
         serving.cancel()
         await asyncio.gather(serving, return_exceptions=True)
         web.stop()
+
+
+def words_and_instants(codes: list[str], since_ms: int, until_ms: int) -> tuple[int, int]:
+    """The words the clock read in the window, and the instants of the grid they fell at (each instant
+    costs the conductor a wake-up and a transaction, whatever it carries)."""
+    from game.models import MatchEvent
+
+    stamps = MatchEvent.objects.filter(match__code__in=codes, type="word_revealed", t_ms__gte=since_ms,
+                                       t_ms__lt=until_ms).values_list("t_ms", flat=True)
+    stamps = list(stamps)
+    return len(stamps), len(set(stamps))
 
 
 class StandInHub:
@@ -212,7 +223,7 @@ def engine_floors(codes: list[str], since_ms: int, until_ms: int) -> dict:
     hot, and paced as they were played."""
     from _engine_floor import floors
     from game.models import Match
-    from game.store import load_events
+    from game.event_log import load_events
 
     logs = [[e for e in load_events(match) if e["t"] < until_ms] for match in Match.objects.filter(code__in=codes)]
     return floors(logs, since_ms)
@@ -274,8 +285,8 @@ def run_line(args, result: dict, floor: dict) -> str:
             f"{per(result['process_cpu'], events):.0f}; {result['system']:.2f} s in the kernel), "
             f"{result['cpu'] / result['wall'] * 1000 / args.matches:.2f} ms/s per match; "
             f"{result['batches']} transactions of {result['writes']} writes carried several "
-            f"(at most {result['largest']}); {result['ticked']} ticks run {result['ticked'] / max(1, result['tick_batches']):.1f} "
-            f"together by the alarm of their instant; floor, the engine alone on the same {floor['paced_words']} words: "
+            f"(at most {result['largest']}); {result['ticked']} words read at {result['tick_batches']} instants of the grid "
+            f"({result['ticked'] / max(1, result['tick_batches']):.1f} an instant); floor, the engine alone on the same {floor['paced_words']} words: "
             f"{paced:.0f} us per word paced as played, {hot:.0f} hot (x{per_event / paced:.1f}, x{per_event / hot:.1f})")
 
 

@@ -15,12 +15,21 @@ beside a plain string comparison of the same responses with the same lines (lowe
 equal or not: what a judge without rules would do) and the rate of normalising the same responses
 alone, all measured in the same run, alternating, so they see the same load.
 
+Worst case (--worst, no data needed): the judge on the longest answer line the importers allow
+(game/importers/limits.py ANSWER), a typed answer as long as the engine keeps (MAX_TEXT) and the
+longest question text (TEXT), built to be hard: many alternatives, long words, digits and years,
+people's names, clauses with qualifiers. Each line and answer is fresh (numbered), so the line is
+parsed as a match's first answer to a question parses it; the slowest kind is printed beside the 1 ms
+a judgement may take inside the conductor's write (it takes longer: the conductor judges beside).
+
     .venv/bin/python bench/judge.py [--show-misses N] [--seconds S]
+    .venv/bin/python bench/judge.py --worst [--repeat N]
 """
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import time
 from collections import Counter, defaultdict
@@ -36,7 +45,8 @@ django.setup()
 from django.conf import settings  # noqa: E402
 
 from intake.source import source_of_bytes  # noqa: E402
-
+from game.engine.rules import MAX_TEXT  # noqa: E402
+from intake.limits import ANSWER, TEXT  # noqa: E402
 from game.importers.qanta import parse  # noqa: E402
 from game.judging import lexicon  # noqa: E402
 from game.judging.answerline import parse_answer_line  # noqa: E402
@@ -257,11 +267,81 @@ def throughput(records: list[dict], seconds: float, rounds: int = 5) -> tuple[fl
     return max(judged), max(compared), max(normalised)
 
 
+PEOPLE = ("John Quincy Adams", "Thomas Jefferson", "George Washington", "Martin Luther King", "Abraham Lincoln",
+          "Franklin Delano Roosevelt", "Theodore Roosevelt", "Alexander Hamilton", "James Madison", "Andrew Jackson")
+LONG_WORD = "Pneumonoultramicroscopicsilicovolcanoconiosis"
+
+
+def _fill(pieces, limit: int, start: str = "", end: str = "") -> str:
+    """start, then as many of `pieces` (cycled) as fit in `limit` characters with `end`."""
+    text = start
+    for piece in pieces * (limit // max(1, len(pieces[0])) + 1):
+        if len(text) + len(piece) + len(end) > limit:
+            break
+        text += piece
+    return text + end
+
+
+def worst_lines(n: int) -> dict[str, str]:
+    """Answer lines of ANSWER characters that make the judge work hardest, each numbered `n` so no cache holds it."""
+    limit = ANSWER.value
+    return {
+        "many alternatives": _fill([f"or {w}{n}; " for w in ("Ab", "Cd", "Ef", "Gh", "Ij", "Kl")], limit - 1, f"Westphalia{n} [", "]"),
+        "long words": _fill([f"{LONG_WORD}{n} "], limit),
+        "people's names": _fill([f"accept {p}; " for p in PEOPLE], limit - 1, f"Albert Einstein{n} [", "]"),
+        "digits and years": _fill([f" or {1000 + k}" for k in range(400)], limit, f"{n}"),
+        "qualified clauses": _fill([f"prompt on Hastings {k} before mention; " for k in range(80)], limit - 1,
+                                   f"Battle{n} of Hastings [", "]"),
+    }
+
+
+def worst_answers(n: int) -> dict[str, str]:
+    """Typed answers of MAX_TEXT characters, numbered `n`."""
+    return {
+        "words of the lines": _fill(["Westphalia ", "Osnabruck ", "Adams ", "Jefferson ", "Lincoln ", "Hastings "], MAX_TEXT - 8),
+        "long words": _fill([f"{LONG_WORD} "], MAX_TEXT - 8),
+        "digits": _fill([f"{1000 + k} " for k in range(60)], MAX_TEXT - 8),
+        "people's names": _fill([f"{p} " for p in PEOPLE], MAX_TEXT - 8),
+    }
+
+
+def worst_case(repeat: int) -> None:
+    """The judge's cost on every pair of hard line and hard answer, on this thread's CPU clock."""
+    question = _fill(["This treaty ended the Thirty Years War in 1648, signed at Osnabruck and Munster by Adams. "], TEXT.value)
+    words = tuple(question.split())
+    number = iter(range(10**6))
+    judge("warm up", answer_line="Warm up", question_text=question, buzz=(1, words))
+    timed: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for _ in range(repeat):
+        for line_kind in worst_lines(0):
+            for answer_kind in worst_answers(0):
+                n = next(number)
+                line, answer = worst_lines(n)[line_kind], worst_answers(n)[answer_kind] + f" {n}"
+                started = time.thread_time()
+                judge(answer, answer_line=line, question_text=question, buzz=(len(words) // 2, words))
+                timed[(line_kind, answer_kind)].append((time.thread_time() - started) * 1000)
+    print(f"Worst case of the judge: answer lines of {ANSWER.value} characters, typed answers of {MAX_TEXT}, a question of "
+          f"{TEXT.value}; each line parsed fresh; ms on this thread's CPU clock, median of {repeat} (slowest of them):")
+    for (line_kind, answer_kind), times in sorted(timed.items(), key=lambda item: -statistics.median(item[1])):
+        print(f"  {statistics.median(times):7.2f} ({max(times):7.2f})  line: {line_kind:18}  answer: {answer_kind}")
+    (line_kind, answer_kind), times = max(timed.items(), key=lambda item: statistics.median(item[1]))
+    worst = statistics.median(times)
+    print(f"The worst: {worst:.1f} ms ({line_kind} against {answer_kind}), {worst:.0f}x the 1 ms a judgement may take "
+          f"inside a write: {'over' if worst > 1 else 'under'} it, so the conductor judges "
+          f"{'beside its writes (game/conductor/beside.py)' if worst > 1 else 'in the write'}.")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show-misses", type=int, default=3, help="examples printed per kind of miss")
     parser.add_argument("--seconds", type=float, default=10.0, help="how long each speed measurement runs, in all")
+    parser.add_argument("--worst", action="store_true", help="only the worst case on the longest lines the limits allow")
+    parser.add_argument("--repeat", type=int, default=5, help="with --worst: judgements of each pair of kinds")
     args = parser.parse_args()
+    if args.worst:
+        print(f"WordNet: {'loaded' if lexicon.index() is not None else lexicon.missing_reason()}")
+        worst_case(args.repeat)
+        return
     data = Path(settings.EXHIBITION_DATA_DIR)
     if not (data / "qanta").is_dir():
         sys.exit(f"The QANTA data is not at {data / 'qanta'}; set EXHIBITION_DATA_DIR to the shared data folder.")

@@ -1,8 +1,7 @@
 """What one send to Redis costs the process that sends it: CPU per send_many (the conductor's one round
-trip for a match's frames) through the channel layer's pool (serving/redis_layer.py
-WaitingConnectionPool) beside redis-py's own waiting pool, in alternated blocks of the same run.
-Prints numbers, never pass/fail. Needs Redis (REDIS_URL, default redis://127.0.0.1:6379/13; the
-database is flushed at the end).
+trip for the frames of the matches stored together) through the channel layer (serving/redis_layer.py),
+in blocks. Prints numbers, never pass/fail. Needs Redis (REDIS_URL, default redis://127.0.0.1:6379/13;
+the database is flushed at the end).
 
 Run: .venv/bin/python bench/redis_send.py [--sends 3000] [--blocks 6]
 """
@@ -26,14 +25,11 @@ MESSAGE = {"type": "hub.frames", "match": "BENCH", "at": 1,
                          "spectator": [[1, '{"seq":1,"type":"word_revealed","data":{"word":"Macbeth"}}']]}}
 
 
-def layer_with(pool_class):
+def the_layer():
     from serving import redis_layer
 
-    class Layer(redis_layer.ResilientRedisChannelLayer):
-        def create_pool(self, index):
-            return pool_class.from_url(self.hosts[index]["address"], **redis_layer.connection_options())
-
-    return Layer(hosts=[os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/13")], prefix="bench-redis-send")
+    return redis_layer.ResilientRedisChannelLayer(hosts=[os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/13")],
+                                                  prefix="bench-redis-send")
 
 
 async def per_send(layer, sends: int) -> float:
@@ -51,23 +47,12 @@ async def main(sends: int, blocks: int) -> None:
     import django
 
     django.setup()
-    from redis.asyncio import BlockingConnectionPool
-
-    from serving.redis_layer import WaitingConnectionPool
-
-    layers = {"the layer's pool": layer_with(WaitingConnectionPool), "redis-py's waiting pool": layer_with(BlockingConnectionPool)}
-    for layer in layers.values():
-        await layer.group_add("m-BENCH", "hub.bench")
-    figures = {name: [] for name in layers}
-    for block in range(blocks):
-        for name, layer in (layers.items() if block % 2 == 0 else reversed(layers.items())):
-            figures[name].append(await per_send(layer, sends))
-    for name, values in figures.items():
-        print(f"{name:24}  CPU per send_many: median {statistics.median(values):.0f} us "
-              f"(blocks {', '.join(f'{v:.0f}' for v in values)})")
-    ours, theirs = (statistics.median(v) for v in figures.values())
-    print(f"the layer's pool / redis-py's: x{ours / theirs:.2f}; {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}")
-    await layers["the layer's pool"].flush()
+    layer = the_layer()
+    await layer.group_add("m-BENCH", "hub.bench")
+    values = [await per_send(layer, sends) for _ in range(blocks)]
+    print(f"CPU per send_many: median {statistics.median(values):.0f} us (blocks {', '.join(f'{v:.0f}' for v in values)}); "
+          f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}")
+    await layer.flush()
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """Whether a seat's bot may play in its tier: measured now, at seating and again when the match starts.
 
 game.seating.bot_seat checks a bot when a host (or the demo, `simulate`, events) seats it, and
-game.seat_checks checks every bot seat of a match again when the moderator starts it, so the
+game.seat_checks checks every bot seat of a match again when the moderator starts it (game.runner
+measure_bots, beside the match's writes), so the
 moderator reads which bot is over which limit and by how much before a single word is read. A pinned
 build is verified (its folder walked again, measured and digested anew if anything moved); an inline
 spec's folder is measured as it is. Either way the code and installed packages the bot's kind imports

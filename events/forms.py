@@ -8,7 +8,7 @@ from game.engine.formats import PRESETS
 from game.engine.rule_table import MATCH_RULES
 from game.web.forms import NewMatchForm, name_field
 from game.models import NAME_MAX_LENGTH, Packet, Question, check_name
-from game.store import new_seed
+from game.match_setup import new_seed
 
 from .models import FINAL_QUESTIONS, MAX_PRELIM_MINUTES, MAX_TEAMS, TEAM_SIZE_CAP, Event, EventTeam
 

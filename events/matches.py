@@ -7,7 +7,7 @@ from django.db import transaction
 
 from game.engine.api import Rejected, RulesError
 from game.models import Match
-from game.store import SeatSpec, TeamSpec, create_match_record
+from game.match_setup import SeatSpec, TeamSpec, create_match_record
 
 from .models import Event, EventTeam
 from .pool import EventError, draw_final, draw_preliminary

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from game.engine.api import MatchState, make_rules
 from game.models import Match, Question
-from game.store import RESERVE_QUESTIONS, load_state
+from game.event_log import load_state
+from game.match_setup import RESERVE_QUESTIONS
 
 import random
 

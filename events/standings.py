@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from game.engine.api import MatchState
 from game.engine.rules import END_REASONS, questions_played
-from game.store import load_state
+from game.event_log import load_state
 
 HUMANS, COMPUTER = "t0", "t1"  # the team ids of a preliminary: the event's team first, the computer second
 

@@ -202,6 +202,8 @@ EXHIBITION_PLAYOUT_MS = env["EXHIBITION_PLAYOUT_MS"]
 EXHIBITION_PLAYOUT_SPREAD_MS = env["EXHIBITION_PLAYOUT_SPREAD_MS"]
 # A player's seat token stops working this many hours after the join (an event day); joining again makes a new one.
 EXHIBITION_SEAT_TOKEN_HOURS = env["EXHIBITION_SEAT_TOKEN_HOURS"]
+# How long a phase waits for its search (run beside the match's writes) before it goes on without snippets.
+EXHIBITION_SNIPPETS_SECONDS = env["EXHIBITION_SNIPPETS_SECONDS"]
 
 # Celery: Redis broker in production; with no REDIS_URL the bots run in-process.
 CELERY_BROKER_URL = REDIS_URL or "memory://"

@@ -2,7 +2,7 @@
 
 A conductor may append to a match's event log only while it holds the match's lease. It renews
 its leases every RENEW_S; every append checks and extends the lease in the same transaction as the
-events (store.MatchRunner.commit), so a conductor that lost a match to another cannot write another
+events (runner.MatchRunner.commit), so a conductor that lost a match to another cannot write another
 event to it. A live match whose lease has run out (its conductor died, or never existed) is taken
 over by whichever conductor sees it first. Times are ms since the epoch from the conductors' own
 clocks, so conductors on several machines need clocks in step (NTP) to well within LEASE_MS.

@@ -13,7 +13,7 @@ from django.db.models import Case, IntegerField, Value, When
 from game.engine.questions import POWER_MARK
 from game.engine.selection import MAX_SEED, NOUNS, ORDERS, QuestionOrder, SelectionError, describe
 from game.models import Match, MatchEvent, Question
-from game.store import new_seed
+from game.match_setup import new_seed
 
 START_HELP = ("1 = from the start. Counts the packet's questions of the kind this format plays (tossups or short "
               "questions) in the packet's own order, before the categories and the shuffle; earlier ones are not played")

@@ -4,7 +4,7 @@ start of the match runs again (bots.admission.check_seat), and a simulated bot i
 from __future__ import annotations
 
 from bots.admission import check_seat
-from game.store import SeatSpec
+from game.match_setup import SeatSpec
 
 # How often a simulated bot of each tier answers right when it buzzes: bigger tiers know more, as in
 # EfficientQA's results; the host's form and `simulate` play the same simulated bots.

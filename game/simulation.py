@@ -24,7 +24,7 @@ from bots.trust import private_fields
 from game.engine import bot_turns
 from game.engine.api import Rejected, next_wakeup
 from game.engine.state import MatchState
-from game.store import MatchRunner
+from game.runner import MatchRunner
 
 MODERATOR = {"role": "moderator"}
 SYSTEM = {"role": "system"}

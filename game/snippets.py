@@ -6,8 +6,10 @@ Providers share one call, `top_snippets(question_text, k=3) -> [{"title", "text"
   database's own full-text index: SQLite FTS5 in the embedded default, tsvector/GIN on PostgreSQL;
 - RemoteSnippetProvider asks a search service over HTTP (GET url?q=…&k=… -> [{"title", "text"}]);
 - EmptySnippetProvider has nothing to offer.
-A provider never raises on a failed search: it logs a warning and returns [], and the phase goes on
-without snippets.
+A search that fails logs a warning and raises SearchFailed, whose message is a sentence for the room
+(the phase goes on without snippets, and every screen says why); finding nothing is not a failure.
+A search can take a while (the service's time-out): the conductor runs it beside the match's writes
+(game/runner.py), never inside one.
 """
 from __future__ import annotations
 
@@ -60,6 +62,10 @@ def mark_terms(text: str, terms: list[str]) -> str:
     return _WORD.sub(mark, text)
 
 
+class SearchFailed(Exception):
+    """The search could not give snippets; the message says so in a sentence every screen may show."""
+
+
 def snippet(title: str, text: str, text_with_markers: str) -> dict:
     return {"title": title, "text": text, "marked": marked_html(text_with_markers)}
 
@@ -94,20 +100,19 @@ class DatabaseSnippetProvider(SnippetProvider):
     def __init__(self, corpus: str | None = None):
         self.corpus = corpus or None
 
-    def _query(self, terms: list[str]) -> tuple[str, str] | None:
+    def _query(self, terms: list[str]) -> tuple[str, str]:
         if connection.vendor == "sqlite":
             return _SQLITE_SEARCH, " OR ".join(f'"{term}"' for term in terms)
         if connection.vendor == "postgresql":
             return _POSTGRES_SEARCH, " | ".join(terms)
         logger.warning("Search snippets need SQLite or PostgreSQL; the %s database has no search here.", connection.vendor)
-        return None
+        raise SearchFailed(f"The {connection.vendor} database has no search; the phase goes on without snippets.")
 
     def top_snippets(self, question_text: str, k: int = 3) -> list[dict]:
         terms = query_terms(question_text or "")
-        query = self._query(terms) if terms and k > 0 else None
-        if query is None:
+        if not terms or k <= 0:
             return []
-        sql, match = query
+        sql, match = self._query(terms)
         sql = sql.format(corpus="AND corpus = %s" if self.corpus else "")
         params = [match] + ([self.corpus] if self.corpus else []) + [k]
         try:
@@ -116,7 +121,7 @@ class DatabaseSnippetProvider(SnippetProvider):
                 rows = cursor.fetchall()
         except DatabaseError as error:
             logger.warning("The snippet search failed (%s); is the search migration applied? Going on without snippets.", error)
-            return []
+            raise SearchFailed("The search of the imported passages failed; the phase goes on without snippets.") from error
         return [snippet(title, text, marked) for title, text, marked in rows]
 
 
@@ -137,15 +142,15 @@ class RemoteSnippetProvider(SnippetProvider):
             response = self._fetch(question_text, k)
             response.raise_for_status()
             items = response.json()
-        except httpx.TimeoutException:
+        except httpx.TimeoutException as error:
             logger.warning("The snippet service at %s did not answer within %.1f s; going on without snippets.", self.url, self.timeout)
-            return []
+            raise SearchFailed(f"The search did not answer within {self.timeout:g} s; the phase goes on without snippets.") from error
         except (httpx.HTTPError, ValueError) as error:
             logger.warning("The snippet service at %s failed (%s); going on without snippets.", self.url, error)
-            return []
+            raise SearchFailed("The search service failed; the phase goes on without snippets.") from error
         if not isinstance(items, list):
             logger.warning("The snippet service at %s did not answer a list; going on without snippets.", self.url)
-            return []
+            raise SearchFailed("The search service gave an answer it cannot read; the phase goes on without snippets.")
         terms = query_terms(question_text)
         found = []
         for item in items[:k]:

@@ -338,6 +338,9 @@ VARIABLES = _by_name(
              choices=("http", "https"), shown="unset"),
     Variable("EXHIBITION_SNIPPETS_CORPUS", "text", "", "search only the imported passages of this corpus "
              "(`import_passages --corpus`)", CONDUCTOR, shown="every corpus"),
+    Variable("EXHIBITION_SNIPPETS_SECONDS", "number", 2.0, "how long a phase waits for its search (run beside the "
+             "match's writes); past it the phase goes on without snippets and every screen says the search timed out",
+             CONDUCTOR, unit="seconds", low=0.1, high=60),
     Variable("EXHIBITION_WORDNET_DIR", "path", Path("/usr/share/wordnet"), "Debian's WordNet (wordnet-base), which "
              "`make wordnet` reads into the judge's index", "make wordnet"),
     Variable("EXHIBITION_WORDNET_INDEX", "path", PROJECT / "var" / "wordnet-nouns.json", "the judge's WordNet index: "

@@ -33,7 +33,7 @@ import time
 
 from channels.exceptions import ChannelFull
 from channels_redis.core import RedisChannelLayer
-from redis.asyncio import BlockingConnectionPool, ConnectionPool
+from redis.asyncio import BlockingConnectionPool
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
 from redis.exceptions import ConnectionError, ResponseError, TimeoutError
@@ -60,33 +60,6 @@ def connection_options() -> dict:
     }
 
 
-class WaitingConnectionPool(BlockingConnectionPool):
-    """A pool that waits (up to POOL_WAIT_S) for a free connection when all POOL_SIZE are in use, and
-    otherwise takes or returns one at once. redis-py's waiting pool queues every command through an
-    asyncio.Condition and a time-out, and records metrics of each wait, even with connections free:
-    the profiler found that a third of the conductor's cost of a send to Redis. Whoever already
-    waits keeps their turn: while anyone does, every command goes through the queue."""
-
-    def _queue_in_use(self) -> bool:
-        return self._in_maintenance or self._condition.locked() or bool(self._condition._waiters)
-
-    async def get_connection(self, *args, **kwargs):
-        if args or kwargs or self._queue_in_use() or not self.can_get_connection():
-            return await super().get_connection(*args, **kwargs)
-        connection = self.get_available_connection()  # no await between the check and the take
-        try:
-            await self.ensure_connection(connection)
-        except BaseException:
-            await self.release(connection)
-            raise
-        return connection
-
-    async def release(self, connection) -> None:
-        if self._queue_in_use():
-            return await super().release(connection)
-        await ConnectionPool.release(self, connection)
-
-
 class ResilientRedisChannelLayer(RedisChannelLayer):
     """RedisChannelLayer whose pools wait for a free connection and outlive the blocking pop."""
 
@@ -95,8 +68,8 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         address = host.pop("address", None)
         options = {**connection_options(), **host}
         if address is None:
-            return WaitingConnectionPool(**options)
-        return WaitingConnectionPool.from_url(address, **options)
+            return BlockingConnectionPool(**options)
+        return BlockingConnectionPool.from_url(address, **options)
 
     _last_score = 0.0
     _blocking_pop_of_many = True  # receive_many uses BZMPOP, until a Redis says it has none

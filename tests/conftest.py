@@ -48,7 +48,7 @@ def live_match(transactional_db):
     """
     from game.models import Packet, Question
     from game.live.seat_tokens import make_seat_token
-    from game.store import SeatSpec, TeamSpec, create_match_record
+    from game.match_setup import SeatSpec, TeamSpec, create_match_record
 
     def make(format_name="quizbowl", overrides=None, bots=(), questions=6, title="Live test"):
         packet = Packet.objects.create(slug=f"live-{Packet.objects.count()}", title="Live packet")

@@ -2,10 +2,11 @@
 
 It reads the shared channel "conductor", so any web process can reach some conductor, and its own
 channel, where bot workers reply and where other conductors forward messages for matches this one
-holds. Each match runs in its own asyncio task (host.MatchHost), but the clock ticks of the matches
-due at one instant run together in one (ticks.py); database work runs on one thread
-of the conductor's own, so the event loop never blocks on it, and the matches' writes that wait
-at the same moment share one transaction (database.py).
+holds. Each match runs in its own asyncio task (host.MatchHost), the one writer of that match, its
+clock included; database work runs on one thread of the conductor's own, so the event loop never
+blocks on it, and the matches' writes that wait at the same moment share one transaction
+(database.py). Slow work (a search, a judgement, a bots' measurement) runs on other threads beside
+(beside.py), so it never holds up the database thread every match shares.
 
 One writer per match is enforced by a lease per match (leases.py): a message for a match another
 live conductor holds is forwarded to it; a live match nobody holds (after a crash, or at start) is
@@ -29,16 +30,15 @@ from serving.long_lived import keep_out_of_collection
 from serving.receiving import receive_waiting
 
 from game.budgets import Budgets
-from game.store import now_ms
+from game.event_log import now_ms
 
 from game import leases
 from game.judging import lexicon
 from game.conductor import loading
-from game.conductor.alarms import Alarms
+from game.conductor.beside import Beside
 from game.conductor.database import DatabaseThread
 from game.conductor.groups import CONDUCTOR_CHANNEL, Sender
 from game.conductor.host import MatchHost, actor_key
-from game.conductor.ticks import Ticks
 
 log = logging.getLogger(__name__)
 
@@ -82,27 +82,17 @@ class Conductor:
         self._redis_run_id = None
         self._unserved_seen: set[str] = set()  # live matches nobody held at our last look
         self._opening: dict[str, tuple[bool, asyncio.Future]] = {}  # match -> (place, its host being opened)
-        # Clock ticks are written before the commands waiting beside them (database.py) where a send
-        # costs no round trip. On Redis the split would cost one: the commands' answers and events
-        # would go in a second round trip of their own, and a question's first word, which waits for
-        # its match's next, came later (bench/latency.py, alternated runs; docs/benchmarks.md).
-        self._db = DatabaseThread(self.id, lambda: self.clock(), ticks_first=not self.sender.batches())
-        self.ticks = Ticks(self)  # the clock ticks of the matches due at one instant, run together
-        self.alarms = Alarms(lambda: self.clock(), self.ticks.ring)  # one timer per instant that matches are due at
+        self._db = DatabaseThread(self.id, lambda: self.clock())
+        self.beside = Beside()  # the threads that search, judge and measure, beside the writes
 
     async def db(self, fn, *args):
         """Run Django ORM work on the conductor's database thread."""
         return await self._db.run(fn, *args)
 
-    async def db_write(self, match_id: int, fn, *args, clock: bool = False):
+    async def db_write(self, match_id: int, fn, *args):
         """Run a write to match `match_id` under our lease on the database thread, in one transaction
-        with the other matches' writes waiting at the same moment (`clock`: a clock tick's, which the
-        database thread may write before the commands waiting beside it)."""
-        return await self._db.write(match_id, fn, *args, clock=clock)
-
-    def queue_db_write(self, match_id: int, fn, *args, clock: bool = False) -> asyncio.Future:
-        """db_write() queued now and awaited later, so that several are queued first (ticks.py)."""
-        return self._db.queue_write(match_id, fn, *args, clock=clock)
+        with the other matches' writes waiting at the same moment."""
+        return await self._db.write(match_id, fn, *args)
 
     async def run(self) -> None:
         """Take over unserved matches, then serve both channels until cancelled. Nothing else stops it."""
@@ -381,9 +371,7 @@ class Conductor:
         hosts, self.hosts = list(self.hosts.values()), {}
         for host in hosts:
             await host.stop()
-        for batch in list(self.ticks.running):
-            batch.cancel()
-        await asyncio.gather(*self.ticks.running, return_exceptions=True)
+        self.beside.shutdown()
         try:
             await self.db(leases.release, self.id, [host.match_id for host in hosts])
             await self.db(leases.retire, self.id)

@@ -4,20 +4,18 @@ Every piece of ORM work of a conductor runs here, in the order it was asked for,
 never blocks on the database. Writes under a lease (a match's command or clock tick) that are
 waiting at the same moment are run together: one transaction for all of them, their leases checked
 and extended by one statement, their events inserted by one and their commands' receipts by
-another (store.write_together). A hundred matches whose words are due at the same tick thus cost
-one commit, not a hundred. A batch is what
-queued while the thread was busy, or what was asked for in one turn of the event loop: the thread
-is woken once at the end of the turn, so the matches whose clocks fire together (alarms.py)
-share a transaction; nothing waits for company longer than that.
+another (event_log.write_together). A hundred matches whose words are due at the same instant of the
+clock's grid thus cost one commit, not a hundred. A batch is what queued while the thread was busy,
+or what was asked for in one turn of the event loop: the thread is woken once at the end of the
+turn, so the matches whose clocks fire together share a transaction; nothing waits for company
+longer than that.
 
 Each caller gets its own outcome (a result or its own exception), and only after the transaction
 has committed: an event is never handed back to be broadcast before it is stored. If the commit
 itself fails, every write of the batch gets that failure (and the conductor reloads those matches).
 The outcomes of one transaction reach the event loop with one wake-up, not one per caller, as soon
-as it has committed. Clock ticks waiting beside commands are written first, in a transaction of their
-own, so a word never waits for another match's command to be stored; the conductor turns that off
-(ticks_first) where a send costs a round trip (Redis), since the commands' answers would then need
-a round trip of their own.
+as it has committed. Nothing slow runs here: a search, a judgement or a bots' measurement runs
+beside (beside.py), since every match of the conductor waits for this thread.
 """
 from __future__ import annotations
 
@@ -27,7 +25,7 @@ import functools
 import threading
 from dataclasses import dataclass, field
 
-from game.store import write_together
+from game.event_log import write_together
 
 from game.conductor.threadname import name_this_thread
 
@@ -38,13 +36,11 @@ class Job:
     match_id: int | None  # set for a write under the lease of that match: it may share a transaction
     loop: asyncio.AbstractEventLoop
     future: asyncio.Future = field(repr=False)
-    clock: bool = False  # a clock tick's write: stored before the commands waiting beside it
 
 
 class DatabaseThread:
-    def __init__(self, owner: str, clock, name: str = "conductor-db", ticks_first: bool = True):
+    def __init__(self, owner: str, clock, name: str = "conductor-db"):
         self.owner, self.clock, self.name = owner, clock, name
-        self.ticks_first = ticks_first  # clock ticks go before the commands beside them (see _run_all)
         self._jobs: collections.deque[Job] = collections.deque()
         self._ready = threading.Condition()
         self._thread: threading.Thread | None = None
@@ -58,19 +54,14 @@ class DatabaseThread:
         """Run fn(*args) on the database thread by itself."""
         return await self._submit(functools.partial(fn, *args), None)
 
-    async def write(self, match_id: int, fn, *args, clock: bool = False):
+    async def write(self, match_id: int, fn, *args):
         """Run fn(*args), a write to match `match_id` under this conductor's lease, possibly in one
-        transaction with other matches' writes; `clock`: a clock tick's, which goes first (see _run_all)."""
-        return await self.queue_write(match_id, fn, *args, clock=clock)
+        transaction with other matches' writes."""
+        return await self._submit(functools.partial(fn, *args), match_id)
 
-    def queue_write(self, match_id: int, fn, *args, clock: bool = False) -> asyncio.Future:
-        """write(), for a caller that queues several before it waits for any (ticks.py): the future
-        of its outcome."""
-        return self._submit(functools.partial(fn, *args), match_id, clock)
-
-    def _submit(self, call, match_id, clock: bool = False) -> asyncio.Future:
+    def _submit(self, call, match_id) -> asyncio.Future:
         loop = asyncio.get_running_loop()
-        job = Job(call, match_id, loop, loop.create_future(), clock)
+        job = Job(call, match_id, loop, loop.create_future())
         with self._ready:
             if self._stopping:
                 raise RuntimeError("The conductor's database thread has stopped.")
@@ -109,10 +100,8 @@ class DatabaseThread:
     def _run_all(self, jobs: list[Job]) -> None:
         """Run the jobs in order and hand each its outcome as soon as its transaction has committed.
         Consecutive writes go in one transaction (a lone write too: one path, one cursor for the lease
-        and the events), except that the clock ticks among them go first, in a transaction of their
-        own: a word waits for no other match's command (a ruling, a buzz with its receipt, an answer
-        with its judge) to be written, and its match broadcasts it while the commands are written.
-        A match has one write in flight at a time, so no match's writes change order."""
+        and the events). A match has one write in flight at a time (its loop awaits each), so no
+        match's writes change order."""
         start = 0
         self.writes += sum(1 for job in jobs if job.match_id is not None)
         while start < len(jobs):
@@ -120,9 +109,7 @@ class DatabaseThread:
             while end < len(jobs) and jobs[end].match_id is not None:
                 end += 1
             if end > start:
-                writes = jobs[start:end]
-                for group in self._ticks_first(writes):
-                    self._settle(self._write_together(group))
+                self._settle(self._write_together(jobs[start:end]))
                 start = end
                 continue
             done = []
@@ -135,14 +122,6 @@ class DatabaseThread:
                 end += 1
             self._settle(done)
             start = end
-
-    def _ticks_first(self, writes: list[Job]) -> list[list[Job]]:
-        """The transactions to run the writes in: the clock ticks, then the rest; or all in one where
-        this thread does not put ticks first or the writes are all of one kind."""
-        ticks = [job for job in writes if job.clock] if self.ticks_first else []
-        if not ticks or len(ticks) == len(writes):
-            return [writes]
-        return [ticks, [job for job in writes if not job.clock]]
 
     def _write_together(self, writes: list[Job]) -> list[tuple[Job, bool, object]]:
         if len(writes) > 1:

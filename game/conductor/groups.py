@@ -118,30 +118,14 @@ def seat_left_messages(code: str, events: list[dict]) -> list[dict]:
             for e in events if e["type"] == "seat_left"]
 
 
-def post_broadcast(sender, code: str, team_ids: list[str], events: list[dict]) -> list:
-    """Start sending the events' frames, in seq order, to the match's group: one message for all
-    audiences; then, for a seat given up, the message that closes its sockets. Returns what to wait
-    for, in order (sent() below); empty where the in-process layer took them at once. Sends started
-    in one turn of the loop, for however many matches, go to Redis in one round trip (Sender)."""
+async def broadcast(sender, code: str, team_ids: list[str], events: list[dict]) -> None:
+    """Send the events' frames, in seq order, to the match's group: one message for all audiences;
+    then, for a seat given up, the message that closes its sockets. Sends asked for in one turn of
+    the loop, for however many matches, go to Redis in one round trip (Sender)."""
     group = match_group(code)
-    posted = [sender.post(group, frames_message(code, team_ids, events))]
-    posted += [sender.post(group, message) for message in seat_left_messages(code, events)]
-    return [waiting for waiting in posted if waiting is not None]
-
-
-async def sent(posted: list) -> None:
-    """Wait for the sends post_broadcast started, in order. If one fails, its failure is raised and
-    the sends after it are given up: one not started is never made."""
-    for at, waiting in enumerate(posted):
-        try:
-            await waiting
-        except BaseException:
-            for rest in posted[at + 1:]:
-                if asyncio.iscoroutine(rest):
-                    rest.close()
-                else:  # queued in the same round trip, which failed with it: nobody waits for it now
-                    rest.add_done_callback(lambda done: done.cancelled() or done.exception())
-            raise
+    await sender.group_send(group, frames_message(code, team_ids, events))
+    for message in seat_left_messages(code, events):
+        await sender.group_send(group, message)
 
 
 class Sender:
@@ -157,19 +141,13 @@ class Sender:
     async def group_send(self, group: str, message: dict) -> None:
         """Send a message built for this send: the layer may keep it as it is (nothing here reads or
         changes it afterwards)."""
-        waiting = self.post(group, message)
-        if waiting is not None:
-            await waiting
-
-    def post(self, group: str, message: dict):
-        """Start group_send(): None if it is done (the in-process layer), else what to await for it."""
         hand_over = getattr(self.layer, "hand_over", None)
         if hand_over is not None:  # the in-process layer: no round trip to share, no copy to make
             hand_over(group, message)
-            return None
-        if self.batches():
-            return self._queue(GROUP, group, message)
-        return self.layer.group_send(group, message)  # a layer with no batches: sent when awaited
+        elif self.batches():
+            await self._queue(GROUP, group, message)
+        else:
+            await self.layer.group_send(group, message)
 
     def queue_send(self, channel: str, message: dict) -> asyncio.Future | None:
         """Put a send to `channel` in this turn's round trip, before whatever is sent after it, and

@@ -1,13 +1,18 @@
 """One match inside the conductor: its inbox, its clock, and the one place its commands are run.
 
-Everything that can change the match (a client's command, a bot's act, a timer of our own) becomes
-a message in this host's inbox and is handled one at a time, so there is exactly one writer per
-match and buzzes are arbitrated in the order the conductor handles them, by the receive time the
-web layer stamped. The clock's ticks are the exception that keeps the rule: while the loop waits
-with an empty inbox, the conductor's ticks (ticks.py) run the ticks of every match due at one
-instant together, and the loop handles nothing until the match is handed back.
+One writer per match, the invariant everything else leans on: every write to a match's event log
+(a client's command, a tick of its clock, a bot's act or silence, the voice, a pause after a restart
+or a fault, a result of slow work beside) is made by the match's own loop (`_loop`, one asyncio task
+per match), one at a time, awaited to the end (stored, answered, broadcast) before the next begins.
+Everything else only puts a message in the inbox: the channels' messages, the timers of bots and of
+the clock's retries, the threads that search, judge and measure beside (game/conductor/beside.py).
+The clock is the loop's own too: while it waits for a message it also waits for the match's next
+moment, on a timer of its own. So buzzes are arbitrated in the order the loop handles them, by the
+receive time the web layer stamped, and `execute` refuses to run anywhere but in that loop
+(tests/game/test_conductor_one_writer.py drives every path at once and checks it). Across conductors
+the lease does the same (leases.py): the one conductor holding a match runs its loop.
 
-A client's command carries an id: its answer is stored with its events (store.Receipt) and a
+A client's command carries an id: its answer is stored with its events (event_log.Receipt) and a
 repeated id gets the first answer again, so a retry after a reconnect or a restart, or a double
 click, applies once. When the database cannot be written the clock stops and the match is paused
 once it can; when the channel layer (Redis) is down the clock stops where contact was lost, the
@@ -23,12 +28,14 @@ import logging
 from django.db import IntegrityError
 
 from game.engine.api import Rejected, next_wakeup
+from game.event_log import Receipt
+from game.runner import FollowUp, refusal_reply
 from game.speech.reader import VoiceReader
-from game.store import Receipt, refusal_reply
 
-from game.conductor import loading
+from game.conductor import beside, loading
+from game.conductor.beside import Starting
 from game.conductor.bots import BotDriver
-from game.conductor.groups import post_broadcast, roster_message, sent
+from game.conductor.groups import broadcast, roster_message
 from game.leases import LeaseLost
 from game.conductor.room import REPORT_TTL_MS, Room
 
@@ -79,12 +86,9 @@ class MatchHost:
         self._task: asyncio.Task | None = None
         self._roster_seen: int | None = None  # the room's changes at the last roster looked at
         self.stopped = False  # once set, the loop ends: a stopped host never writes again
-        # The clock's ticks are run by the conductor's ticks (ticks.py), many matches' together, while
-        # this loop waits for a message; `ticking` is set meanwhile, and the loop handles nothing until
-        # it is cleared: one writer per match.
-        self.ticking = False
-        self.parked = False  # the loop waits for a message (or an instant its own alarm does not run)
-        self._alarm = None  # this match's place at the instant of its next tick (alarms.Alarm)
+        self.starting = Starting(self)  # a start waiting for its bots to be measured beside
+        self.searching: FollowUp | None = None  # the phase's search, while it is out: the bots wait for it
+        self._beside: set[asyncio.Task] = set()  # slow work under way for this match (beside.py)
 
     @property
     def state(self):
@@ -103,6 +107,8 @@ class MatchHost:
         self.stopped = True
         self.bots.cancel_timers()
         self.voice.cancel()
+        for task in list(self._beside):  # its result would come back to a loop that has ended
+            task.cancel()
         if self._task is not None and self._task is not asyncio.current_task():
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
@@ -138,26 +144,31 @@ class MatchHost:
 
     async def after(self, message: dict) -> None:
         """What follows every message handled: the bots and the voice catch up, and the moderator's
-        roster goes out if it changed."""
+        roster goes out if it changed. While the phase's search is out the bots wait for it: they are
+        shown the snippets a person sees."""
         if self.stalled_at is None and not self.stopped:
-            await self.bots.refresh()
+            if self.searching is None or not self.searching.still_due(self.state):
+                self.searching = None
+                await self.bots.refresh()
             self.voice.refresh()
         if not self.stopped and (message is not TICK or self.room.changes != self._roster_seen):
             await self.send_roster()  # a word changes no seat: a tick sends it only if a bot was asked
 
     async def _next(self) -> dict:
-        while not self._inbox or self.ticking:
-            wake = None if self.ticking else self.next_tick()
+        """The next message, or TICK once the match's next moment has come: the clock's timer is this
+        loop's own, set while it waits for a message and cancelled when one comes first."""
+        while not self._inbox:
+            wake = self.next_tick()
             if wake is not None and wake <= self.conductor.clock():
                 return TICK
             self._arrived.clear()
-            self.arm(wake)
-            self.parked = True
+            timer = None if wake is None else asyncio.get_running_loop().call_later(
+                max(0, wake - self.conductor.clock()) / 1000, self._arrived.set)
             try:
-                await self._arrived.wait()  # a message, or the conductor's ticks handing the match back
+                await self._arrived.wait()  # a message, or the clock's moment (checked again above)
             finally:
-                self.parked = False
-                self.arm(None)
+                if timer is not None:
+                    timer.cancel()
         return self._inbox.popleft()
 
     def next_tick(self) -> int | None:
@@ -166,40 +177,6 @@ class MatchHost:
             return None
         return next_wakeup(self.state)
 
-    def arm(self, wake: int | None) -> None:
-        """Keep this match's place at the instant `wake` (None: at none). The conductor's alarm for
-        that instant runs the tick of every match due then together (ticks.py), without waking their
-        loops: one timer, one transaction and one send for them all, and no task switch per match."""
-        alarm = self._alarm
-        if alarm is not None and alarm.pending and alarm.due_ms == wake:
-            return
-        if alarm is not None:
-            alarm.cancel()
-        self._alarm = None if wake is None else self.conductor.alarms.wake(wake, self)
-
-    def wake_up(self) -> None:
-        """Let the loop look for itself (a message waits, or the tick could not be run for it)."""
-        self._arrived.set()
-
-    def idle(self) -> bool:
-        """The loop waits for a message and none is here: the conductor's ticks may tick the match."""
-        return self.parked and not self.ticking and not self._inbox and not self.stopped
-
-    def queue_tick(self, now: int) -> asyncio.Future:
-        """Queue the write of a clock tick at `now` (ticks.py, while `ticking`): the future of its events."""
-        return self.conductor.queue_db_write(self.match_id, self.runner.handle, TICK_COMMAND, now, None, clock=True)
-
-    def hand_back(self) -> None:
-        """The conductor's ticks are done with the match: its loop goes on (a message waits) or it
-        keeps its place at its next instant."""
-        self.ticking = False
-        if self.stopped:
-            return
-        if self._inbox:
-            self.wake_up()
-        else:
-            self.arm(self.next_tick())
-
     async def _handle(self, message: dict) -> None:
         if self.layer_lost_at is not None:
             await self._pause_where_contact_was_lost()  # first: no command may run the clock past it
@@ -207,8 +184,13 @@ class MatchHost:
         if kind == "command" and self._seat_unknown((message.get("command") or {}).get("actor")):
             await self.seat_newcomers()  # a seat the web stored whose join never reached us: seat it first
         if kind == "command":
-            await self.execute(message.get("command") or {}, message.get("reply_to"), message.get("ref"),
-                               command_id=message.get("id"))
+            if not await self.starting.takes(message):  # a start first has its bots measured, beside
+                await self.execute(message.get("command") or {}, message.get("reply_to"), message.get("ref"),
+                                   command_id=message.get("id"))
+        elif kind == "start.measured":
+            await self.starting.measured(message["outcome"])
+        elif kind == "follow_up":
+            await self._follow_up_done(message["follow_up"], message["data"])
         elif kind == "tick":
             await self.execute(TICK_COMMAND)
         elif kind == "wake":
@@ -240,35 +222,41 @@ class MatchHost:
     # -- running commands -------------------------------------------------------------------------
 
     async def execute(self, command: dict, reply_to: str | None = None, ref=None, now: int | None = None,
-                      command_id: str | None = None):
-        """Decide, store and fold one command, answer whoever sent it, then broadcast its events.
+                      command_id: str | None = None, bot_sizes: dict | None = None):
+        """Decide, store and fold one command, answer whoever sent it, then broadcast its events and
+        start the slow work they call for (the judge, a search) beside.
 
-        Returns the new events, or None when the rules refused the command or storing it failed.
+        Returns the new events, or None when the rules refused the command or storing it failed. Runs
+        only in this match's loop: one writer per match. `bot_sizes`: what a start's bots measured.
         """
-        key = actor_key(command.get("actor"))
-        receipt = Receipt(key, command_id) if key and isinstance(command_id, str) and command_id else None
+        if asyncio.current_task() is not self._task:
+            raise RuntimeError(f"Match {self.code} is written by its own loop only (one writer per match).")
+        receipt = self.receipt_of(command, command_id)
         if receipt is not None and (receipt.actor, receipt.command_id) in self.receipts:
-            await self._reply(reply_to, ref, self.receipts[(receipt.actor, receipt.command_id)])
+            await self.answer(reply_to, ref, self.receipts[(receipt.actor, receipt.command_id)])
             return None
         if self.stopped:
-            await self._reply(reply_to, ref, {"ok": False, "seqs": [], "error": MOVED})
+            await self.answer(reply_to, ref, {"ok": False, "seqs": [], "error": MOVED})
             return None
         if self.stalled_at is not None:
-            await self._reply(reply_to, ref, {"ok": False, "seqs": [], "error": UNAVAILABLE})
+            await self.answer(reply_to, ref, {"ok": False, "seqs": [], "error": UNAVAILABLE})
             return None
         now = self.conductor.clock() if now is None else now
         try:
-            events = await self.conductor.db_write(self.match_id, self.runner.handle, command, now, receipt,
-                                                   clock=command.get("type") == "tick")
+            events = await self.conductor.db_write(self.match_id, self.runner.handle, command, now, receipt, bot_sizes)
         except Exception as exc:
             await self.write_failed(exc, command, now, receipt, reply_to, ref)
             return None
+        for work in self.runner.follow_ups(events):  # read from the state these events left: now, before the next write
+            if work.type == "snippets":
+                self.searching = work
+            self.spawn(beside.follow_up(self, work))
         reply = {"ok": True, "seqs": [e["seq"] for e in events], "error": None}
         self._remember(receipt, reply)
         # The answer first, then the events; on Redis both go in one round trip (groups.Sender).
         queued = self.conductor.sender.queue_send(reply_to, self._reply_message(ref, reply)) if reply_to else None
         if queued is None:
-            await self._reply(reply_to, ref, reply)
+            await self.answer(reply_to, ref, reply)
         if events:
             await self.broadcast(events)
         if queued is not None:
@@ -278,24 +266,43 @@ class MatchHost:
                 log.warning("Match %s: could not reply to %s", self.code, reply_to, exc_info=True)
         return events
 
+    @staticmethod
+    def receipt_of(command: dict, command_id) -> Receipt | None:
+        """The key a client's command is answered under (None: a command of our own, or one without an id)."""
+        key = actor_key(command.get("actor"))
+        return Receipt(key, command_id) if key and isinstance(command_id, str) and command_id else None
+
+    def spawn(self, work) -> None:
+        """Run a coroutine of this match's beside its loop (waiting for slow work); cancelled if the match stops."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._beside.add(task)
+        task.add_done_callback(self._beside.discard)
+
+    async def _follow_up_done(self, work: FollowUp, data: dict | None) -> None:
+        """Slow work came back (a suggestion, the phase's snippets): write it if the match is still where it was."""
+        if work is self.searching:
+            self.searching = None
+        if data is not None and work.still_due(self.state):
+            await self.execute(work.command(data))
+
     async def write_failed(self, exc: Exception, command: dict, now: int, receipt: Receipt | None = None,
                            reply_to=None, ref=None) -> None:
         """A write of `command` raised `exc`: answer, and stop or pause as the fault asks."""
         if isinstance(exc, Rejected):
-            await self._answered(receipt, reply_to, ref, refusal_reply(exc))
+            await self.answered(receipt, reply_to, ref, refusal_reply(exc))
             if exc.events:
                 await self.broadcast(exc.events)  # stored on the record (a lost buzz), moderator-only
             return
         if isinstance(exc, LeaseLost):
             log.warning("Match %s: another conductor holds it now; this one stops serving it", self.code)
-            await self._reply(reply_to, ref, {"ok": False, "seqs": [], "error": MOVED})
+            await self.answer(reply_to, ref, {"ok": False, "seqs": [], "error": MOVED})
             await self.conductor.drop(self.code)
             return
         if isinstance(exc, IntegrityError) and receipt is not None:
             # the id was answered long ago, beyond what we keep in memory
             known = await self.conductor.db(loading.find_receipt, self.runner, receipt.actor, receipt.command_id)
             if known is not None:
-                await self._answered(receipt, reply_to, ref, known)
+                await self.answered(receipt, reply_to, ref, known)
                 return
         await self._storage_failed(command, now, reply_to, ref, exc)
 
@@ -305,16 +312,17 @@ class MatchHost:
             while len(self.receipts) > RECEIPTS_KEPT:
                 self.receipts.popitem(last=False)
 
-    async def _answered(self, receipt: Receipt | None, reply_to, ref, reply: dict) -> None:
+    async def answered(self, receipt: Receipt | None, reply_to, ref, reply: dict) -> None:
+        """Answer a command and keep the answer for a retry of its id."""
         self._remember(receipt, reply)
-        await self._reply(reply_to, ref, reply)
+        await self.answer(reply_to, ref, reply)
 
     @staticmethod
     def _reply_message(ref, reply: dict) -> dict:
         return {"type": "conductor.reply", "ref": ref, "ok": reply["ok"], "seqs": list(reply["seqs"]),
                 "error": reply["error"]}
 
-    async def _reply(self, reply_to, ref, reply: dict) -> None:
+    async def answer(self, reply_to, ref, reply: dict) -> None:
         if not reply_to:
             return
         try:
@@ -330,27 +338,12 @@ class MatchHost:
         await self._flush()
 
     async def _flush(self) -> None:
-        posted = self.post_unsent()
-        if posted is not None:
-            await self.unsent_sent(posted)
-
-    def post_unsent(self) -> tuple | None:
-        """Start sending what is unsent (ticks.py starts many matches' before it waits for any);
-        unsent_sent() waits for it. None if nothing is unsent."""
         if not self.unsent:
-            return None
+            return
         pending, self.unsent = self.unsent, []
         started = self.conductor.clock()
         try:
-            posted = post_broadcast(self.conductor.sender, self.code, self.state.team_ids, pending)
-        except Exception as exc:
-            posted = [_raise(exc)]
-        return pending, started, posted
-
-    async def unsent_sent(self, sending: tuple) -> None:
-        pending, started, posted = sending
-        try:
-            await sent(posted)
+            await broadcast(self.conductor.sender, self.code, self.state.team_ids, pending)
         except asyncio.CancelledError:
             self.unsent = pending + self.unsent
             raise
@@ -382,7 +375,7 @@ class MatchHost:
     async def _storage_failed(self, command: dict, now: int, reply_to, ref, exc: Exception) -> None:
         log.error("Match %s: storing %s failed; the clock stops until the database answers",
                   self.code, command.get("type"), exc_info=exc)
-        await self._reply(reply_to, ref, {"ok": False, "seqs": [], "error": UNAVAILABLE})
+        await self.answer(reply_to, ref, {"ok": False, "seqs": [], "error": UNAVAILABLE})
         if self.stalled_at is None:
             self.stalled_at = now
             self.put_later(STORAGE_RETRY_MS, {"type": "storage.retry"})
@@ -432,7 +425,3 @@ class MatchHost:
         self.bots.set_seats(await self.conductor.db(loading.bot_seats, self.runner))
         for seat in await self.conductor.db(loading.unseated, self.runner):
             await self.execute({"type": "join", "actor": SYSTEM, "data": {"seat": seat}})
-
-
-async def _raise(exc: Exception) -> None:
-    raise exc

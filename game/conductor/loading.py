@@ -7,16 +7,18 @@ from __future__ import annotations
 from bots.builds import seat_facts  # the bots app owns what kind a seat's bot is and its size
 from bots.trust import private_fields
 from game.models import CommandReceipt, Match, Seat
-from game.store import MatchRunner, seat_data
+from game.match_setup import seat_data
+from game.runner import MatchRunner
 
 RECENT_RECEIPTS = 5000  # answers kept in memory for retried commands; older ones are read on demand
 
 
 def load_runner(code: str, owner: str | None = None, clock=None) -> MatchRunner | None:
+    """The match's runner for a conductor: its slow work (judge, search, measuring) is done beside."""
     match = Match.objects.filter(code=code).first()
     if match is None:
         return None
-    runner = MatchRunner(match, owner=owner, **({"clock": clock} if clock else {}))
+    runner = MatchRunner(match, owner=owner, slow_work_here=False, **({"clock": clock} if clock else {}))
     return runner if runner.state is not None else None
 
 

@@ -177,7 +177,7 @@ _MATCH_RULES = (
          choices=(("after_humans", "after the humans: shown once they can no longer score on the question"),
                   ("live", "live in a question's last buzz phase (a quizbowl tossup): shown as the bots think")),
          group=_BOTS),
-    # The server gives each new match its own grid (EXHIBITION_CLOCK_GRAIN_MS, game/store.py); words
+    # The server gives each new match its own grid (EXHIBITION_CLOCK_GRAIN_MS, game/match_setup.py); words
     # before the grid were exact, which is what 0 means.
     Rule("clock_grid_ms", "int", "Clock grid", "milliseconds: words and deadlines fall on multiples of "
          "it; 0: exact", 0, absent=0, low=0, high=100, by=SERVER),

@@ -942,7 +942,9 @@ def _cmd_snippets(out, actor, data, now, received):
     found = data.get("snippets") if isinstance(data.get("snippets"), list) else []
     clean = [{k: str(item.get(k, ""))[:2000] for k in ("title", "text", "marked")}
              for item in found[:10] if isinstance(item, dict)]
-    out.emit("snippets_shown", now, number=q.number, phase=q.phase + 1, snippets=clean)
+    # A search that failed or ran out of time says so, in a sentence every screen may show.
+    error = " ".join(data["error"].split())[:MAX_TEXT] if isinstance(data.get("error"), str) else ""
+    out.emit("snippets_shown", now, number=q.number, phase=q.phase + 1, snippets=clean, **({"error": error} if error else {}))
 
 
 def _cmd_tick(out, actor, data, now, received):

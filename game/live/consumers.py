@@ -33,7 +33,7 @@ from game.models import Match
 from game.live.protocol import MODERATOR, PLAYER, FrameError, TokenBucket, error_frame, parse, peek_ref
 from game.live.seat_tokens import HEADER, SESSION_SEATS, read_seat_token, seat_for_token
 from game.live.socket_clock import SocketClock
-from game.store import now_ms
+from game.event_log import now_ms
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_NO_MATCH = 4404

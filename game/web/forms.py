@@ -1,6 +1,6 @@
 """Forms a person fills in: the host's new match, and a player's join.
 
-Each form turns what was typed into the arguments of game.store, and says in a sentence what to fix
+Each form turns what was typed into the arguments of game.match_setup, and says in a sentence what to fix
 when something is out of range.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ from bots.models import Bot
 from game.engine.formats import PRESETS
 from game.models import NAME_MAX_LENGTH, Match, Packet, Seat, Team, name_length
 from game.seating import bot_seat
-from game.store import SeatSpec, TeamSpec
+from game.match_setup import SeatSpec, TeamSpec
 
 SIMULATED = "simulated"
 

@@ -14,7 +14,7 @@ from game.web.join_link import join_link
 from game.models import Match
 from game.web.not_found import match_page
 from game.question_order import question_plan
-from game.store import RESERVE_QUESTIONS, create_match_record
+from game.match_setup import RESERVE_QUESTIONS, create_match_record
 from game.web.views import wake_conductor
 
 staff_required = user_passes_test(lambda u: u.is_active and u.is_staff, login_url=settings.LOGIN_URL)

@@ -17,7 +17,7 @@ from game.engine import voice
 from game.web.forms import JoinCodeForm, JoinForm, normalise_code
 from game.models import Match, Seat
 from game.live.seat_tokens import SESSION_SEATS, make_seat_token, seat_for_token
-from game.store import seat_data
+from game.match_setup import seat_data
 from game.web.views import ask_conductor
 from game.web.views_host import staff_required
 from game.web.join_link import join_link

@@ -373,7 +373,14 @@ const FOLD = {
     const holder = view.question.possession;
     if (d.code === "beaten" && d.margin != null && d.margin >= 0 && d.margin <= RACE_SHOWN_MS && holder) noteRace(view, frame, holder, d, d.margin, holder.team);
   },
-  snippets_shown(view, d) { if (view.question) view.question.snippets = d.snippets || []; },
+  snippets_shown(view, d, frame) {
+    if (view.question) {
+      view.question.snippets = d.snippets || [];
+      // A search that failed or ran out of time says so (not in the snapshot: a reload shows no results, as before).
+      view.question.search_error = d.error || null;
+    }
+    if (d.error) note(view, frame, "search", d.error);
+  },
   // A protest's text reaches only the moderator and the protesting team (game/engine/protests.py).
   protest_filed(view, d, frame) {
     view.protests = [...view.protests, { id: d.id, ruling: d.ruling, number: d.number, team: d.team, seat: d.seat,

@@ -286,10 +286,13 @@ export function markedNodes(marked) {
 }
 
 export function renderSnippets(box, view) {
-  const found = view.question && !view.question.closed ? view.question.snippets || [] : [];
-  box.replaceChildren(...(found.length ? [el("h3", { text: "Search results" })] : []),
+  const open = view.question && !view.question.closed;
+  const found = open ? view.question.snippets || [] : [];
+  const failed = open ? view.question.search_error || null : null;  // the search failed or ran out of time
+  box.replaceChildren(...(found.length || failed ? [el("h3", { text: "Search results" })] : []),
+    ...(failed ? [el("p", { class: "snippets-error", role: "status", text: failed })] : []),
     ...found.map((s) => el("article", { class: "snippet" }, el("strong", { text: s.title }), el("p", {}, markedNodes(s.marked || s.text)))));
-  box.hidden = !found.length;
+  box.hidden = !found.length && !failed;
 }
 
 /**

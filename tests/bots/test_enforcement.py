@@ -16,7 +16,8 @@ from bots.protocol import Act
 from game.conductor.loading import bot_seats
 from game.engine.api import fold, snapshot
 from game.models import Match
-from game.store import MatchRunner, load_events
+from game.event_log import load_events
+from game.runner import MatchRunner
 
 MOD = {"role": "moderator"}
 MIB = 1024**2

@@ -15,7 +15,8 @@ from game.conductor.core import Conductor
 from game.conductor.groups import CONDUCTOR_CHANNEL, MODERATOR, match_group
 from game.engine.api import fold
 from game.models import Packet, Question
-from game.store import SeatSpec, TeamSpec, create_match_record, load_events
+from game.event_log import load_events
+from game.match_setup import SeatSpec, TeamSpec, create_match_record
 from tests.bots.conftest import running_worker
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.django_db(transaction=True)]

@@ -11,7 +11,9 @@ from game.demo import ensure_demo_packet
 from game.management.commands.simulate import simulated_teams
 from game.models import Match, MatchEvent
 from game.simulation import RegisteredBot, SimulatedCompetitor, VirtualMatch
-from game.store import MatchRunner, create_match_record, now_ms
+from game.event_log import now_ms
+from game.match_setup import create_match_record
+from game.runner import MatchRunner
 from tests.bots.test_remote import STATUS, qanta_guess
 from tests.bots.test_demo_pack import PACK
 

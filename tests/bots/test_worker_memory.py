@@ -21,7 +21,8 @@ from bots import kinds
 from bots.dispatch import send_query
 from game.engine.api import fold
 from game.models import Packet, Question
-from game.store import SeatSpec, TeamSpec, create_match_record, load_events
+from game.event_log import load_events
+from game.match_setup import SeatSpec, TeamSpec, create_match_record
 from tests.bots.conftest import broker_at, running_worker
 from tests.bots.test_live_match_with_workers import Moderator
 from tests.redis_dbs import redis_url

@@ -20,7 +20,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
 from game.models import Packet, Question  # noqa: E402
-from game.store import SeatSpec, TeamSpec, create_match_record  # noqa: E402
+from game.match_setup import SeatSpec, TeamSpec, create_match_record  # noqa: E402
 
 USER, PASSWORD = "moderator", "a-long-test-password"
 QUESTIONS = [

@@ -22,7 +22,7 @@ from django.core.management import call_command  # noqa: E402
 from events.matches import start_preliminary  # noqa: E402
 from events.models import Event, EventTeam  # noqa: E402
 from game.demo import ensure_demo_packet  # noqa: E402
-from game.store import SeatSpec  # noqa: E402
+from game.match_setup import SeatSpec  # noqa: E402
 from tests.browser.seed_hall import PASSWORD, USER  # noqa: E402
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@ at the moments the big screen must fit.
 
 Run as a script with DATABASE_URL pointing at the test's SQLite file, before Daphne starts. Prints
 {"user", "password", "matches": {name: code}} as JSON on the last line. The staged matches are played
-with real commands through game.store.MatchRunner, so their event logs are what a live match writes.
+with real commands through game.runner.MatchRunner, so their event logs are what a live match writes.
 """
 import json
 import os
@@ -23,7 +23,9 @@ from django.core.management import call_command  # noqa: E402
 from game.engine.formats import PRESETS  # noqa: E402
 from game.models import Packet, Question  # noqa: E402
 from game.engine.api import next_wakeup  # noqa: E402
-from game.store import MatchRunner, SeatSpec, TeamSpec, create_match_record, now_ms  # noqa: E402
+from game.event_log import now_ms  # noqa: E402
+from game.match_setup import SeatSpec, TeamSpec, create_match_record  # noqa: E402
+from game.runner import MatchRunner  # noqa: E402
 
 USER, PASSWORD = "moderator", "a-long-test-password"
 

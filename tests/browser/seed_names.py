@@ -22,7 +22,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
 from game.models import NAME_MAX_LENGTH, Packet, Question  # noqa: E402
-from game.store import SeatSpec, TeamSpec, create_match_record  # noqa: E402
+from game.match_setup import SeatSpec, TeamSpec, create_match_record  # noqa: E402
 from tests.browser.seed_hall import (LONG_ANSWER, LONG_TOSSUP, PASSWORD, SIMULATED, TIERS, USER,  # noqa: E402
                                      phases, staged_match)
 

@@ -22,7 +22,8 @@ from django.core.management import call_command  # noqa: E402
 
 from game.demo import ensure_demo_packet  # noqa: E402
 from game.engine.voice import DEFAULT_VOICE  # noqa: E402
-from game.store import MatchRunner, TeamSpec, create_match_record  # noqa: E402
+from game.match_setup import TeamSpec, create_match_record  # noqa: E402
+from game.runner import MatchRunner  # noqa: E402
 
 USER, PASSWORD = "moderator", "a-long-test-password"
 

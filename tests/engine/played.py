@@ -60,7 +60,7 @@ class Recorded(Match):
 
 
 def judgement(event: dict, seq: int) -> dict:
-    """A judge's suggestion for an answer or submission event numbered seq (what store.py sends)."""
+    """A judge's suggestion for an answer or submission event numbered seq (what game/runner.py sends)."""
     d = event["data"]
     verdict = "accept" if d["text"] in ("Isaac Newton", "tesla coil") else "reject"
     return {"for": seq, "seat": d["seat"], "team": d["team"], "text": d["text"], "verdict": verdict,

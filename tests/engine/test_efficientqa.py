@@ -245,6 +245,18 @@ def test_search_snippets_are_taken_only_in_the_phase_that_allows_them_and_everyo
         assert project(shown, audience, team)["data"]["snippets"] == found
         assert snapshot(m.state, audience, team)["question"]["snippets"] == found
     assert m.refuse("snippets", "h0", {"snippets": found}).code == "forbidden"
+    assert "error" not in shown["data"], "a search that answered says nothing of failing"
+
+
+def test_a_search_that_failed_says_so_to_every_audience_and_the_phase_goes_on():
+    m = new_match()
+    to_phase(m, 3)
+    why = "The search did not answer within 2 s; the phase goes on without snippets."
+    shown = m.send("snippets", SYS, {"snippets": [], "error": f"  {why}\n"})[0]
+    assert shown["data"] == {"number": 1, "phase": 3, "snippets": [], "error": why}
+    for audience, team in (("moderator", None), ("player", "t0"), ("spectator", None), ("bot", None)):
+        assert project(shown, audience, team)["data"]["error"] == why
+    assert m.state.status == "live" and not m.q.closed
 
 
 def test_after_the_answer_was_shown_a_team_phase_rules_only_what_was_submitted_before_it():

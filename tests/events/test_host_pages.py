@@ -9,7 +9,7 @@ from events.management.commands.simulate_event import play
 from events.models import Event, EventTeam
 from game.demo import ensure_demo_packet
 from game.models import Match
-from game.store import MatchRunner
+from game.runner import MatchRunner
 
 pytestmark = pytest.mark.django_db
 LONG = "Thirty-two characters long name!"  # game.models.NAME_MAX_LENGTH

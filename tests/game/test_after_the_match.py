@@ -19,7 +19,7 @@ from game.management.commands.simulate import play_simulated_match
 from game.models import Match, MatchEvent, Packet
 from game.archive.replay import Replay, load_log
 from game.archive.replay_data import unpack_frames
-from game.store import TeamSpec, create_match_record
+from game.match_setup import TeamSpec, create_match_record
 
 pytestmark = pytest.mark.django_db
 

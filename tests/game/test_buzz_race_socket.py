@@ -20,7 +20,7 @@ def two_teams_match():
     """A quizbowl match of two human teams, one player each; words revealed by the moderator."""
     from game.models import Packet, Question
     from game.live.seat_tokens import make_seat_token
-    from game.store import SeatSpec, TeamSpec, create_match_record
+    from game.match_setup import SeatSpec, TeamSpec, create_match_record
 
     packet = Packet.objects.create(slug="race", title="Race packet")
     for i in range(3):

@@ -9,7 +9,8 @@ from game.conductor.core import Conductor
 from game.conductor.groups import MODERATOR, SPECTATOR, team_key
 from game.conductor.host import RESTART_REASON
 from game.models import Match, MatchEvent, Seat
-from game.store import MatchRunner, load_state
+from game.event_log import load_state
+from game.runner import MatchRunner
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -227,38 +228,28 @@ async def test_a_match_gets_one_host_however_many_messages_open_it_at_once(condu
     assert [e["type"] for e in await stored(match)].count("seat_joined") == 10, "every join answered is in the log"
 
 
-async def test_matches_due_at_one_instant_are_rung_together_on_one_timer_never_early():
-    """The clock's grid (rules.on_grid): matches due at the same instant are handed over by one timer,
-    together, in the order they came (one batch of ticks: one transaction, one send), none before it
-    is due; one that woke for something else meanwhile gives its place up."""
-    from game.conductor.alarms import Alarms
-
-    clock = lambda: int(time.time() * 1000)  # noqa: E731
-    rung = []
-    alarms = Alarms(clock, lambda due, waiters: rung.append((clock(), due, waiters)))
-    due = (clock() // 20 + 3) * 20  # an instant of a 20 ms grid, a little ahead
-    places = [alarms.wake(due, name) for name in ("a", "b", "c", "d")]
-    assert alarms.wake(due + 20, "e").pending and len(alarms) == 2, "one timer per instant"
-    places[3].cancel()
-    assert not places[3].pending
-    for _ in range(100):
-        if rung:
-            break
-        await asyncio.sleep(0.01)
-    [(at, rang_for, waiters)] = rung
-    assert at >= due and rang_for == due, "never before it is due"
-    assert waiters == ["a", "b", "c"], "everyone still waiting, in order, and not the one that gave up"
-    assert not any(place.pending for place in places)
-    await asyncio.sleep(0.05)
-    assert [waiters for _, _, waiters in rung] == [["a", "b", "c"], ["e"]] and len(alarms) == 0
+async def test_matches_whose_words_fall_due_at_one_instant_share_a_transaction(conductor, conduct, live_match):
+    """Each match's clock is its own loop's (one writer per match), and still the matches whose words
+    fall due at one instant of the grid are stored together: one transaction for all (database.py)."""
+    clock_rules = {"reveal": "clock", "lead_in_seconds": 0, "words_per_minute": 600}
+    matches = [await sync_to_async(live_match)(overrides=clock_rules) for _ in range(4)]
+    await asyncio.gather(*(conduct(m.code, "start", MOD) for m in matches))
+    database = conductor._db
+    batches, writes = database.batches, database.writes
+    await asyncio.sleep(0.6)  # about six words each, with nothing else to write
+    assert database.writes - writes >= 4 * 3, "the clocks read their words"
+    assert database.batches > batches and database.largest >= 2, "words due at one instant shared a transaction"
+    for match in matches:
+        seqs = [e["seq"] for e in await stored(match)]
+        assert seqs == list(range(1, len(seqs) + 1))
 
 
-async def test_matches_due_together_tick_in_one_batch_and_a_command_beside_a_tick_waits_for_it(
+async def test_a_command_beside_a_tick_waits_for_it_and_every_frame_goes_out_once_in_order(
         conductor, conduct, live_match, listen, channel_layer, monkeypatch):
-    """The alarm of an instant ticks every match due then in one batch (game/conductor/ticks.py),
-    without waking their loops. A command that arrives for a match while its tick is in the batch
-    waits for the tick: every screen gets each match's frames once, in seq order, with no gap, and the
-    log is whole. The moderator pauses and resumes every match over and over while the clocks run."""
+    """Eight matches read by the clock while the moderator pauses and resumes each of them over and
+    over, with sends that take a while: a command that comes while its match's tick is being stored
+    and sent waits for it (one writer per match), so every screen gets each match's frames once, in
+    seq order, with no gap, and the log is whole."""
     import json
     import random
 
@@ -284,8 +275,6 @@ async def test_matches_due_together_tick_in_one_batch_and_a_command_beside_a_tic
 
     await asyncio.gather(*(pause_and_resume(m) for m in matches))
     await asyncio.sleep(0.3)
-    assert conductor.ticks.ticked >= 8 * 3, "the words were read by the batches"
-    assert conductor.ticks.ticked > conductor.ticks.batches, "matches due at one instant shared a batch"
     for match, listener, start in zip(matches, listeners, started):
         seqs = []
         while True:  # every frame sent so far, in the order it came
@@ -302,11 +291,11 @@ async def test_matches_due_together_tick_in_one_batch_and_a_command_beside_a_tic
         assert kinds.count("paused") == kinds.count("resumed") == 10 and kinds.count("word_revealed") >= 3
 
 
-async def test_a_fault_after_a_batched_tick_holds_that_match_a_moment_and_its_clock_goes_on(
+async def test_a_fault_after_a_tick_holds_that_match_a_moment_and_its_clock_goes_on(
         conductor, conduct, live_match, listen, monkeypatch):
-    """Something that fails after a tick (here the bots' catching up) is logged; the match waits
-    TICK_RETRY_S, as its own loop would (a fault must not spin the clock), and is then handed back:
-    its words go on, and the other match of the batch never waited."""
+    """Something that fails after a tick (here the bots' catching up) is logged; the match's loop waits
+    TICK_RETRY_S (a fault must not spin the clock), then its words go on; the other match, whose words
+    fall due at the same instants, never waited."""
     from game.conductor import host as host_module
     from game.conductor.bots import BotDriver
 
@@ -336,6 +325,6 @@ async def test_a_fault_after_a_batched_tick_holds_that_match_a_moment_and_its_cl
     assert failed, "the fault happened"
     gaps = lambda times: [b - a for a, b in zip(times, times[1:])]  # noqa: E731
     assert max(gaps(faulty_words)) >= 280, "the faulty match waited before its next word"
-    assert max(gaps(healthy_words)) < 250, "the other match of the batch went on at its pace"
+    assert max(gaps(healthy_words)) < 250, "the other match went on at its pace"
     events = await stored(faulty)
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))

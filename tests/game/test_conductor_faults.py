@@ -14,7 +14,7 @@ from game.conductor.core import Conductor
 from game.conductor.groups import CONDUCTOR_CHANNEL, MODERATOR
 from game.conductor.host import LAYER_REASON, RESTART_REASON, STORAGE_REASON
 from game.models import CommandReceipt, MatchEvent, MatchLease
-from game.store import MatchRunner
+from game.runner import MatchRunner
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

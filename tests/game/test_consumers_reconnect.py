@@ -3,7 +3,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from game.models import MatchEvent
-from game.store import MatchRunner
+from game.runner import MatchRunner
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

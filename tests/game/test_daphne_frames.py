@@ -25,7 +25,7 @@ import json
 from django.contrib.auth import get_user_model
 from django.test import Client
 from game.models import Packet, Question
-from game.store import SeatSpec, TeamSpec, create_match_record
+from game.match_setup import SeatSpec, TeamSpec, create_match_record
 packet = Packet.objects.create(slug="frames", title="Frames")
 Question.objects.create(packet=packet, position=0, kind="tossup", text="One two three four five?", answer="Five")
 codes = [create_match_record(title=f"Frames {n}", packet=packet, format_name="quizbowl",

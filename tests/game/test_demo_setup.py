@@ -10,7 +10,7 @@ from django.core.management.base import CommandError
 from bots.tiers import TIER_LIMITS
 from bots.models import Bot
 from game.models import Match, SnippetPassage
-from game.store import load_state
+from game.event_log import load_state
 
 pytestmark = pytest.mark.django_db
 

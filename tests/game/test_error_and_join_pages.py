@@ -4,7 +4,7 @@ from django.test import Client
 from django.urls import include, path
 
 from game.models import Packet, Question
-from game.store import TeamSpec, create_match_record
+from game.match_setup import TeamSpec, create_match_record
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""Several matches' writes in one transaction (store.write_together, conductor/database.py): each
+"""Several matches' writes in one transaction (event_log.write_together, conductor/database.py): each
 match keeps its own seq with no gap, a match whose lease was taken stores nothing, a write that
 fails costs only itself, and a transaction that cannot commit stores nothing and says so to every
 write in it."""
@@ -13,7 +13,8 @@ from game.conductor.database import DatabaseThread
 from game.leases import LEASE_MS, LeaseLost
 from game.engine.api import Rejected
 from game.models import CommandReceipt, MatchEvent, MatchLease
-from game.store import MatchRunner, Receipt, WriteBatch, write_together
+from game.event_log import Receipt, WriteBatch, write_together
+from game.runner import MatchRunner
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -219,63 +220,3 @@ def test_commands_with_receipts_share_the_batch_statements(live_match):
     assert CommandReceipt.objects.filter(command_id__startswith="reveal-").count() == 3
     for runner in runners:
         assert stored_seqs(runner) == list(range(1, runner.state.seq + 1))
-
-
-async def test_clock_ticks_are_written_and_answered_before_the_commands_waiting_beside_them(live_match):
-    """A word must not wait for another match's command: with a slow command queued first, the ticks
-    queued after it are stored and handed back while that command is still being written."""
-    from asgiref.sync import sync_to_async
-
-    runners = await sync_to_async(held_runners)(live_match, 3)
-    database = DatabaseThread(OWNER, lambda: NOW)
-    busy, release, command_may_finish = threading.Event(), threading.Event(), threading.Event()
-    slow = runners[0]
-
-    def block():
-        busy.set()
-        release.wait(10)
-
-    def slow_command():
-        command_may_finish.wait(10)
-        return slow.handle(dict(REVEAL), NOW + 100, Receipt("moderator", "slow-1"))
-
-    try:
-        await asyncio.gather(*(database.write(r.match.pk, r.handle, dict(START), NOW, None) for r in runners))
-        blocker = asyncio.ensure_future(database.run(block))
-        await asyncio.get_running_loop().run_in_executor(None, busy.wait, 10)
-        command = asyncio.ensure_future(database.write(slow.match.pk, slow_command))
-        ticks = [asyncio.ensure_future(database.write(r.match.pk, r.handle, dict(REVEAL), NOW + 100, None, clock=True))
-                 for r in runners[1:]]
-        await asyncio.sleep(0)  # both queued behind the busy thread
-        release.set()
-        await blocker
-        stored = await asyncio.wait_for(asyncio.gather(*ticks), 5)
-        assert not command.done(), "the command is still being written"
-        assert [events[0]["type"] for events in stored] == ["word_revealed"] * 2
-        command_may_finish.set()
-        assert (await command)[0]["type"] == "word_revealed"
-        for runner in runners:
-            assert await sync_to_async(stored_seqs)(runner) == list(range(1, runner.state.seq + 1))
-        await database.run(connections.close_all)
-    finally:
-        release.set()
-        command_may_finish.set()
-        database.shutdown()
-
-
-def test_ticks_go_first_where_a_send_costs_no_round_trip_and_not_on_redis():
-    from serving.local_layer import LocalChannelLayer
-    from serving.redis_layer import ResilientRedisChannelLayer
-    from game.conductor.core import Conductor
-
-    assert Conductor(layer=LocalChannelLayer())._db.ticks_first
-    redis = ResilientRedisChannelLayer(hosts=["redis://127.0.0.1:6379/15"])
-    assert not Conductor(layer=redis)._db.ticks_first, "a second transaction would cost a second round trip"
-
-
-def test_ticks_get_a_transaction_of_their_own_only_where_ticks_go_first():
-    from game.conductor.database import Job
-
-    tick, command = (Job(None, 1, None, None, clock=True), Job(None, 2, None, None))
-    assert DatabaseThread(OWNER, lambda: NOW)._ticks_first([command, tick]) == [[tick], [command]]
-    assert DatabaseThread(OWNER, lambda: NOW, ticks_first=False)._ticks_first([command, tick]) == [[command, tick]]

@@ -28,7 +28,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from game.models import Packet, Question
 from game.live.seat_tokens import make_seat_token
-from game.store import SeatSpec, TeamSpec, create_match_record
+from game.match_setup import SeatSpec, TeamSpec, create_match_record
 packet = Packet.objects.create(slug="restart", title="Restart")
 for i in range(4):
     Question.objects.create(packet=packet, position=i, kind="tossup", text=WORDS + f" Number {i}?", answer=f"Answer {i}")

@@ -8,7 +8,7 @@ from django.core.management import call_command
 from game.engine.api import fold
 from game.models import Match
 from game.archive.replay import Replay, load_log
-from game.store import load_events
+from game.event_log import load_events
 from game.web.views_archive import final_scores
 from tests.game.test_postgres_store import on_postgres  # noqa: F401  (autouse: the same check, PostgreSQL or skip)
 

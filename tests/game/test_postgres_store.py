@@ -7,7 +7,7 @@ from django.core.management import call_command
 from django.db import IntegrityError, connection, transaction
 
 from game.models import Match, MatchEvent
-from game.store import load_events, load_state
+from game.event_log import load_events, load_state
 from tests.conftest import need_service
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]

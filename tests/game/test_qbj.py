@@ -15,7 +15,8 @@ from game.management.commands.simulate import play_simulated_match, simulated_te
 from game.archive.qbj import match_qbj, tournament_qbj
 from game.archive.replay import Replay, load_log
 from game.simulation import SimulatedCompetitor, VirtualMatch
-from game.store import MatchRunner, TeamSpec, create_match_record
+from game.match_setup import TeamSpec, create_match_record
+from game.runner import MatchRunner
 from tests.qbj_schema import errors_of, qbj_validator
 from tests.engine.played import PLAYED
 from tests.game.test_corrections_after_the_final import stored

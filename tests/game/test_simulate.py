@@ -7,7 +7,7 @@ from django.core.management import call_command
 
 from game.engine.api import fold
 from game.models import Match, MatchEvent
-from game.store import load_events, load_state
+from game.event_log import load_events, load_state
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +52,8 @@ def test_stored_log_refolds_to_the_live_state():
     from game.demo import ensure_demo_packet
     from game.management.commands.simulate import simulated_teams
     from game.simulation import SimulatedCompetitor, VirtualMatch
-    from game.store import MatchRunner, create_match_record
+    from game.match_setup import create_match_record
+    from game.runner import MatchRunner
 
     match = create_match_record(title="t", packet=ensure_demo_packet(), format_name="efficientqa",
                                 overrides={"questions": 5}, teams=simulated_teams("efficientqa"))

@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 
 from game.models import NAME_MAX_LENGTH, Match, MatchEvent, MatchLease, Packet, Question, Seat, Team
 from game.live.seat_tokens import make_seat_token
-from game.store import TeamSpec, create_match_record
+from game.match_setup import TeamSpec, create_match_record
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the conductor reads on a thread of its own
 
@@ -440,7 +440,7 @@ def test_a_join_the_rules_refuse_gives_the_seat_back_and_says_why(client, match)
 
 @pytest.fixture
 def match_with_bots(packet):
-    from game.store import SeatSpec
+    from game.match_setup import SeatSpec
 
     return create_match_record(title="Humans v machine", packet=packet, format_name="efficientqa", teams=[
         TeamSpec("Humans"), TeamSpec("Machines", seats=[SeatSpec("Tiny bot", kind="bot", tier="500mib",

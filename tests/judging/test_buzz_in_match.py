@@ -3,7 +3,8 @@ import pytest
 
 from game.engine.api import next_wakeup
 from game.models import Packet, Question
-from game.store import MatchRunner, SeatSpec, TeamSpec, create_match_record
+from game.match_setup import SeatSpec, TeamSpec, create_match_record
+from game.runner import MatchRunner
 
 pytestmark = pytest.mark.django_db
 MOD = {"role": "moderator"}

@@ -1,4 +1,5 @@
-"""A search service over HTTP: its answers are marked like ours, and its failures cost only the snippets."""
+"""A search service over HTTP: its answers are marked like ours, and its failures cost only the snippets,
+with a sentence that says so."""
 import logging
 import socket
 import threading
@@ -6,7 +7,7 @@ import threading
 import httpx
 import pytest
 
-from game.snippets import RemoteSnippetProvider, default_provider, mark_terms, marked_html, query_terms
+from game.snippets import RemoteSnippetProvider, SearchFailed, default_provider, mark_terms, marked_html, query_terms
 
 
 def provider_answering(handler):
@@ -25,15 +26,16 @@ def test_the_question_is_sent_and_the_answer_marked():
     assert found == [{"title": "Moon", "text": "Men walked on the <Moon>.", "marked": "Men <mark>walked</mark> on the &lt;<mark>Moon</mark>&gt;."}]
 
 
-@pytest.mark.parametrize("handler, logged", [
-    (lambda request: httpx.Response(500, text="oops"), "failed"),
-    (lambda request: httpx.Response(200, text="not json"), "failed"),
-    (lambda request: httpx.Response(200, json={"error": "no"}), "did not answer a list"),
+@pytest.mark.parametrize("handler, logged, said", [
+    (lambda request: httpx.Response(500, text="oops"), "failed", "The search service failed"),
+    (lambda request: httpx.Response(200, text="not json"), "failed", "The search service failed"),
+    (lambda request: httpx.Response(200, json={"error": "no"}), "did not answer a list", "an answer it cannot read"),
 ])
-def test_failures_give_no_snippets_and_a_warning(handler, logged, caplog):
-    with caplog.at_level(logging.WARNING, logger="game.snippets"):
-        assert provider_answering(handler).top_snippets("moon") == []
+def test_failures_give_no_snippets_a_warning_and_a_sentence_for_the_room(handler, logged, said, caplog):
+    with caplog.at_level(logging.WARNING, logger="game.snippets"), pytest.raises(SearchFailed) as failed:
+        provider_answering(handler).top_snippets("moon")
     assert logged in caplog.text
+    assert said in str(failed.value) and str(failed.value).endswith("the phase goes on without snippets.")
 
 
 def test_a_silent_server_times_out_quickly(caplog):
@@ -43,9 +45,10 @@ def test_a_silent_server_times_out_quickly(caplog):
     accepted = []
     threading.Thread(target=lambda: accepted.append(listener.accept()), daemon=True).start()
     url = f"http://127.0.0.1:{listener.getsockname()[1]}/search"
-    with caplog.at_level(logging.WARNING, logger="game.snippets"):
-        assert RemoteSnippetProvider(url, timeout=0.3).top_snippets("moon") == []
+    with caplog.at_level(logging.WARNING, logger="game.snippets"), pytest.raises(SearchFailed) as failed:
+        RemoteSnippetProvider(url, timeout=0.3).top_snippets("moon")
     assert "did not answer within 0.3 s" in caplog.text
+    assert str(failed.value) == "The search did not answer within 0.3 s; the phase goes on without snippets."
     listener.close()
 
 

@@ -21,7 +21,9 @@ from game.management.commands.simulate import simulated_teams
 from game.models import JOIN_CODE_ALPHABET, Match, Packet
 from game.simulation import SimulatedCompetitor, VirtualMatch
 from game.seating import SIMULATED_ACCURACY
-from game.store import MatchRunner, SeatSpec, now_ms
+from game.event_log import now_ms
+from game.match_setup import SeatSpec
+from game.runner import MatchRunner
 
 from events.exports import event_files
 from events.matches import start_final, start_preliminary

@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from game.leases import LEASE_MS
 from game.models import ConductorPresence
-from game.store import now_ms
+from game.event_log import now_ms
 
 
 class Command(BaseCommand):

@@ -20,7 +20,7 @@ from game.engine.api import Rejected, make_rules
 from game.models import SnippetPassage
 from game.seating import bot_seat
 from game.question_order import add_order_arguments, order_from_options, question_plan
-from game.store import TeamSpec, create_match_record, pick_questions
+from game.match_setup import TeamSpec, create_match_record, pick_questions
 from serving import hall
 
 KNOWLEDGE = Path(settings.BASE_DIR) / "bots" / "knowledge" / "demo"

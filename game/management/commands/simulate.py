@@ -18,7 +18,9 @@ from game.models import Packet
 from game.question_order import add_order_arguments, order_from_options, question_plan
 from game.seating import SIMULATED_ACCURACY, bot_seat
 from game.simulation import RegisteredBot, SimulatedCompetitor, VirtualMatch
-from game.store import MatchRunner, SeatSpec, TeamSpec, create_match_record, now_ms
+from game.event_log import now_ms
+from game.match_setup import SeatSpec, TeamSpec, create_match_record
+from game.runner import MatchRunner
 
 def simulated_teams(format_name: str, registered: dict | None = None) -> list[TeamSpec]:
     """Two simulated humans against a bot per tier: registered[tier] (a bots.models.Bot) or a simulated one."""
