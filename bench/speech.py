@@ -61,7 +61,7 @@ def show(name: str, values_ms) -> None:
 
 
 def questions(limit: int) -> list[dict]:
-    from game.importers.base import check_question
+    from game.importers.parsed_rows import check_question
 
     items = json.loads(PACKET.read_text())["questions"]
     out = [check_question(item)[0] for item in items]

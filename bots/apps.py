@@ -1,3 +1,4 @@
+"""The bots app: bot records and their builds, the bot kinds, tiers and workers (Django's app record)."""
 from django.apps import AppConfig
 
 

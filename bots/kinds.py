@@ -13,14 +13,14 @@ from importlib import import_module
 from django.conf import settings as django_settings
 from django.core.exceptions import ImproperlyConfigured
 
-from bots.base import BaseBot
+from bots.base_bot import BaseBot
 from bots.builtin.answer_doc import AnswerDocBot
 from bots.builtin.qa_pairs import QaPairBot
 from bots.builtin.retriever_reader import RetrieverReaderBot
 from bots.builtin.simulated import SimulatedBot
 from bots.footprint import FootprintError, Size, kind_code
 from bots.remote import JsonRemoteBot, QantaRemoteBot
-from bots.replay import ReplayBot
+from bots.replay_bot import ReplayBot
 
 KINDS: dict[str, type[BaseBot]] = {
     cls.kind: cls
@@ -41,7 +41,7 @@ def plug_in(path: str) -> type[BaseBot]:
     except (ImportError, AttributeError, ValueError) as error:
         raise ImproperlyConfigured(f"EXHIBITION_BOT_KINDS names {path!r}, which cannot be imported: {error}") from None
     if not (isinstance(cls, type) and issubclass(cls, BaseBot) and cls.kind):
-        raise ImproperlyConfigured(f"EXHIBITION_BOT_KINDS names {path!r}, which is not a bots.base.BaseBot subclass "
+        raise ImproperlyConfigured(f"EXHIBITION_BOT_KINDS names {path!r}, which is not a bots.base_bot.BaseBot subclass "
                                    f"with a `kind` of its own.")
     if KINDS.get(cls.kind, cls) is not cls:
         raise ImproperlyConfigured(f"EXHIBITION_BOT_KINDS names {path!r}, whose kind {cls.kind!r} is already taken "

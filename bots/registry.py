@@ -36,7 +36,7 @@ import psutil
 from django.conf import settings as django_settings
 
 from bots.artefacts import latest_build_dir
-from bots.base import BaseBot
+from bots.base_bot import BaseBot
 from bots.budgets import Measurement, MemoryOverBudget, check_memory, check_size, inspect_artefacts
 from bots.builds import build_for_spec
 from bots.errors import BotError

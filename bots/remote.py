@@ -31,7 +31,7 @@ import copy
 
 import httpx
 
-from bots.base import BaseBot
+from bots.base_bot import BaseBot
 from bots.errors import BotError
 from bots.protocol import Act, ProtocolError, Query
 

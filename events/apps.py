@@ -1,3 +1,4 @@
+"""The events app: events of several matches, their leaderboards and finals (Django's app record)."""
 from django.apps import AppConfig
 
 

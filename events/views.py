@@ -10,9 +10,9 @@ from django.views.decorators.http import require_POST
 from game.web.views import wake_conductor
 from game.web.views_host import staff_required
 
-from .exports import event_qbj, event_report_html, played_matches
+from .event_files import event_qbj, event_report_html, played_matches
 from .forms import BotsForm, EventForm, TeamForm
-from .hall import next_screen
+from .hall_screen import next_screen
 from .matches import start_final, start_preliminary
 from .models import Event, EventTeam
 from .pool import EventError

@@ -183,7 +183,7 @@ EXHIBITION_JOINS_PER_MINUTE = env["EXHIBITION_JOINS_PER_MINUTE"]
 EXHIBITION_MAX_PLAYERS = env["EXHIBITION_MAX_PLAYERS"]
 # How long a join waits for the conductor to store it before the phone is told to try again.
 EXHIBITION_JOIN_CONFIRM_SECONDS = env["EXHIBITION_JOIN_CONFIRM_SECONDS"]
-# An event's hall screen goes back to the leaderboard this long after a match ends (events/hall.py).
+# An event's hall screen goes back to the leaderboard this long after a match ends (events/hall_screen.py).
 EXHIBITION_HALL_RETURN_SECONDS = env["EXHIBITION_HALL_RETURN_SECONDS"]
 # The clock grid of a new match (its rule clock_grid_ms, game/engine/rules.py on_grid): its words and
 # deadlines fall on multiples of this many ms, so the matches due at one instant share one wake-up,
@@ -264,7 +264,7 @@ EXHIBITION_EMBEDDED_CONDUCTOR = env["EXHIBITION_EMBEDDED_CONDUCTOR"]
 EXHIBITION_SNIPPETS_URL = env["EXHIBITION_SNIPPETS_URL"]
 EXHIBITION_SNIPPETS_CORPUS = env["EXHIBITION_SNIPPETS_CORPUS"]
 # The limits every import checks before the work (intake/limits.py) and the matches one event
-# report may hold (game/report/logs.py): each the setting of its variable's name.
+# report may hold (game/report/match_logs.py): each the setting of its variable's name.
 globals().update({name: value for name, value in env.items()
                   if name.startswith("EXHIBITION_IMPORT_MAX_") or name == "EXHIBITION_REPORT_MAX_MATCHES"})
 

@@ -1,3 +1,4 @@
+"""The game app: matches, their event log, the engine, the conductor, the sockets and the pages (Django's app record)."""
 from django.apps import AppConfig
 
 

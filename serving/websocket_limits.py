@@ -2,7 +2,7 @@
 
 Daphne fixes autobahn's options as it starts (a 1 MiB limit) and has no setting for how a bad frame
 ends a connection; autobahn's default drops the TCP connection, so a 2 MB message or a text frame
-that is not UTF-8 left the browser a bare 1006. No useful frame is over 4096 bytes (game/live/protocol.py),
+that is not UTF-8 left the browser a bare 1006. No useful frame is over 4096 bytes (game/live/client_frames.py),
 so each connection is set up here, before it is accepted, through the protocol behind Daphne's
 `send` (serving/server_internals.py): it reads at most 64 KiB of a message, and ends with a close
 frame, 1009 over that and 1007 for broken UTF-8, with autobahn's reason. Set by the application, it

@@ -20,7 +20,7 @@ import re
 
 import pytest
 
-from game import budgets
+from game import command_budgets as budgets
 from tests.game.test_integration_faults import shared_redis, stacks  # noqa: F401  (fixtures)
 from tests.game.test_integration_faults import TEAM_PHASE, assert_whole, setup_script, stored
 from tests.servers import free_port, wait_for_port

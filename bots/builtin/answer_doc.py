@@ -13,7 +13,7 @@ from collections import defaultdict
 from statistics import median
 
 from bots.artefacts import read_json, write_json
-from bots.base import BaseBot
+from bots.base_bot import BaseBot
 from bots.builtin.answer_types import TypeProfiles
 from bots.builtin.buzzer import load_buzzer, top_two
 from bots.builtin.features import COMMON, common

@@ -9,7 +9,7 @@ lowest at which its first buzzes on held-out pairs were right often enough.
 from __future__ import annotations
 
 from bots.artefacts import read_json, write_json
-from bots.base import BaseBot
+from bots.base_bot import BaseBot
 from bots.builtin.buzzer import MIN_BUZZES, TARGET_PRECISION, calibrate
 from bots.builtin.ranking import merge_answers
 from bots.builtin.training import DEFAULT_FOLDS, DEFAULT_STEP, held_out_rows

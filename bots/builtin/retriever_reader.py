@@ -2,7 +2,7 @@
 
 Retrieval is BM25 over a passage corpus ({title, text} lines); phase-3 search snippets in the
 query are read too. Reading takes each passage's title as a candidate (Wikipedia-style passages are
-about their title) and the spans of the type the question asks for (bots.builtin.candidates),
+about their title) and the spans of the type the question asks for (bots.builtin.passage_candidates),
 dropping any candidate made only of the question's own words. A candidate's score is the sum of
 the weights of the passages it comes from; confidence is the top candidate's share of all
 candidate score.
@@ -22,10 +22,10 @@ from pathlib import Path
 from statistics import median
 
 from bots.artefacts import read_json, write_json
-from bots.base import BaseBot
+from bots.base_bot import BaseBot
 from bots.builtin.answer_types import TypeProfiles
 from bots.builtin.buzzer import load_buzzer
-from bots.builtin.candidates import extract, in_question
+from bots.builtin.passage_candidates import extract, in_question
 from bots.builtin.features import COMMON, common
 from bots.builtin.ranking import merge_answers
 from bots.builtin.training import train_buzzer

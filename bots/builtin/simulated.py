@@ -21,7 +21,7 @@ import math
 import random
 import time
 
-from bots.base import BaseBot
+from bots.base_bot import BaseBot
 from bots.errors import BotError
 from bots.protocol import Act, Query
 from game.engine.questions import clean_answer

@@ -16,7 +16,7 @@ from intake.csv_cells import as_text_cell
 from game.engine.state import MatchState
 from game.archive.replay import timeline
 
-BUZZ_CSV_COLUMNS = ("question_id", "token_position", "guess", "confidence", "buzz")  # bots/replay.py reads these
+BUZZ_CSV_COLUMNS = ("question_id", "token_position", "guess", "confidence", "buzz")  # bots/replay_bot.py reads these
 GAMEPLAY_COLUMNS = ("date", "question_number", "question_id", "phase", "player", "team", "kind", "word_position",
                     "question_words", "fraction", "guess", "ruling", "points")
 BOXSCORE_COLUMNS = ("question_number", "question_id", "tiebreaker", "thrown_out", "ended_in_phase", "result",
@@ -47,7 +47,7 @@ def bot_seats(state: MatchState) -> list[dict]:
 
 def buzz_csv(state: MatchState, frames: list[dict], seat: str) -> str:
     """One bot's guesses as qb-tournament-runner's *.buzz.csv: one row per guess it reported, with the
-    number of words it had seen (token_position), so bots/replay.py can play the run again."""
+    number of words it had seen (token_position), so bots/replay_bot.py can play the run again."""
     qids = _qids(state, frames)
     rows = []
     for q in timeline(frames):

@@ -29,7 +29,7 @@ from django.db import connections
 from serving.long_lived import keep_out_of_collection
 from serving.receiving import receive_waiting
 
-from game.budgets import Budgets
+from game.command_budgets import Budgets
 from game.event_log import now_ms
 
 from game import leases
@@ -274,7 +274,7 @@ class Conductor:
 
     def _over_budget(self, code: str, message: dict) -> str | None:
         """The seat's, moderator's and match's budgets, checked where the match is held: whichever
-        web process a command came through, it spends the same budget here (game/budgets.py)."""
+        web process a command came through, it spends the same budget here (game/command_budgets.py)."""
         command = message.get("command") or {}
         return self.budgets.refusal(code, actor_key(command.get("actor")), str(command.get("type")))
 

@@ -1,6 +1,6 @@
 """Every command in one table: who may send it, and the fields a socket frame of it may carry.
 
-The engine's role check (rules.decide) and the sockets' frame check (game/live/protocol.py) both read
+The engine's role check (rules.decide) and the sockets' frame check (game/live/client_frames.py) both read
 this table, so a command cannot be allowed in one and unknown to the other. Every field is optional
 here: the engine says what is missing, in words.
 """

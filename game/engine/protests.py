@@ -14,7 +14,7 @@ Plain functions over the state, no Django; rules.py calls the checks, fold.py th
 """
 from __future__ import annotations
 
-from game.engine.errors import Rejected
+from game.engine.rejected import Rejected
 from game.engine.state import MatchState
 from game.engine.typed import typed_text
 

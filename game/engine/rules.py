@@ -21,7 +21,7 @@ from game.engine import protests
 from game.engine import stages
 from game.engine import voice
 from game.engine.commands import COMMANDS, MODERATOR, SEAT, senders
-from game.engine.errors import Rejected
+from game.engine.rejected import Rejected
 from game.engine.fold import apply, apply_in_place
 from game.engine.selection import PACKET_ORDER
 from game.engine.stages import NOT_YOUR_BUZZ, NOTHING_TO_PASS, STAGES

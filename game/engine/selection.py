@@ -19,7 +19,7 @@ import random
 from dataclasses import dataclass
 from typing import Sequence
 
-from game.engine.errors import Rejected
+from game.engine.rejected import Rejected
 from game.engine.questions import POWER_MARK
 
 ORDERS = ("packet", "shuffled")

@@ -32,7 +32,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from game.engine.commands import COMMANDS
-from game.engine.errors import Rejected
+from game.engine.rejected import Rejected
 
 
 class Stage(StrEnum):

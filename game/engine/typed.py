@@ -2,7 +2,7 @@
 never empty, never longer than its limit; each refusal a sentence the person can act on."""
 from __future__ import annotations
 
-from game.engine.errors import Rejected
+from game.engine.rejected import Rejected
 
 
 def typed_text(data: dict, key: str, limit: int, empty: str, too_long: str) -> str:

@@ -12,7 +12,7 @@ each word with the key; the choice holds from the next question read aloud.
 from __future__ import annotations
 
 from game.engine.clock import word_ms
-from game.engine.errors import Rejected
+from game.engine.rejected import Rejected
 from game.engine.stages import NOT_READ_ALOUD, Stage
 
 # espeak-ng's English voices, by language name, with the words the console shows for them.

@@ -25,7 +25,7 @@ from typing import BinaryIO
 from intake.limits import DOCX_DEPTH, DOCX_MEMBER, DOCX_MEMBERS, DOCX_PARAGRAPHS, FILE, UNPACKED, LimitExceeded
 from intake.problems import ImportProblem
 
-from game.importers.base import Parsed, Row, checked
+from game.importers.parsed_rows import Parsed, Row, checked
 
 DOCUMENT = "word/document.xml"
 END_OF_DIRECTORY = b"PK\x05\x06"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from intake.json_items import json_lines
 
-from game.importers.base import Parsed, rows_from
+from game.importers.parsed_rows import Parsed, rows_from
 
 
 def to_question(record: dict) -> dict:

@@ -10,7 +10,7 @@ import json
 from intake.json_items import object_with_array
 from intake.problems import ImportProblem
 
-from game.importers.base import Parsed, rows_from
+from game.importers.parsed_rows import Parsed, rows_from
 
 FORMAT_NAME = "exhibition-packet"
 VERSION = 1

@@ -9,7 +9,7 @@ from itertools import chain
 
 from intake.csv_rows import first_of, header_and_rows, keyed
 
-from game.importers.base import Parsed, rows_from
+from game.importers.parsed_rows import Parsed, rows_from
 
 QUESTION_COLUMNS = ("question", "text")
 ANSWER_COLUMNS = ("answer", "answers")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from intake.json_items import object_with_array
 
-from game.importers.base import Parsed, rows_from
+from game.importers.parsed_rows import Parsed, rows_from
 
 SOURCE_FIELDS = ("qanta_id", "page", "tournament", "year", "difficulty", "fold", "dataset", "proto_id", "qdb_id")
 

@@ -11,9 +11,9 @@ from intake.problems import ImportProblem
 from intake.source import Source, plain_name
 
 from game.importers import docx_packet
-from game.importers.base import LineError
+from game.importers.parsed_rows import LineError
 from game.importers.question_size import check_question_size
-from game.importers.registry import FORMATS, parse
+from game.importers.file_kinds import FORMATS, parse
 from game.importers.save import check_slug, save_packet
 
 PROGRESS_EVERY = 500

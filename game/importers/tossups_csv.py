@@ -9,7 +9,7 @@ from __future__ import annotations
 from intake.csv_rows import first_of, header_and_rows, keyed
 from intake.problems import ImportProblem
 
-from game.importers.base import Parsed, rows_from
+from game.importers.parsed_rows import Parsed, rows_from
 
 ID_COLUMNS = ("question_id", "qid", "id", "qanta_id")
 TEXT_COLUMNS = ("text", "question")

@@ -30,7 +30,7 @@ from game.live.catchup import catch_up
 from game.conductor.groups import CONDUCTOR_CHANNEL, audience_key
 from game.live.fanout import CLOSE_TOO_SLOW, TOO_SLOW, DaphneWriter, QueuedWriter, hub
 from game.models import Match
-from game.live.protocol import MODERATOR, PLAYER, FrameError, TokenBucket, error_frame, parse, peek_ref
+from game.live.client_frames import MODERATOR, PLAYER, FrameError, TokenBucket, error_frame, parse, peek_ref
 from game.live.seat_tokens import HEADER, SESSION_SEATS, read_seat_token, seat_for_token
 from game.live.socket_clock import SocketClock
 from game.event_log import now_ms
@@ -265,7 +265,7 @@ class MatchSocket(AsyncWebsocketConsumer):
     # -- commands ---------------------------------------------------------------------------------
 
     def budget_key(self) -> str | None:
-        """Whose budget this socket's commands spend (game/budgets.py): a seat's or the moderator's."""
+        """Whose budget this socket's commands spend (game/command_budgets.py): a seat's or the moderator's."""
         return None
 
     async def forward(self, frame):

@@ -57,7 +57,7 @@ from django.db.models import Max
 from serving.receiving import receive_waiting
 from serving.server_internals import can_write_through, unsent_bytes, writes_pending
 
-from game.budgets import Budgets
+from game.command_budgets import Budgets
 from game.conductor.groups import CONDUCTOR_CHANNEL, MODERATOR, ROSTER, SEAT_LEFT, SPECTATOR, match_group, playout_ms
 from game.models import MatchEvent
 from game.live.playout import Playout
@@ -203,7 +203,7 @@ class Hub:
         self._redis_run_id = None
         self._lost = False  # Redis failed us since the last good probe: our groups may be gone
         self.pending: dict[tuple[str, str], collections.deque] = {}  # deliveries still being written, per room
-        self.budgets = Budgets()  # commands of this process's sockets, per seat and per match (game/budgets.py)
+        self.budgets = Budgets()  # commands of this process's sockets, per seat and per match (game/command_budgets.py)
         self.frames_in = 0  # frames received from the layer for an audience with a local socket
         self.writes = 0  # frames written to sockets
         self.seats = SeatHolders()

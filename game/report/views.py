@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from game.web.views_host import staff_required
 
-from game.report.logs import ReportInputError, codes_from_text, logs_from_matches
+from game.report.match_logs import ReportInputError, codes_from_text, logs_from_matches
 from game.report.page import report_from_logs
 
 

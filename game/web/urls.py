@@ -1,4 +1,4 @@
-"""Page routes."""
+"""The addresses of the pages: host, import, report, join, play, moderate, watch, the spoken words, the archive, replay, box score and exports."""
 from django.urls import path
 
 from game.web import views, views_archive, views_host, views_import, views_match

@@ -9,7 +9,7 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from intake.limits import FILE, UNPACKED, LimitExceeded
 from intake.problems import ImportProblem
 
-from game.importers.registry import FORMATS
+from game.importers.file_kinds import FORMATS
 from game.importers.run import import_file
 
 FORM_FIELDS_BYTES = 64 * 1024  # room for the form's other fields and the multipart framing around the file

@@ -6,7 +6,7 @@ worker process, bots.kinds.plug_in in the test's own process."""
 import os
 import signal
 
-from bots.base import BaseBot
+from bots.base_bot import BaseBot
 from bots.protocol import Act
 
 MIB = 1024**2

@@ -12,7 +12,7 @@ from django.core.management import call_command
 
 from bots.artefacts import build_artefacts
 from bots.dispatch import send_query
-from bots.replay import ReplayBot
+from bots.replay_bot import ReplayBot
 from tests.bots.conftest import running_worker
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.django_db]

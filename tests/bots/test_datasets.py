@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from bots.builtin.candidates import extract, in_question
+from bots.builtin.passage_candidates import extract, in_question
 from bots.datasets import DataError, holds_questions, read_pairs, read_passages
 from intake.limits import LimitExceeded
 from bots.text import answer_type, exact_match, normalize_answer

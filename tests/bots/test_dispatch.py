@@ -7,7 +7,7 @@ import pytest
 from channels.layers import get_channel_layer
 
 from bots import kinds, registry
-from bots.base import BaseBot
+from bots.base_bot import BaseBot
 from bots.dispatch import send_query
 from bots.protocol import Act
 

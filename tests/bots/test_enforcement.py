@@ -10,7 +10,7 @@ from django.core.management import call_command
 
 from bots import kinds, registry
 from bots.acting import answer
-from bots.base import BaseBot
+from bots.base_bot import BaseBot
 from bots.models import Bot
 from bots.protocol import Act
 from game.conductor.loading import bot_seats

@@ -18,8 +18,8 @@ def test_a_plugged_in_class_joins_the_kinds_under_its_own_kind(monkeypatch):
 @pytest.mark.parametrize("path, why", [
     ("tests.bots.nowhere.Bot", "cannot be imported"),
     ("tests.bots.growing.Missing", "cannot be imported"),
-    ("tests.bots.growing.MIB", "is not a bots.base.BaseBot subclass"),
-    ("bots.base.BaseBot", "is not a bots.base.BaseBot subclass with a `kind` of its own"),
+    ("tests.bots.growing.MIB", "is not a bots.base_bot.BaseBot subclass"),
+    ("bots.base_bot.BaseBot", "is not a bots.base_bot.BaseBot subclass with a `kind` of its own"),
 ])
 def test_a_name_that_is_no_bot_class_is_refused_with_the_reason(path, why):
     with pytest.raises(ImproperlyConfigured, match=why) as refused:

@@ -3,7 +3,7 @@ import pytest
 
 from game.engine.commands import COMMANDS, socket_commands
 from game.engine.rules import _COMMANDS
-from game.live.protocol import MODERATOR, PLAYER, FrameError, parse
+from game.live.client_frames import MODERATOR, PLAYER, FrameError, parse
 
 
 def test_every_command_the_engine_handles_is_in_the_table_and_no_other():

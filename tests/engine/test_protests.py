@@ -8,7 +8,7 @@ import pytest
 
 from game.engine.api import project, snapshot
 from game.engine.protests import MAX_PROTEST
-from game.live.protocol import FrameError, parse
+from game.live.client_frames import FrameError, parse
 
 from .support import MOD, Match
 

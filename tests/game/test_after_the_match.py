@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from bots.replay import read_responses
+from bots.replay_bot import read_responses
 from game.archive.boxscore import box_score
 from game.demo import ensure_demo_packet
 from game.management.commands.simulate import play_simulated_match

@@ -1,12 +1,12 @@
-"""Budgets per seat, per moderator and per match (game/budgets.py), in the web process and in the
+"""Budgets per seat, per moderator and per match (game/command_budgets.py), in the web process and in the
 conductor: however many sockets carry a seat's commands, they spend one budget, and refusals are
 answered, never stored."""
 
 import pytest
 from asgiref.sync import sync_to_async
 
-from game import budgets
-from game.budgets import Budgets
+from game import command_budgets as budgets
+from game.command_budgets import Budgets
 from game.models import CommandReceipt, MatchEvent
 
 pytestmark = pytest.mark.django_db(transaction=True)

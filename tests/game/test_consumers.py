@@ -3,7 +3,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from game.models import MatchEvent
-from game.live.protocol import MAX_FRAME_BYTES
+from game.live.client_frames import MAX_FRAME_BYTES
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -216,7 +216,7 @@ async def test_wrongly_typed_fields_are_refused_with_a_reason(conductor, live_ma
 
 async def test_flooding_a_socket_is_slowed_down(conductor, live_match, connect, monkeypatch):
     from game.live import consumers
-    from game.live.protocol import TokenBucket
+    from game.live.client_frames import TokenBucket
 
     monkeypatch.setattr(consumers, "TokenBucket", lambda burst, rate: TokenBucket(burst=burst, rate=rate, clock=lambda: 0.0))
     match = await sync_to_async(live_match)()

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.live.protocol import KNOWN, MAX_FRAME_BYTES, SESSION, FrameError, TokenBucket, parse
+from game.live.client_frames import KNOWN, MAX_FRAME_BYTES, SESSION, FrameError, TokenBucket, parse
 from game.live.seat_tokens import SeatPass, make_seat_token, read_seat_token
 
 CID = "cmd-0123456789"

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from intake.problems import ImportProblem
-from game.importers.registry import detect
+from game.importers.file_kinds import detect
 from game.importers.run import import_bytes, import_path
 
 QANTA_RECORD = {"qanta_id": 7, "text": "This city hosts the Louvre.", "answer": "Paris", "page": "Paris", "category": "Geography",

@@ -7,7 +7,7 @@ import wave
 import pytest
 
 from game.engine.questions import split_words, spoken_words
-from game.importers.base import check_question
+from game.importers.parsed_rows import check_question
 from game.speech import synthesis
 from game.speech.synthesis import SpeechError, audio_path, offsets_from, ssml, synthesise
 

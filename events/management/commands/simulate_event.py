@@ -25,7 +25,7 @@ from game.event_log import now_ms
 from game.match_setup import SeatSpec
 from game.runner import MatchRunner
 
-from events.exports import event_files
+from events.event_files import event_files
 from events.matches import start_final, start_preliminary
 from events.models import MAX_TEAMS, Event, EventTeam
 from events.pool import EventError

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from game.report.logs import ReportInputError, logs_from_folder
+from game.report.match_logs import ReportInputError, logs_from_folder
 from game.report.page import report_from_logs
 
 

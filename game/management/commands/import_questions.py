@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from intake.problems import ImportProblem
 
-from game.importers.registry import CHOICES
+from game.importers.file_kinds import CHOICES
 from game.importers.run import PROGRESS_EVERY, import_path
 
 

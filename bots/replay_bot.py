@@ -24,7 +24,7 @@ from intake.problems import ImportProblem
 from intake.source import Source
 
 from bots.artefacts import read_meta
-from bots.base import BaseBot
+from bots.base_bot import BaseBot
 from bots.errors import BotError
 from bots.protocol import Act, Query
 

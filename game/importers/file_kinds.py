@@ -11,7 +11,7 @@ from intake.problems import ImportProblem
 from intake.source import Source, plain_name
 
 from game.importers import docx_packet, nq, packet_json, plain_csv, qanta, tossups_csv
-from game.importers.base import Parsed
+from game.importers.parsed_rows import Parsed
 
 FORMATS = {
     "qanta": ("QANTA JSON", qanta.parse),

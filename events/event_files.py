@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from game.archive.qbj import tournament_qbj
-from game.report.logs import logs_from_matches
+from game.report.match_logs import logs_from_matches
 from game.report.page import report_from_logs
 
 from .models import Event
