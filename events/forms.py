@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
-from game.engine.formats import PRESETS
-from game.engine.rule_table import MATCH_RULES
+from game.engine.api import MATCH_RULES, PRESETS
 from game.web.forms import NewMatchForm, name_field
 from game.models import NAME_MAX_LENGTH, Packet, Question, check_name
 from game.match_setup import new_seed

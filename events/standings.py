@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from game.engine.api import MatchState
-from game.engine.rules import END_REASONS, questions_played
+from game.engine.api import END_REASONS, MatchState, questions_played
 from game.event_log import load_state
 
 HUMANS, COMPUTER = "t0", "t1"  # the team ids of a preliminary: the event's team first, the computer second

@@ -11,8 +11,7 @@ from dataclasses import dataclass, field, replace
 from django.conf import settings
 from django.db import transaction
 
-from game.engine.api import Rejected, create_match, make_rules
-from game.engine.selection import PACKET_ORDER, QuestionOrder, select_questions
+from game.engine.api import create_match, make_rules, PACKET_ORDER, QuestionOrder, Rejected, select_questions
 from game.event_log import append_events, now_ms
 from game.models import Match, Packet, Seat, Team
 

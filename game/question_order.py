@@ -10,8 +10,7 @@ from django import forms
 from django.core.management.base import CommandError
 from django.db.models import Case, IntegerField, Value, When
 
-from game.engine.questions import POWER_MARK
-from game.engine.selection import MAX_SEED, NOUNS, ORDERS, QuestionOrder, SelectionError, describe
+from game.engine.api import describe, MAX_SEED, NOUNS, ORDERS, POWER_MARK, QuestionOrder, SelectionError
 from game.models import Match, MatchEvent, Question
 from game.match_setup import new_seed
 

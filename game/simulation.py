@@ -21,9 +21,7 @@ from bots.budgets import TierExceeded
 from bots.errors import BotError
 from bots.protocol import Query
 from bots.trust import private_fields
-from game.engine import bot_turns
-from game.engine.api import Rejected, next_wakeup
-from game.engine.state import MatchState
+from game.engine.api import bot_turns, MatchState, next_wakeup, Rejected
 from game.runner import MatchRunner
 
 MODERATOR = {"role": "moderator"}

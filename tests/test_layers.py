@@ -110,12 +110,22 @@ def test_the_table_places_the_modules_it_names(module):
 
 def test_bots_import_nothing_of_game_but_the_engine():
     """One direction between game and bots: records, importers, the store and everything above them
-    may use the bots; the bots use only the engine below them."""
+    may use the bots; the bots use only the engine below them (through its public surface)."""
     wrong = sorted({f"{path.relative_to(ROOT)}:{line} imports {target}"
                     for name, path in modules() if name.startswith("bots.") and not name.startswith("bots.management")
                     for target, line in imported(name, path)
-                    if target.startswith("game.") and not target.startswith("game.engine.")})
+                    if target.startswith("game.") and target != "game.engine.api"})
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_rest_of_the_project_reaches_the_engine_only_through_its_public_surface():
+    """game/engine/api.py is the engine's one surface: what it offers is that list, and the modules
+    behind it may be rearranged without touching a page, the conductor or an export."""
+    wrong = sorted({f"{path.relative_to(ROOT)}:{line} imports {target}"
+                    for name, path in modules() if not name.startswith("game.engine")
+                    for target, line in imported(name, path)
+                    if target.startswith("game.engine") and target != "game.engine.api"})
+    assert not wrong, "Import these from game.engine.api (add the name there if it is missing):\n" + "\n".join(wrong)
 
 
 # -- circles ----------------------------------------------------------------------------------------

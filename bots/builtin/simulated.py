@@ -24,7 +24,7 @@ import time
 from bots.base_bot import BaseBot
 from bots.errors import BotError
 from bots.protocol import Act, Query
-from game.engine.questions import clean_answer
+from game.engine.api import clean_answer
 
 MISS = "(simulated miss)"
 

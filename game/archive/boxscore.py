@@ -9,8 +9,7 @@ received (buzzes and rulings), so a public box score holds nothing the hall did 
 """
 from __future__ import annotations
 
-from game.engine.projection import private_reason
-from game.engine.state import MatchState
+from game.engine.api import MatchState, private_reason
 from game.archive.protest_summary import protest_summary
 
 

@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 
 from intake.csv_cells import as_text_cell
 
-from game.engine.state import MatchState
+from game.engine.api import MatchState
 from game.archive.replay import timeline
 
 BUZZ_CSV_COLUMNS = ("question_id", "token_position", "guess", "confidence", "buzz")  # bots/replay_bot.py reads these

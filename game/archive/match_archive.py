@@ -22,9 +22,7 @@ from django.db import transaction
 from intake.json_limits import value_end
 from intake.limits import RECORD, LimitExceeded
 
-from game.engine.api import EVENT_TYPES
-from game.engine.fold import apply_in_place
-from game.engine.selection import QuestionOrder, SelectionError
+from game.engine.api import apply_in_place, EVENT_TYPES, QuestionOrder, SelectionError
 from game.importers.question_size import check_question_size
 from game.models import Match, MatchEvent, Packet, Question, Team
 

@@ -7,8 +7,7 @@ it is the team's and the moderator's (game/engine/protests.py), and a box score 
 """
 from __future__ import annotations
 
-from game.engine.projection import private_reason
-from game.engine.state import MatchState
+from game.engine.api import MatchState, private_reason
 
 OUTCOME_COUNTS = ("filed", "upheld", "overturned", "open")
 

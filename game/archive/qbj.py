@@ -14,8 +14,7 @@ after every correction. No answer text, guess or question text is written.
 from __future__ import annotations
 
 from game.archive.boxscore import box_score
-from game.engine.rule_table import phase_has
-from game.engine.state import MatchState
+from game.engine.api import MatchState, phase_has
 from game.archive.replay import Replay, load_log, timeline
 
 QBJ_VERSION = "2.1.1"  # the quizbowl/schema package version the files follow

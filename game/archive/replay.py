@@ -13,9 +13,7 @@ import json
 
 from django.db import connection
 
-from game.engine.api import EVENT_TYPES, project, snapshot, split_words
-from game.engine.fold import apply_in_place
-from game.engine.state import MatchState
+from game.engine.api import apply_in_place, EVENT_TYPES, MatchState, project, snapshot, split_words
 from game.models import Match, MatchEvent
 
 CHECKPOINT_EVERY = 250  # events between the states kept for seeking; a seek folds at most this many

@@ -18,7 +18,7 @@ import itertools
 import logging
 
 from game.conductor.groups import playout_ms
-from game.engine import bot_turns
+from game.engine.api import bot_turns
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from game.engine.questions import GUIDE_CLOSE, GUIDE_OPEN
+from game.engine.api import GUIDE_CLOSE, GUIDE_OPEN
 from game.judging.answerline import _is_pronunciation as is_pronunciation
 
 _BRACKETED = re.compile(r"\s*[(\[]([^()\[\]" + GUIDE_OPEN + GUIDE_CLOSE + r"]{1,80})[)\]]")

@@ -16,7 +16,7 @@ import re
 import time
 from dataclasses import dataclass
 
-from game.engine.commands import socket_commands
+from game.engine.api import socket_commands
 
 MAX_FRAME_BYTES = 4096  # up to serving/websocket_limits.py's bound a larger frame gets too_big; beyond it, 1009
 MAX_REF = 64

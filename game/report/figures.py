@@ -44,8 +44,7 @@ import math
 from collections import defaultdict
 
 from bots.text import exact_match
-from game.engine.fold import EVENT_TYPES, apply_in_place
-from game.engine.questions import clean_answer
+from game.engine.api import apply_in_place, clean_answer, EVENT_TYPES
 
 HUMANS = "humans"
 BINS = 10  # tenths of the question

@@ -14,8 +14,7 @@ import logging
 import threading
 from itertools import accumulate
 
-from game.engine import voice
-from game.engine.clock import word_ms
+from game.engine.api import voice, word_ms
 
 from game.speech.synthesis import SpeechError, synthesise
 

@@ -23,8 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from game.engine.questions import spoken_words
-from game.engine.voice import HAND, MAX_AUDIO_MS, VOICES, WPM_RANGE
+from game.engine.api import HAND, MAX_AUDIO_MS, spoken_words, VOICES, WPM_RANGE
 
 MAX_WORDS = 400
 MAX_CHARS = 4000

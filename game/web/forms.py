@@ -12,7 +12,7 @@ from bots.tiers import TIER_LIMITS
 from bots.errors import BotError
 from bots.models import Bot
 
-from game.engine.formats import PRESETS
+from game.engine.api import PRESETS
 from game.models import NAME_MAX_LENGTH, Match, Packet, Seat, Team, name_length
 from game.seating import bot_seat
 from game.match_setup import SeatSpec, TeamSpec

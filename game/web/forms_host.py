@@ -9,8 +9,8 @@ from __future__ import annotations
 from django import forms
 
 from bots.remote_registration import PROTOCOLS
-from game.engine.formats import PRESETS, RulesError, make_rules
-from game.engine.rule_table import GROUPS, NUMBERS, PHASE, Rule, host_rules, number_range, phase_has
+from game.engine.api import (GROUPS, host_rules, make_rules, number_range, NUMBERS, PHASE, phase_has, PRESETS, Rule,
+                             RulesError)
 from game.web.forms import NewMatchForm
 from game.question_order import QuestionOrderFields, category_choices, packet_outlines
 

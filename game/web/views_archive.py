@@ -16,8 +16,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from game.archive.boxscore import box_score
-from game.engine.formats import PRESETS
-from game.engine.selection import QuestionOrder, describe
+from game.engine.api import describe, PRESETS, QuestionOrder
 from game.archive.exports import bot_seats, boxscore_csv, buzz_csv, gameplay_csv
 from game.archive.match_archive import export_lines
 from game.models import Match, MatchEvent

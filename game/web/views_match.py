@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from serving.client_address import client_address
 
 from events.hall_screen import board_url
-from game.engine import voice
+from game.engine.api import voice
 from game.web.forms import JoinCodeForm, JoinForm, normalise_code
 from game.models import Match, Seat
 from game.live.seat_tokens import SESSION_SEATS, make_seat_token, seat_for_token

@@ -12,8 +12,7 @@ from bots.models import Bot
 
 from game.archive.boxscore import box_score, format_box_score
 from game.demo import ensure_demo_packet
-from game.engine.api import PRESETS, Rejected, RulesError
-from game.engine.selection import PACKET_ORDER, QuestionOrder
+from game.engine.api import PACKET_ORDER, PRESETS, QuestionOrder, Rejected, RulesError
 from game.models import Packet
 from game.question_order import add_order_arguments, order_from_options, question_plan
 from game.seating import SIMULATED_ACCURACY, bot_seat
