@@ -19,3 +19,4 @@ from game.engine.rules import (COMMAND_TYPES, END_REASONS, create_match, decide,
 from game.engine.selection import (MAX_SEED, NOUNS, ORDERS, PACKET_ORDER, QuestionOrder,  # noqa: F401
                                    SelectionError, describe, select_questions)
 from game.engine.state import MatchState, QuestionState  # noqa: F401
+from game.engine.voice import HAND, MAX_AUDIO_MS, VOICES, WPM_RANGE  # noqa: F401
