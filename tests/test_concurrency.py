@@ -21,8 +21,8 @@ import re
 import pytest
 
 from game import command_budgets as budgets
-from tests.game.test_integration_faults import shared_redis, stacks  # noqa: F401  (fixtures)
-from tests.game.test_integration_faults import TEAM_PHASE, assert_whole, setup_script, stored
+from tests.conductor.test_integration_faults import shared_redis, stacks  # noqa: F401  (fixtures)
+from tests.conductor.test_integration_faults import TEAM_PHASE, assert_whole, setup_script, stored
 from tests.servers import free_port, wait_for_port
 from tests.stack import Client
 from tests.test_scale_out import holders, nginx_installed  # noqa: F401  (fixture)

@@ -20,8 +20,8 @@ import pytest
 
 from game.conductor.host import RESTART_REASON
 from tests.conftest import need_service
-from tests.game.test_integration_faults import shared_redis, stacks  # noqa: F401  (fixtures)
-from tests.game.test_integration_faults import TEAM_PHASE, ack, assert_whole, setup_script, stored
+from tests.conductor.test_integration_faults import shared_redis, stacks  # noqa: F401  (fixtures)
+from tests.conductor.test_integration_faults import TEAM_PHASE, ack, assert_whole, setup_script, stored
 from tests.servers import free_port, wait_for_port
 from tests.stack import Client, Stack
 

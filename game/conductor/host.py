@@ -9,7 +9,7 @@ the clock's retries, the threads that search, judge and measure beside (game/con
 The clock is the loop's own too: while it waits for a message it also waits for the match's next
 moment, on a timer of its own. So buzzes are arbitrated in the order the loop handles them, by the
 receive time the web layer stamped, and `execute` refuses to run anywhere but in that loop
-(tests/game/test_conductor_one_writer.py drives every path at once and checks it). Across conductors
+(tests/conductor/test_conductor_one_writer.py drives every path at once and checks it). Across conductors
 the lease does the same (leases.py): the one conductor holding a match runs its loop.
 
 A client's command carries an id: its answer is stored with its events (event_log.Receipt) and a

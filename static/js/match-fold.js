@@ -1,7 +1,7 @@
 // The client-side fold: one view model per match, built from the frames the server numbered (seq).
 //
 // It mirrors game/engine/fold.py on the projected frames, so every screen shows the fold of the same
-// event log; tests/game/test_browser_fold.py runs it under Node and proves it equal to the engine's at
+// event log; tests/js/test_browser_fold.py runs it under Node and proves it equal to the engine's at
 // every seq. The socket that delivers the frames is match-socket.js; the replay feeds it stored frames.
 
 const POWER_MARK = "(*)";
@@ -431,7 +431,7 @@ export function pendingSuggestions(view) {
   return out;
 }
 
-/** A card's top guesses: game/engine/rules.py MAX_GUESSES (tests/game/test_browser_fold.py holds them equal). */
+/** A card's top guesses: game/engine/rules.py MAX_GUESSES (tests/js/test_browser_fold.py holds them equal). */
 export const MAX_GUESSES = 5;
 
 /**

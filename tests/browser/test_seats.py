@@ -1,6 +1,6 @@
 """Real headless Chromium: a seat is given up from the phone (Leave, with a confirm step) and from the
 console (Remove, with a confirm step), and a second tab of the same browser takes the seat over. Each
-closed page says why, offers what to do next, and does not reconnect (tests/game/test_client_commands.py
+closed page says why, offers what to do next, and does not reconnect (tests/js/test_client_commands.py
 proves that with a fake clock)."""
 import pytest
 

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from tests.conftest import LIVE_WORDS, LiveSocket, need_service
-from tests.game.test_integration_restart import RealSocket
+from tests.conductor.test_integration_restart import RealSocket
 from tests.servers import ROOT, Processes, free_port, wait_for_port
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]

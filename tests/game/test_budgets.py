@@ -69,7 +69,7 @@ async def test_a_seat_reconnecting_again_and_again_spends_one_budget_and_no_refu
         conductor, conduct, live_match, connect):
     """A flooder opening socket after socket on one seat (each takes the seat over from the last)
     gets the seat's budget once, not a fresh one per socket."""
-    from tests.game.test_consumers import play
+    from tests.live.test_consumers import play
 
     match = await sync_to_async(live_match)(overrides=TEAM_PHASE)
     assert (await conduct(match.code, "start", {"role": "moderator"}))["ok"]
@@ -87,7 +87,7 @@ async def test_a_seat_reconnecting_again_and_again_spends_one_budget_and_no_refu
 
 
 async def test_a_seat_whose_sockets_open_in_a_loop_is_told_to_wait_before_any_work(conductor, live_match, connect):
-    from tests.game.test_consumers_seats import closed
+    from tests.live.test_consumers_seats import closed
 
     match = await sync_to_async(live_match)()
     burst = int(budgets.SOCKET_OPENS[0])

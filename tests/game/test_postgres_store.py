@@ -45,7 +45,7 @@ def test_in_a_shared_transaction_a_write_that_cannot_be_stored_fails_alone_on_po
     """PostgreSQL aborts a whole transaction at a failed statement, so the conductor's shared insert
     runs in a savepoint there (SQLite undoes only the statement and needs none): the same check as
     on SQLite, on PostgreSQL."""
-    from tests.game.test_group_commit import (
+    from tests.conductor.test_group_commit import (
         test_a_write_whose_events_cannot_be_stored_fails_alone_and_the_others_are_stored as fails_alone)
 
     fails_alone(live_match)

@@ -17,7 +17,7 @@ from game.engine.formats import make_rules
 from game.engine.selection import QuestionOrder, has_power_mark, select_questions
 from game.management.commands.simulate import play_simulated_match
 from game.models import Match, MatchEvent, Packet, Question
-from tests.game.test_host_rules import host  # noqa: F401  (fixture: a signed-in host)
+from tests.web.test_host_rules import host  # noqa: F401  (fixture: a signed-in host)
 
 pytestmark = pytest.mark.django_db
 

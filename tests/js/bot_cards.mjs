@@ -1,4 +1,4 @@
-// Runs static/js/ui.js's botCardState under Node for the views tests/game/test_bot_cards.py builds,
+// Runs static/js/ui.js's botCardState under Node for the views tests/js/test_bot_cards.py builds,
 // and prints what each bot's card would say as one JSON line.
 import { pathToFileURL } from "node:url";
 

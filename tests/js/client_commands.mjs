@@ -1,5 +1,5 @@
 // Runs static/js/match-socket.js's MatchClient under Node with a fake WebSocket and a fake clock,
-// and prints what happened to each command as JSON lines for tests/game/test_client_commands.py.
+// and prints what happened to each command as JSON lines for tests/js/test_client_commands.py.
 import { pathToFileURL } from "node:url";
 
 const root = process.argv[2];

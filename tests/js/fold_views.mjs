@@ -1,6 +1,6 @@
 // Runs the browser's fold (static/js/match-fold.js applyFrame/applySnapshot) under Node on the frames
 // of a played match, as a live screen would get them, and prints its view after every frame as JSON,
-// for tests/game/test_browser_fold.py to compare with the server's snapshot at the same seq.
+// for tests/js/test_browser_fold.py to compare with the server's snapshot at the same seq.
 //
 // Input (a JSON file): {"runs": [{"audience", "snapshot": the snapshot a stale client starts from or
 // null, "frames": [...], "resync": {seq: snapshot}}]}. A fold that asks for a resync (it does on an

@@ -1,5 +1,5 @@
 // Runs the replay page's unpacking (static/js/replay-frames.js) under Node on packed frames and prints
-// the frames, for tests/game/test_replay_data.py to compare with the frames the server packed.
+// the frames, for tests/archive/test_replay_data.py to compare with the frames the server packed.
 //
 // Input (a JSON file): a list of packed frame columns (game/archive/replay_data.py pack_frames).
 import { readFileSync } from "node:fs";

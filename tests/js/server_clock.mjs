@@ -1,6 +1,6 @@
 // Runs static/js/server-clock.js under Node on a simulated link (a fake clock, a server whose clock is
 // OFFSET ms ahead of the page's, each message delayed as listed) and prints, as one JSON line for
-// tests/game/test_server_clock.py, what the probe sent and what the page concluded.
+// tests/js/test_server_clock.py, what the probe sent and what the page concluded.
 import { pathToFileURL } from "node:url";
 
 const root = process.argv[2];

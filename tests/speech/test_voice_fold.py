@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from game.engine.api import apply, project, snapshot
 from tests.engine.support import MOD, SYS, Match, question
-from tests.game.test_browser_fold import AUDIENCES, browser_views, check_log, stored
+from tests.js.test_browser_fold import AUDIENCES, browser_views, check_log, stored
 
 OFFSETS = [0, 300, 700, 700, 1100, 1500]
 

@@ -4,7 +4,7 @@ the spectator screen without it, and the moderator's overturn moves the score as
 import pytest
 from asgiref.sync import sync_to_async
 
-from tests.game.test_consumers import moderate, play
+from tests.live.test_consumers import moderate, play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,6 +1,6 @@
 """A seat's credential behaves like one: it never rides in a URL, it expires, the moderator can revoke
 it, its player can give it up, and one device at a time plays it. Through the real ASGI stack and a
-running conductor (in-memory layer), as tests/game/test_consumers.py."""
+running conductor (in-memory layer), as tests/live/test_consumers.py."""
 import pytest
 from asgiref.sync import sync_to_async
 from django.core.cache import cache

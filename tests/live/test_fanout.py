@@ -138,7 +138,7 @@ async def watch_raw(port: int, code: str, frames: list):
 @pytest.mark.slow
 async def test_one_subscription_per_process_delivers_every_seq_once_to_every_socket(tmp_path):
     from tests.conftest import need_service
-    from tests.game.test_integration_faults import QUIZBOWL, REDIS_URL, ack, setup_script, stored, win_question
+    from tests.conductor.test_integration_faults import QUIZBOWL, REDIS_URL, ack, setup_script, stored, win_question
     from tests.redis_dbs import fresh_redis
     from tests.servers import free_port, wait_for_port
     from tests.stack import Client, Stack
@@ -290,7 +290,7 @@ async def test_one_message_per_match_gives_each_audience_its_own_frames_and_no_p
 async def test_group_send_many_reaches_every_member_of_each_group_once_and_in_order():
     from serving.redis_layer import ResilientRedisChannelLayer
     from tests.conftest import need_service
-    from tests.game.test_integration_faults import REDIS_URL
+    from tests.conductor.test_integration_faults import REDIS_URL
     from tests.redis_dbs import fresh_redis
 
     need_service(fresh_redis(REDIS_URL), f"Redis is not reachable at {REDIS_URL} (start redis-server)")
@@ -322,7 +322,7 @@ async def test_send_many_gives_a_commands_answer_and_its_events_in_one_trip_in_o
     reported for that send alone, and the frames still go."""
     from serving.redis_layer import CHANNEL, GROUP, ResilientRedisChannelLayer
     from tests.conftest import need_service
-    from tests.game.test_integration_faults import REDIS_URL
+    from tests.conductor.test_integration_faults import REDIS_URL
     from tests.redis_dbs import fresh_redis
 
     need_service(fresh_redis(REDIS_URL), f"Redis is not reachable at {REDIS_URL} (start redis-server)")
@@ -353,7 +353,7 @@ async def test_receive_many_takes_what_waits_in_order_and_waits_when_nothing_doe
 
     from serving.redis_layer import ResilientRedisChannelLayer
     from tests.conftest import need_service
-    from tests.game.test_integration_faults import REDIS_URL
+    from tests.conductor.test_integration_faults import REDIS_URL
     from tests.redis_dbs import fresh_redis
 
     need_service(fresh_redis(REDIS_URL), f"Redis is not reachable at {REDIS_URL} (start redis-server)")
@@ -384,7 +384,7 @@ async def test_send_in_one_round_trip_keeps_order_capacity_and_process_local_cha
 
     from serving.redis_layer import ResilientRedisChannelLayer
     from tests.conftest import need_service
-    from tests.game.test_integration_faults import REDIS_URL
+    from tests.conductor.test_integration_faults import REDIS_URL
     from tests.redis_dbs import fresh_redis
 
     need_service(fresh_redis(REDIS_URL), f"Redis is not reachable at {REDIS_URL} (start redis-server)")

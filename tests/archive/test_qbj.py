@@ -19,7 +19,7 @@ from game.match_setup import TeamSpec, create_match_record
 from game.runner import MatchRunner
 from tests.qbj_schema import errors_of, qbj_validator
 from tests.engine.played import PLAYED
-from tests.game.test_corrections_after_the_final import stored
+from tests.archive.test_corrections_after_the_final import stored
 
 pytestmark = pytest.mark.django_db
 
