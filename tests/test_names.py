@@ -44,3 +44,8 @@ def test_every_module_opens_with_a_sentence_saying_its_job():
         if not text.startswith('"""') or len(first.split()) < 4:
             silent.append(str(path.relative_to(ROOT)))
     assert not silent, f"Open each of these with a docstring whose first line says the module's job: {silent}"
+
+
+def test_the_readme_is_a_newcomers_path_of_at_most_12_kib():
+    size = len((ROOT / "README.md").read_bytes())
+    assert size <= 12 * 1024, f"README.md is {size:,} bytes: move details into docs/ and link them"
