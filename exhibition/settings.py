@@ -187,18 +187,19 @@ EXHIBITION_JOIN_CONFIRM_SECONDS = env["EXHIBITION_JOIN_CONFIRM_SECONDS"]
 EXHIBITION_HALL_RETURN_SECONDS = env["EXHIBITION_HALL_RETURN_SECONDS"]
 # The clock grid of a new match (its rule clock_grid_ms, game/engine/rules.py on_grid): its words and
 # deadlines fall on multiples of this many ms, so the matches due at one instant share one wake-up,
-# transaction and send (docs/benchmarks.md); 0 keeps each at its own ms. 50 divides a word's time
-# and its pauses at 100, 120, 150, 200 and 300 words a minute, so those speeds keep an even beat.
+# transaction and send (docs/benchmarks.md, What each lever is worth); 0 keeps each at its own ms.
+# 50 divides a word's time and its pauses at 100, 120, 150, 200 and 300 words a minute, so those
+# speeds keep an even beat.
 EXHIBITION_CLOCK_GRAIN_MS = env["EXHIBITION_CLOCK_GRAIN_MS"]
 # Every reader gets an event this many ms after its stamp: each web process writes a match's frames
 # then (or at once if that moment has passed), and a bot's query leaves then. The words thus reach
 # every screen on the clock's beat whatever the load of the moment, and no bot sees a word before
-# the screens do (docs/benchmarks.md, round six); 0 writes and asks at once.
+# the screens do (docs/benchmarks.md, What each lever is worth); 0 writes and asks at once.
 EXHIBITION_PLAYOUT_MS = env["EXHIBITION_PLAYOUT_MS"]
 # Each match's delay is longer by a phase of its own, from 0 to under this many ms (a checksum of its
 # code), so the matches whose words fall due at one instant of the grid are written spread over the
 # step to the next instead of in one stretch (game/conductor/groups.py playout_ms; docs/benchmarks.md,
-# round seven); 0: no phase. By default the grid's step.
+# What each lever is worth); 0: no phase. By default the grid's step.
 EXHIBITION_PLAYOUT_SPREAD_MS = env["EXHIBITION_PLAYOUT_SPREAD_MS"]
 # A player's seat token stops working this many hours after the join (an event day); joining again makes a new one.
 EXHIBITION_SEAT_TOKEN_HOURS = env["EXHIBITION_SEAT_TOKEN_HOURS"]
