@@ -223,7 +223,7 @@ class MatchRunner:
 
             return FollowUp("judge", q.number, q.phase, suggest, JUDGE_LIMIT_S, _nothing,
                             f"The judge took longer than {JUDGE_LIMIT_S:g} s.", "The judge failed.")
-        if event["type"] == "phase_started" and state.rules["phases"][data["phase"] - 1].get("snippets"):
+        if event["type"] == "phase_started" and state.rules["phases"][data["phase"] - 1]["snippets"]:
             text = question.text
             limit = float(settings.EXHIBITION_SNIPPETS_SECONDS)
             return FollowUp("snippets", q.number, data["phase"] - 1, lambda: find_snippets(text), limit, _no_snippets,

@@ -122,6 +122,7 @@ async def test_a_ruling_names_the_buzz_it_was_pressed_for(conductor, live_match,
     match, mod, ann = await started(connect, live_match, staff_cookie, reveals=2)
     await ann.command("buzz", {"seen": 2})
     await ann.command("answer", {"text": "the red one"})
+    await mod.event("judge_suggested")  # the judge runs beside the write: its suggestion is stored a moment later
     before = await stored(match)
     unnamed = await mod.command("rule", {"verdict": "accept"})
     assert unnamed["data"]["code"] == "bad_shape"
