@@ -8,8 +8,8 @@ inside functions count too: a late import is still a dependency.
 Between game and bots the arrows go one way: the bots sit above the engine, the judge and the bounded
 reading of files (intake/), and below everything else of game (the records, the match's store, the
 conductor, the pages). Two modules make that explicit rather than an exception: bots.tiers is plain
-data at the bottom, which the engine's rules read (a phase's bot_tier), and the simulated opponent
-reads the engine's clean answer (game.engine.questions).
+data at the bottom, which the engine's rules read (a phase's bot_tier), and the engine hands a trusted
+bot what it may know (game.engine.bot_turns) rather than the bot reaching down for it.
 
 No circles: a cycle among the project's modules fails here, named module by module. And a function-
 local import of a project module needs a comment on its line, or on the line above its run of imports,

@@ -1,7 +1,8 @@
 """Simulated opponents for practice: a target accuracy and a buzz point, not a real QA system.
 
 Trusted server code hands the true answer over privately (with_private), never through the
-Query. Each question's outcome is drawn from a generator seeded by the bot's seed and the
+Query, and hands it clean: the main answer without the line's directives (game.engine.bot_turns), so
+the bot imports nothing of the engine and is charged for nothing of it. Each question's outcome is drawn from a generator seeded by the bot's seed and the
 question, so replaying a match gives the same opponent. Always shown as "(simulated)".
 
 Settings: accuracy (share of questions answered right, default 0.7), buzz_mean and buzz_sd (the
@@ -11,8 +12,7 @@ Private data: answer (required), length_words (the question's length; without it
 only once the whole question is read), question_id (keeps draws apart for equal answers).
 
 It guesses only from the word its model says it knows the answer (its buzz point): before that it
-reports no guess, rising towards its threshold, so the hall never sees the answer early. It always
-guesses the clean answer, never the answer line with its directives ("[accept …; do not accept …]").
+reports no guess, rising towards its threshold, so the hall never sees the answer early.
 """
 from __future__ import annotations
 
@@ -24,7 +24,6 @@ import time
 from bots.base_bot import BaseBot
 from bots.errors import BotError
 from bots.protocol import Act, Query
-from game.engine.api import clean_answer
 
 MISS = "(simulated miss)"
 
@@ -55,7 +54,7 @@ class SimulatedBot(BaseBot):
         if not isinstance(answer, str) or not answer:
             raise BotError("A simulated bot must be given the question's answer by the server (private.answer).")
         bound = SimulatedBot(self.config, None, self.name)
-        bound.answer = clean_answer(answer)
+        bound.answer = answer
         bound.length_words = private.get("length_words")
         key = f"{self.seed}|{private.get('question_id', '')}|{answer}".encode()
         rng = random.Random(int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))

@@ -1,5 +1,6 @@
 """Simulated opponents: the server's private answer, a target accuracy, a seeded buzz point."""
 import statistics
+from types import SimpleNamespace
 
 import pytest
 
@@ -7,6 +8,8 @@ from bots.errors import BotError
 from bots.builtin.simulated import MISS
 from bots.protocol import Query
 from bots.registry import load_bot
+from game.engine import bot_turns
+from game.engine.questions import Question
 
 SPEC = {"kind": "simulated", "name": "practice", "accuracy": 0.7, "buzz_mean": 0.5, "buzz_sd": 0.1, "seed": 3}
 
@@ -69,9 +72,12 @@ def test_an_impossible_accuracy_is_refused():
         load_bot({**SPEC, "accuracy": 1.5})
 
 
-def test_it_guesses_nothing_until_it_knows_and_then_the_clean_answer():
+def test_it_guesses_nothing_until_it_knows_and_then_the_clean_answer_the_server_tells_it():
     line = 'Zanzibar [accept Unguja; do not accept "Pemba"]'
-    bot = load_bot({**SPEC, "accuracy": 1.0}).with_private({"answer": line, "length_words": 20})
+    question = Question(qid="q1", kind="short", text=" ".join(["w"] * 20), answer=line)
+    told = bot_turns.private_for(SimpleNamespace(question=question, q=SimpleNamespace(number=1)),
+                                 ("answer", "length_words", "question_id"))
+    bot = load_bot({**SPEC, "accuracy": 1.0}).with_private(told)
     acts = [bot.act(Query(text="w " * word, word_index=word, final=word == 20)) for word in range(1, 21)]
     knows = next(i for i, act in enumerate(acts) if act.buzz)
     assert knows > 0 and all(act.guess == "" and act.alternatives == [] for act in acts[:knows])
