@@ -8,10 +8,10 @@ STAMP := $(VENV)/.installed
 
 $(STAMP): requirements.txt
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Exhibition needs Python 3.11 on the PATH as $(PYTHON)."; exit 1; }
+	@echo "Installing the pinned packages into $(VENV) (once, a few minutes)"
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements.txt
-	@$(MAKE) --no-print-directory wordnet
+	@$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
+	@$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	@touch $(STAMP)
 
 # The judge's synonyms: Debian's WordNet, read once into var/wordnet-nouns.json (the Dockerfile does the
@@ -21,29 +21,30 @@ $(STAMP): requirements.txt
 wordnet:
 	@test -f /usr/share/wordnet/index.noun || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
 		{ apt-get update -qq && apt-get install -y -qq wordnet-base >/dev/null; } || true; }
-	$(PY) -m game.judging.lexicon
+	@$(PY) -m game.judging.lexicon
 
 # The demo is a development server on this machine: DEBUG on, the development secret key, 127.0.0.1.
 # `make demo HALL=1` serves the phones of a room on this machine's network instead: every interface,
 # this machine's LAN addresses allowed, DEBUG off, a secret key of the machine's own (var/secret-key),
-# plain HTTP (docs/hall.md).
+# plain HTTP (docs/hall.md). Setup writes those settings to var/local.env, where this checkout's
+# manage.py commands find them without make (serving/environment.py, EXHIBITION_LOCAL_ENV).
 PORT ?= 8000
 ifeq ($(HALL),1)
-setup demo: export EXHIBITION_HALL = 1
-setup demo: export DEBUG = 0
+LOCAL := EXHIBITION_HALL=1 DEBUG=0
 BIND := 0.0.0.0
 else
-setup demo: export DEBUG = 1
+LOCAL := EXHIBITION_HALL=0 DEBUG=1
 BIND := 127.0.0.1
 endif
 
 setup: $(STAMP) wordnet
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py collectstatic --noinput -v0
+	@$(PY) -m serving.environment --local $(LOCAL)
+	@$(PY) manage.py migrate --noinput -v0
+	@$(PY) manage.py collectstatic --noinput -v0
 
 demo: setup
-	$(PY) manage.py demo_setup --base-url http://127.0.0.1:$(PORT)
-	$(PY) manage.py runserver --noreload $(BIND):$(PORT)
+	@$(PY) manage.py demo_setup --base-url http://127.0.0.1:$(PORT)
+	@$(PY) manage.py runserver --noreload $(BIND):$(PORT)
 
 # The suite runs on the embedded default (SQLite); the tests marked `postgres` run again on the
 # PostgreSQL that production uses (they skip on a laptop without it, and fail under CI=true).

@@ -193,10 +193,61 @@ def _parse(var: Variable, text: str) -> Any:
     return value
 
 
+# The checkout's local settings: `make setup` writes what `make demo` runs with (DEBUG=1, or hall mode)
+# to var/local.env, so the manage.py commands the docs show find them without make. A value the
+# environment sets wins; and a process whose environment sets SECRET_KEY (every server: compose
+# requires it) never reads the file, so a stray one cannot turn DEBUG on in production (nor can the
+# image carry one: .dockerignore leaves var/ out).
+LOCAL_FILE = "EXHIBITION_LOCAL_ENV"
+_NOT_LOCAL = (LOCAL_FILE, "SECRET_KEY")  # the file never names itself, and never holds a key
+
+
+def local_values(environ: Mapping[str, str]) -> dict[str, str]:
+    """The NAME=value lines of the local file environ names (var/local.env by default); none when
+    environ sets SECRET_KEY or there is no file; BadValue naming the line that is not one."""
+    if environ.get("SECRET_KEY", "").strip():
+        return {}
+    path = read(LOCAL_FILE, environ)
+    try:
+        text = path.read_text()
+    except (FileNotFoundError, IsADirectoryError):
+        return {}
+    values = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        name, equals, value = (part.strip() for part in line.partition("="))
+        if not name or name.startswith("#"):
+            continue
+        if not equals or name not in VARIABLES or name in _NOT_LOCAL:
+            raise BadValue(f"{path}, line {number}: {line.strip()!r} is not NAME=value of a variable the file may set "
+                           f"(any of docs/production.md's but {' and '.join(_NOT_LOCAL)}).")
+        values[name] = value
+    return values
+
+
+def effective(environ: Mapping[str, str]) -> dict[str, str]:
+    """environ with the local file's values under it: the environment a process of this checkout runs with."""
+    return {**local_values(environ), **{name: text for name, text in environ.items() if text.strip()}}
+
+
+def write_local(path: Path, assignments: list[str]) -> None:
+    """Write NAME=value assignments (each checked by read()) as the local file at path."""
+    lines = []
+    for assignment in assignments:
+        name, _, value = assignment.partition("=")
+        if name not in VARIABLES or name in _NOT_LOCAL:
+            raise BadValue(f"{name} is not a variable the local file may set.")
+        read(name, {name: value})
+        lines.append(f"{name}={value}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("# This checkout's settings, written by `make setup` (make demo), read by its manage.py commands.\n"
+                    "# The environment's values win; a process whose environment sets SECRET_KEY never reads this file.\n"
+                    + "\n".join(lines) + "\n")
+
+
 def read(name: str, environ: Mapping[str, str] | None = None) -> Any:
-    """The value of the variable name in environ (this process's environment by default), typed and
-    checked; BadValue with the sentence for the operator when it is not allowed."""
-    environ = os.environ if environ is None else environ
+    """The value of the variable name in environ (this process's environment and the local file by
+    default), typed and checked; BadValue with the sentence for the operator when it is not allowed."""
+    environ = effective(os.environ) if environ is None else environ
     var = VARIABLES[name]
     text = environ.get(name, "")
     if not text.strip():
@@ -212,6 +263,7 @@ def read(name: str, environ: Mapping[str, str] | None = None) -> Any:
 
 def read_all(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Every variable's value; BadValue naming every one that is not allowed, one sentence a line."""
+    environ = effective(os.environ) if environ is None else environ
     values, problems = {}, []
     for name in VARIABLES:
         try:
@@ -347,6 +399,9 @@ VARIABLES = _by_name(
              "`make wordnet` writes it, the judge loads it", f"make wordnet, {CONDUCTOR}"),
     Variable("EXHIBITION_SPEECH_DIR", "path", PROJECT / "var" / "speech", "the cache of questions read aloud: every "
              "process serving a match must see it", f"{WEB}, {CONDUCTOR}"),
+    Variable(LOCAL_FILE, "path", PROJECT / "var" / "local.env", "this checkout's settings as `make setup` wrote them "
+             "(`DEBUG=1`, or hall mode), found by its commands: under the environment's, and never read "
+             f"when `SECRET_KEY` is set; {os.devnull}: none", EVERY),
     Variable("EXHIBITION_DATA_DIR", "path", PROJECT.parent / "shared" / "data", "the shared public question sets",
              "tests, benchmarks"),
     Variable("EXHIBITION_TEST_SQLITE", "path", PROJECT / "var" / "test.sqlite3", "the test database's file when the "
@@ -441,7 +496,16 @@ def markdown() -> str:
     return "\n".join(rows) + "\n"
 
 
+USAGE = ("Usage: python -m serving.environment --markdown  (prints the table docs/production.md holds)\n"
+         "       python -m serving.environment --local NAME=value ...  (writes the local file, as `make setup` does)")
+
 if __name__ == "__main__":
-    if sys.argv[1:] != ["--markdown"]:
-        sys.exit("Usage: python -m serving.environment --markdown  (prints the table docs/production.md holds)")
-    sys.stdout.write(markdown())
+    if sys.argv[1:] == ["--markdown"]:
+        sys.stdout.write(markdown())
+    elif sys.argv[1:2] == ["--local"]:
+        try:
+            write_local(read(LOCAL_FILE), sys.argv[2:])
+        except BadValue as error:
+            sys.exit(str(error))
+    else:
+        sys.exit(USAGE)

@@ -2,12 +2,15 @@
 
 The settings refuse to start without a SECRET_KEY unless DEBUG is on, and turn HTTPS on unless
 DEBUG is on. Tests run with DEBUG off, as production does, with a key of their own, and speak plain
-HTTP to the servers they start on 127.0.0.1. Servers the tests start inherit this environment.
+HTTP to the servers they start on 127.0.0.1, without the checkout's local file. Servers the tests
+start inherit this environment.
 """
 import os
 
 os.environ.setdefault("SECRET_KEY", "tests-only-secret-key-" + "k" * 40)
 os.environ.setdefault("HTTPS", "off")
+# Tests state their environment: the checkout's local file (var/local.env, `make setup`) is not part of it.
+os.environ.setdefault("EXHIBITION_LOCAL_ENV", os.devnull)
 
 
 def _in_ci() -> bool:

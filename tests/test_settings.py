@@ -37,6 +37,44 @@ def test_without_a_secret_key_the_server_refuses_to_start_unless_debug_is_on():
     assert check({"DEBUG": "1"}).returncode == 0
 
 
+def _debug_shown(env: dict) -> str:
+    """settings.DEBUG, as a process of this checkout started with env (and this environment's others) sees it."""
+    shown = subprocess.run([sys.executable, "-c", "import django; django.setup(); from django.conf import settings; "
+                            "print(settings.DEBUG)"], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                           env={**{k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY")},
+                                **env, "DJANGO_SETTINGS_MODULE": "exhibition.settings"})
+    return shown.stdout.strip() or shown.stderr
+
+
+def test_the_commands_of_a_demo_checkout_find_its_local_settings_without_make(tmp_path):
+    local = tmp_path / "local.env"
+    written = subprocess.run([sys.executable, "-m", "serving.environment", "--local", "EXHIBITION_HALL=0", "DEBUG=1"],
+                             cwd=ROOT, env={**os.environ, "EXHIBITION_LOCAL_ENV": str(local)}, capture_output=True,
+                             text=True, timeout=60)
+    assert written.returncode == 0, written.stderr
+    assert check({"EXHIBITION_LOCAL_ENV": str(local)}).returncode == 0  # no SECRET_KEY, no DEBUG: the file's
+    assert _debug_shown({"EXHIBITION_LOCAL_ENV": str(local)}) == "True"
+    assert _debug_shown({"EXHIBITION_LOCAL_ENV": str(local), "DEBUG": "0", "SECRET_KEY": PRODUCTION["SECRET_KEY"]}) == "False"
+
+
+def test_a_server_with_its_own_key_never_reads_a_stray_local_file(tmp_path):
+    local = tmp_path / "local.env"
+    local.write_text("DEBUG=1\n")
+    assert _debug_shown({"EXHIBITION_LOCAL_ENV": str(local), "SECRET_KEY": PRODUCTION["SECRET_KEY"]}) == "False"
+    assert environment.local_values({"EXHIBITION_LOCAL_ENV": str(local), "SECRET_KEY": "k"}) == {}
+    assert environment.read("DEBUG", environment.effective({"EXHIBITION_LOCAL_ENV": str(local)})) is True
+    assert environment.read("DEBUG", environment.effective({"EXHIBITION_LOCAL_ENV": str(local), "DEBUG": "no"})) is False
+
+
+@pytest.mark.parametrize("line", ["DEBUG", "SECRET_KEY=abc", "NOT_A_VARIABLE=1"])
+def test_a_local_file_line_that_is_not_a_setting_stops_the_process_with_a_sentence(tmp_path, line):
+    local = tmp_path / "local.env"
+    local.write_text(f"# a comment\n\n{line}\n")
+    refused = check({"EXHIBITION_LOCAL_ENV": str(local)})
+    assert refused.returncode != 0
+    assert f"local.env, line 3: {line!r} is not NAME=value of a variable the file may set" in refused.stderr
+
+
 def test_debug_is_off_unless_set():
     shown = subprocess.run([sys.executable, "-c", "from django.conf import settings; import django; django.setup(); "
                             "print(settings.DEBUG, settings.SECURE_SSL_REDIRECT, settings.SESSION_COOKIE_SECURE)"],
@@ -296,6 +334,7 @@ NOT_A_SETTING_OF_ITS_NAME = {
     "EXHIBITION_BOT_MEMORY_500MIB": "EXHIBITION_BOT_MEMORY_BUDGETS", "EXHIBITION_BOT_MEMORY_6GIB": "EXHIBITION_BOT_MEMORY_BUDGETS",
     "EXHIBITION_TEST_SQLITE": "DATABASES", "EXHIBITION_WORDNET_DIR": "game.judging.lexicon",
     "EXHIBITION_WORDNET_INDEX": "game.judging.lexicon", "EXHIBITION_BOT_CGROUP": "bots.memory",
+    "EXHIBITION_LOCAL_ENV": "serving.environment",
 }
 
 
