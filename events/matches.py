@@ -7,7 +7,7 @@ from django.db import transaction
 
 from game.engine.api import Rejected, RulesError
 from game.models import Match
-from game.match_setup import SeatSpec, TeamSpec, create_match_record
+from game.match_setup import NO_BOT, SeatSpec, TeamSpec, create_match_record
 
 from .models import Event, EventTeam
 from .pool import EventError, draw_final, draw_preliminary
@@ -30,7 +30,7 @@ def preliminary_rules(event: Event, main: int) -> dict:
 def _create(event: Event, title: str, team_name: str, bots: list[SeatSpec], rules: dict, questions: list[dict],
             players: list[SeatSpec] | None) -> Match:
     if not bots:
-        raise EventError("Choose at least one bot for the computer team.")
+        raise EventError(NO_BOT)
     teams = [TeamSpec(team_name, list(players or [])), TeamSpec(COMPUTER, list(bots))]
     try:
         return create_match_record(title=title, packet=event.packets.order_by("pk").first(),

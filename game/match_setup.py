@@ -15,6 +15,9 @@ from game.engine.api import create_match, make_rules, PACKET_ORDER, QuestionOrde
 from game.event_log import append_events, now_ms
 from game.models import Match, Packet, Seat, Team
 
+# A human-versus-computer match needs a computer: the sentence that refuses one without a bot, on the
+# host's page (unless "humans only" is ticked) and for an event's matches.
+NO_BOT = "Choose at least one bot for the computer team."
 RESERVE_QUESTIONS = 10  # extra questions carried for throw-outs and tiebreakers
 
 

@@ -15,7 +15,7 @@ from bots.models import Bot
 from game.engine.api import PRESETS
 from game.models import NAME_MAX_LENGTH, Match, Packet, Seat, Team, name_length
 from game.seating import bot_seat
-from game.match_setup import SeatSpec, TeamSpec
+from game.match_setup import NO_BOT, SeatSpec, TeamSpec
 
 SIMULATED = "simulated"
 
@@ -50,6 +50,15 @@ class NewMatchForm(forms.Form):
             choices += [(str(b.pk), b.display_name) for b in Bot.objects.filter(tier=tier)]
             self.fields[name] = forms.ChoiceField(label=f"{tier} bot", choices=choices, required=False)
             self.bot_fields.append(self[name])
+        self.fields["humans_only"] = forms.BooleanField(
+            label="Humans only", required=False, help_text="no computer: both teams are people")
+
+    def _check_computer(self, data) -> None:
+        """A match has a bot unless the host ticked "humans only" (and then none)."""
+        if data["humans_only"] and data["bot_seats"]:
+            self.add_error("humans_only", "Humans only, yet a bot is chosen: untick this or choose no bot.")
+        elif not data["humans_only"] and not data["bot_seats"] and not self.errors:
+            self.add_error("humans_only", f"{NO_BOT} Or tick “Humans only” for a match of people alone.")
 
     def _bot_seats(self, data) -> list[SeatSpec]:
         seats = []

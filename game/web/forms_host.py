@@ -77,6 +77,7 @@ class HostMatchForm(NewMatchForm, QuestionOrderFields):
             raise forms.ValidationError(str(exc)) from None
         data["overrides"] = overrides
         data["bot_seats"] = self._bot_seats(data)
+        self._check_computer(data)
         data["question_order"] = self.question_order()  # what the packet allows is checked as the match is made
         return data
 

@@ -40,7 +40,7 @@ def packet():
 
 def post(packet, **values):
     return {"title": "Order night", "packet": packet.pk, "format_name": "quizbowl", "team_1": "Humans",
-            "team_2": "Computer", "order": "packet", "start_at": 1, **values}
+            "team_2": "Computer", "order": "packet", "start_at": 1, "bot_500mib": "simulated", **values}
 
 
 def created(match) -> dict:

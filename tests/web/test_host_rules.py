@@ -28,7 +28,7 @@ def packet():
 
 def post(packet, **values):
     return {"title": "Rules night", "packet": packet.pk, "format_name": "efficientqa", "team_1": "Humans",
-            "team_2": "Computer", **values}
+            "team_2": "Computer", "bot_500mib": "simulated", **values}
 
 
 def rules_of(match) -> dict:
@@ -67,6 +67,21 @@ def test_what_the_host_sets_is_what_the_match_plays_by(host, packet):
     untouched = PRESETS["efficientqa"]
     assert rules["words_per_minute"] == untouched["words_per_minute"]  # empty keeps the format's own
     assert two["points"] == untouched["phases"][1]["points"]
+
+
+def test_a_match_without_a_computer_is_refused_unless_the_host_ticks_humans_only(host, packet):
+    from game.match_setup import NO_BOT
+
+    page = host.get("/host/").content.decode()
+    assert 'name="humans_only"' in page and not re.search(r'name="humans_only"[^>]*checked', page)
+    refused = host.post("/host/", post(packet, bot_500mib=""))
+    assert refused.status_code == 200 and NO_BOT in refused.content.decode()
+    both = host.post("/host/", post(packet, humans_only="on"))
+    assert both.status_code == 200 and "Humans only, yet a bot is chosen" in both.content.decode()
+    assert not Match.objects.exists()
+    made = host.post("/host/", post(packet, bot_500mib="", humans_only="on"))
+    assert made.status_code == 302
+    assert not Match.objects.get().teams.filter(seats__kind="bot").exists()
 
 
 def test_quizbowl_power_and_neg_are_the_hosts_to_set(host, packet):
