@@ -132,7 +132,8 @@ def _adjustments(state: MatchState, rows: list[dict]) -> dict:
 
 def player_stats(state: MatchState, frames: list[dict], rows: list[dict]) -> list[dict]:
     """Per player and per bot: buzzes, correct, wrong, negs, prompts, points and the mean buzz position
-    (the fraction of the question read when they buzzed). Thrown-out questions do not count."""
+    (the fraction of the question read when they buzzed). Only rulings that stand count: not those of a
+    thrown-out question, nor one withdrawn because an earlier answer was ruled right after it."""
     stats = {sid: {"seat": sid, "name": s.get("name", sid), "team": state.team_name(s.get("team")),
                    "kind": s.get("kind", "human"), "simulated": bool(s.get("simulated")), "buzzes": 0, "correct": 0,
                    "wrong": 0, "negs": 0, "prompts": 0, "points": 0, "positions": []}
@@ -154,7 +155,7 @@ def player_stats(state: MatchState, frames: list[dict], rows: list[dict]) -> lis
                 stats[seat]["positions"].append(word / question["length"] if question["length"] else 0)
     void_rulings = {rid for h in state.history if h["thrown_out"] for rid in h["rulings"]}
     for r in state.rulings.values():
-        if r["seat"] not in stats or r["id"] in void_rulings:
+        if r["seat"] not in stats or r["id"] in void_rulings or r.get("withdrawn"):
             continue
         s = stats[r["seat"]]
         s["points"] += r["points"]

@@ -18,10 +18,10 @@ from game.archive.replay import timeline
 
 BUZZ_CSV_COLUMNS = ("question_id", "token_position", "guess", "confidence", "buzz")  # bots/replay_bot.py reads these
 GAMEPLAY_COLUMNS = ("date", "question_number", "question_id", "phase", "player", "team", "kind", "word_position",
-                    "question_words", "fraction", "guess", "ruling", "points")
+                    "question_words", "fraction", "guess", "ruling", "overridden", "withdrawn", "points")
 BOXSCORE_COLUMNS = ("question_number", "question_id", "tiebreaker", "thrown_out", "ended_in_phase", "result",
                     "answer_line", "phase", "team", "who", "kind", "answer", "word_position", "fraction", "ruling",
-                    "overridden", "points")
+                    "overridden", "withdrawn", "points")
 PROTEST_COLUMNS = ("question_number", "protested_by", "answer_of", "answer", "ruling_protested", "outcome",
                    "ruling_now", "reason")
 PLAYER_COLUMNS = ("player", "team", "kind", "buzzes", "correct", "wrong", "negs", "prompts", "points",
@@ -60,7 +60,8 @@ def buzz_csv(state: MatchState, frames: list[dict], seat: str) -> str:
 
 def gameplay_csv(state: MatchState, frames: list[dict]) -> str:
     """One row per buzz: when, who (human or bot), which question, at which word and fraction, what they
-    said, how it was ruled (as it finally stands) and the points."""
+    said, how it was ruled (as it finally stands: overridden, or withdrawn because an earlier answer was
+    ruled right after it) and the points."""
     qids = _qids(state, frames)
     rows = []
     for q in timeline(frames):
@@ -72,6 +73,7 @@ def gameplay_csv(state: MatchState, frames: list[dict]) -> str:
                          _team(state, b["team"]), b["kind"], b["word"], length,
                          round(b["word"] / length, 3) if length else "", r["text"] if r else "",
                          "thrown out" if q["thrown_out"] else (b["verdict"] or (r["verdict"] if r else "none")),
+                         bool(r and r.get("overridden")), bool(r and r.get("withdrawn")),
                          0 if q["thrown_out"] or not r else r["points"]))
     return _csv(rows, GAMEPLAY_COLUMNS)
 
@@ -102,10 +104,10 @@ def boxscore_csv(box: dict) -> str:
         result = "thrown out" if row["thrown_out"] else (row["result"] and "scored") or "dead"
         base = (row["number"], row["qid"], row["tiebreaker"], row["thrown_out"], row["phase"], result, row["answer"])
         if not row["answers"]:
-            rows.append(base + ("",) * 10)
+            rows.append(base + ("",) * 11)
         for a in row["answers"]:
             rows.append(base + (a["phase"], a["team"], a["who"], a["kind"], a["text"] or "", _blank(a["word"]),
-                                _blank(a["fraction"]), a["verdict"], a["overridden"], a["points"]))
+                                _blank(a["fraction"]), a["verdict"], a["overridden"], a["withdrawn"], a["points"]))
     players = [(p["name"], p["team"], p["kind"], p["buzzes"], p["correct"], p["wrong"], p["negs"], p["prompts"],
                 p["points"], _blank(p["mean_position"])) for p in box.get("players", [])]
     out = _csv(rows, BOXSCORE_COLUMNS) + "\n" + _csv(players, PLAYER_COLUMNS)

@@ -4,11 +4,14 @@ called, the overridden answer marked; the replay's data lists each correction at
 the timeline); a reason the moderator kept private stays out of both."""
 from __future__ import annotations
 
+import csv
+import io
 import json
 
 import pytest
 
 from game.archive.boxscore import box_score, format_box_score
+from game.archive.exports import boxscore_csv, gameplay_csv
 from game.archive.match_archive import import_archive
 from game.archive.replay import Replay
 from tests.engine.played import PLAYED
@@ -66,3 +69,31 @@ def test_the_replay_lists_each_correction_at_its_moment_with_the_reasons_its_aud
     # A match with no correction has none to show.
     clean = [e for e in events if not e["data"].get("correction")]
     assert Replay(clean).bundle("spectator")["corrections"] == []
+
+
+def _table(text: str) -> list[dict]:
+    """The first table of a CSV export (the box score's answers; the gameplay CSV's only one)."""
+    return list(csv.DictReader(io.StringIO(text.split("\n\n")[0])))
+
+
+def test_the_csvs_mark_a_withdrawn_ruling_and_the_players_table_counts_only_rulings_that_stand():
+    """Q1: Ann's neg is overridden to a power after the final, so the bot's later ten on it is withdrawn:
+    both CSVs say so in a column of their own, and neither table counts the bot's withdrawn answer right."""
+    replay = Replay(quizbowl_log())
+    frames = replay.frames("spectator")
+    box = box_score(replay.final, frames)
+    answers = [row for row in _table(boxscore_csv(box)) if row["question_number"] == "1"]
+    ann, bot = (next(row for row in answers if row["kind"] == kind) for kind in ("human", "bot"))
+    assert (ann["ruling"], ann["overridden"], ann["withdrawn"], ann["points"]) == ("accept", "True", "False", "15")
+    assert (bot["ruling"], bot["overridden"], bot["withdrawn"], bot["points"]) == ("accept", "False", "True", "0")
+    buzzes = [row for row in _table(gameplay_csv(replay.final, frames)) if row["question_number"] == "1"]
+    assert [(row["kind"], row["overridden"], row["withdrawn"], row["points"]) for row in buzzes] == [
+        ("human", "True", "False", "15"), ("bot", "False", "True", "0")]
+    players = list(csv.DictReader(io.StringIO(boxscore_csv(box).split("\n\n")[1])))
+    standing = {name: 0 for name in (p["name"] for p in box["players"])}
+    for row in box["rows"]:
+        for a in row["answers"]:
+            if a["verdict"] == "accept" and not a["withdrawn"] and not row["thrown_out"]:
+                standing[a["who"]] += 1
+    assert {p["player"]: int(p["correct"]) for p in players} == standing
+    assert any(a["withdrawn"] and a["verdict"] == "accept" for row in box["rows"] for a in row["answers"])
