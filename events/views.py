@@ -7,6 +7,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from game.web.not_found import own_404
 from game.web.views import wake_conductor
 from game.web.views_host import staff_required
 
@@ -19,6 +20,19 @@ from .pool import EventError
 from .standings import final_result, leaderboard
 
 HALL_REFRESH_SECONDS = 10
+
+
+def _explain_missing(kwargs: dict, reason: str) -> tuple[str, str]:
+    """The 404 page's words for an event's page: no such event, or what of it is not there."""
+    if not Event.objects.filter(pk=kwargs["event_id"]).exists():
+        return "No such event", (f"There is no event number {kwargs['event_id']}. Check the address, or ask the "
+                                 "host for the link to the event's leaderboard.")
+    if not reason or "matches the given query" in reason:  # get_object_or_404's words name a model, not a page
+        reason = "That is not a page of this event. Open the event's page and follow its links."
+    return "Not found", reason
+
+
+event_page = own_404(_explain_missing)
 
 
 @staff_required
@@ -45,6 +59,7 @@ def _report_url(event) -> str | None:
 
 
 @staff_required
+@event_page
 def event_download(request, event_id, kind):
     """The event's QBJ Tournament, or its report as one HTML file that opens offline."""
     event = get_object_or_404(Event, pk=event_id)
@@ -60,12 +75,14 @@ def event_download(request, event_id, kind):
 
 
 @staff_required
+@event_page
 def event_host(request, event_id):
     return _event_page(request, get_object_or_404(Event, pk=event_id))
 
 
 @require_POST
 @staff_required
+@event_page
 def add_team(request, event_id):
     event = get_object_or_404(Event, pk=event_id)
     form = TeamForm(event, request.POST)
@@ -94,6 +111,7 @@ def _start(request, event, start):
 
 @require_POST
 @staff_required
+@event_page
 def start_team_preliminary(request, event_id, team_id):
     event = get_object_or_404(Event, pk=event_id)
     team = get_object_or_404(EventTeam, pk=team_id, event=event)
@@ -102,11 +120,13 @@ def start_team_preliminary(request, event_id, team_id):
 
 @require_POST
 @staff_required
+@event_page
 def start_event_final(request, event_id):
     event = get_object_or_404(Event, pk=event_id)
     return _start(request, event, lambda seats: start_final(event, seats))
 
 
+@event_page
 def event_board(request, event_id):
     """The leaderboard, for anyone: the hall screen shows it between preliminaries (it refreshes itself)."""
     event = get_object_or_404(Event, pk=event_id)

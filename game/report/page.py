@@ -41,6 +41,11 @@ def phase_label(phase: dict) -> str:
     return f"Phase {phase['number']}: {', '.join(bits)}"
 
 
+def count_of(text: str, total: int, none: str) -> str:
+    """'text of total', or what a reader understands when there is nothing to count ("no buzz phase")."""
+    return f"{text} of {total}" if total else none
+
+
 def tables(figures: dict) -> dict:
     """Every table of the report as rows of text, in the order the page shows them."""
     phases = {p["number"]: f"Phase {p['number']}" for p in figures["phases"]}
@@ -60,7 +65,8 @@ def tables(figures: dict) -> dict:
         "bots_head": ["Bot", "Questions", "Start accuracy", "End accuracy", "Buzzes",
                       "Precision", "EW", "EW (QANTA)"],
         "bots": [[f"{b['name']} ({tier_label(b['tier'])})", b["questions"], share(b["start_accuracy"]),
-                  f"{share(b['end_accuracy'])} of {b['end_questions']}", f"{b['buzzes']} of {b['buzz_questions']}",
+                  count_of(share(b["end_accuracy"]), b["end_questions"], "none read to the end"),
+                  count_of(str(b["buzzes"]), b["buzz_questions"], "no buzz phase"),
                   share(b["buzz_precision"]), number(b["expected_wins"], "{:.3f}"),
                   number(b["expected_wins_curve"], "{:.3f}")] for b in figures["bots"]],
         "histogram_head": ["Who", "Ruled", *[f"{i * 10}–{(i + 1) * 10}" for i in range(BINS)]],

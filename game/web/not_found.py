@@ -3,7 +3,8 @@
 A person who typed or scanned a wrong code should read what to do next, on a page that looks like
 the rest of the site, in the demo (DEBUG on) as in production. Pages of one match are wrapped in
 match_page: a missing match, or one this person may not open yet, renders templates/404.html with
-status 404 and a sentence instead of raising Http404.
+status 404 and a sentence instead of raising Http404. own_404 makes such a wrapper for the pages of
+anything else (events/views.py wraps an event's pages).
 """
 from __future__ import annotations
 
@@ -24,15 +25,26 @@ def not_found(request, message: str, title: str = "No such match"):
     return render(request, "404.html", {"title": title, "message": message}, status=404)
 
 
-def match_page(view):
-    """Render the project's 404 page (with what to do next) when view raises Http404 for its match."""
-    @wraps(view)
-    def wrapper(request, code, *args, **kwargs):
-        try:
-            return view(request, code, *args, **kwargs)
-        except Http404 as missing:
-            if not Match.objects.filter(code=code).exists():
-                return not_found(request, no_such_match_text(code))
-            reason = str(missing.args[0]) if missing.args and isinstance(missing.args[0], str) else ""
-            return not_found(request, reason or "This page of the match is not open to you.", title="Not open yet")
-    return wrapper
+def own_404(explain):
+    """A decorator: the view's Http404 renders the project's 404 page with the (title, message) that
+    explain(url_kwargs, reason) gives; reason is the Http404's own sentence, or ""."""
+    def decorate(view):
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            try:
+                return view(request, *args, **kwargs)
+            except Http404 as missing:
+                reason = str(missing.args[0]) if missing.args and isinstance(missing.args[0], str) else ""
+                title, message = explain(kwargs, reason)
+                return not_found(request, message, title=title)
+        return wrapper
+    return decorate
+
+
+def _explain_match(kwargs: dict, reason: str) -> tuple[str, str]:
+    if not Match.objects.filter(code=kwargs["code"]).exists():
+        return "No such match", no_such_match_text(kwargs["code"])
+    return "Not open yet", reason or "This page of the match is not open to you."
+
+
+match_page = own_404(_explain_match)

@@ -8,6 +8,7 @@ from django.test import Client
 from events.management.commands.simulate_event import play
 from events.models import Event, EventTeam
 from game.demo import ensure_demo_packet
+from game.match_setup import NO_BOT
 from game.models import Match
 from game.runner import MatchRunner
 
@@ -148,3 +149,36 @@ def test_an_event_needs_minutes_or_questions_not_both(host):
                                         "team_size_cap": 4, "draw": "same", "reveal": "clock", "words_per_minute": 200})
     assert reply.status_code == 400 and "minutes or in questions" in reply.content.decode()
     assert not Event.objects.exists()
+
+
+def test_the_event_form_offers_every_reveal_the_match_form_does_and_a_voice_event_plays_by_voice(host):
+    from game.engine.api import MATCH_RULES
+
+    page = host.get("/host/events/").content.decode()
+    for value, label in MATCH_RULES["reveal"].choices:
+        assert f'<option value="{value}">{label}</option>' in page
+    host.post("/host/events/", {"name": "Aloud", "format_name": "efficientqa", "packets": [ensure_demo_packet().pk],
+                                "prelim_questions": 3, "final_questions": 10, "team_size_cap": 4, "draw": "same",
+                                "reveal": "voice", "words_per_minute": 200})
+    event = Event.objects.get()
+    add_team(host, event, "Owls")
+    team = EventTeam.objects.get()
+    refused = host.post(f"/host/events/{event.pk}/teams/{team.pk}/start", {}, follow=True)
+    assert NO_BOT in refused.content.decode() and not Match.objects.exists()
+    host.post(f"/host/events/{event.pk}/teams/{team.pk}/start", {"bot_500mib": "simulated"})
+    team.refresh_from_db()
+    assert team.preliminary.rules["reveal"] == "voice"
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_an_unknown_event_shows_the_projects_404_even_in_the_demo(host, event, settings, debug):
+    settings.DEBUG = debug  # the demo runs with DEBUG on: the same page, never Django's debug 404
+    for client, url in ((Client(), "/events/999/"), (host, "/host/events/999/")):
+        response = client.get(url)
+        assert response.status_code == 404
+        text = response.content.decode()
+        assert "There is no event number 999. Check the address" in text and 'class="site-header"' in text
+    missing_team = host.post(f"/host/events/{event.pk}/teams/999/start", {"bot_500mib": "simulated"})
+    assert missing_team.status_code == 404
+    assert "That is not a page of this event." in missing_team.content.decode()
+    assert "matches the given query" not in missing_team.content.decode()

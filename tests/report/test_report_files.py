@@ -102,3 +102,19 @@ def test_the_page_is_for_staff_and_gives_the_file_too(client, django_user_model)
     assert odd.status_code == 400 and "is not a match code" in odd.content.decode()
     assert "<b>" not in odd.content.decode().split("<main")[1]
     assert client.get("/host/report").status_code == 200  # the form to type codes into
+
+
+def test_a_bot_with_nothing_to_count_reads_in_words_not_as_nought_of_nought():
+    """A bot that played only team phases: no question read to its end with a guess, no buzz phase."""
+    from game.report.page import tables
+
+    bot = {"name": "reader", "tier": "unlimited", "questions": 4, "start_accuracy": None, "end_accuracy": None,
+           "end_questions": 0, "buzzes": 0, "buzz_questions": 0, "buzz_precision": None, "expected_wins": None,
+           "expected_wins_curve": None, "histogram": {"right": [], "wrong": []}}
+    counted = dict(bot, name="buzzer", end_accuracy=0.5, end_questions=4, buzzes=0, buzz_questions=4)
+    figures = {"phases": [], "tiers": [], "points": [], "margins": [], "accuracy": [], "bots": [bot, counted],
+               "human_buzzes": {"right": [], "wrong": []}}
+    silent, buzzer = tables(figures)["bots"]
+    assert silent[3:5] == ["none read to the end", "no buzz phase"]
+    assert buzzer[3:5] == ["50% of 4", "0 of 4"]
+    assert not any(re.search(r"\bof 0\b", str(cell)) for cell in silent + buzzer)
