@@ -40,6 +40,7 @@ class SimulatedCompetitor:
     accuracy: float = 0.6  # chance of knowing the answer by the end of the question
     buzz_mean: float = 0.7  # mean fraction of the question read before a buzz when it knows
     rash: float = 0.1  # chance of buzzing without knowing
+    buzz_sd: float = 0.15  # spread of that fraction (0: always at buzz_mean)
 
     def actor(self) -> dict:
         return {"role": self.role, "seat": self.seat, "team": self.team}
@@ -48,7 +49,7 @@ class SimulatedCompetitor:
         """The word count at which to buzz (None: never) and whether the answer will be right."""
         knows = rng.random() < self.accuracy
         if knows:
-            fraction = min(1.0, max(0.05, rng.gauss(self.buzz_mean, 0.15)))
+            fraction = min(1.0, max(0.05, rng.gauss(self.buzz_mean, self.buzz_sd)))
             return max(1, round(fraction * words)), True
         if rng.random() < self.rash:
             return max(1, round(rng.uniform(0.5, 1.0) * words)), False

@@ -1,6 +1,7 @@
 """`simulate --bot TIER=NAME`: a registered bot plays a whole match for real, word by word, and a
 remote QANTA bot is told the match's question number."""
 import io
+import re
 
 import pytest
 from django.core.management import call_command
@@ -76,3 +77,22 @@ def test_bad_bot_choices_are_refused_with_a_reason(bot_root):
     Bot.objects.create(name="far", kind="remote_json", tier="unlimited", config={"url": "http://127.0.0.1:9"})
     with pytest.raises(CommandError, match="runs on a remote server"):
         simulate("--bot", "500mib=far")
+
+
+@pytest.mark.slow
+def test_in_the_demo_a_person_who_knows_the_answer_halfway_through_beats_the_500mib_bot(bot_root):
+    """The demo's own bot and rules (game.demo.DEMO_RULES): a person who knows each answer once half the
+    question is read wins phase 1 on most demo questions, more often than under the format's bot delay,
+    and the bot still takes some."""
+    from game.management.commands.demo_setup import DEMO_BOTS
+
+    name, kind, tier, data, extra = DEMO_BOTS[0]
+    assert (kind, tier) == ("qa_pairs", "500mib")
+    call_command("build_bot", kind, "--name", name, "--data", str(PACK / data), "--tier", tier, stdout=io.StringIO())
+    shares = {}
+    for rules in ([], ["--demo-rules"]):
+        output, match = simulate("--bot", f"500mib={name}", *rules, "--humans-buzz-at", "0.5", "--questions", "30")
+        won, played = (int(n) for n in re.search(r"Humans won phase 1 on (\d+) of (\d+) questions", output).groups())
+        assert played == 30 and match.rules["bot_reaction_ms"] == (1200 if rules else 300)
+        shares[bool(rules)] = won / played
+    assert 0.8 <= shares[True] < 1 and shares[True] > shares[False]

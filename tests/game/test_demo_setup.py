@@ -9,6 +9,7 @@ from django.core.management.base import CommandError
 
 from bots.tiers import TIER_LIMITS
 from bots.models import Bot
+from game.demo import DEMO_RULES
 from game.models import Match, SnippetPassage
 from game.event_log import load_state
 
@@ -36,6 +37,7 @@ def test_demo_setup_makes_a_ready_match_and_tells_where_to_go(bot_dir, client):
 
     # A bot of every tier sits on the computer's team, each within its tier's budget.
     state = load_state(match)
+    assert state.rules["bot_reaction_ms"] == DEMO_RULES["bot_reaction_ms"]  # a race a person can win
     tiers = sorted(s["tier"] for s in state.seats.values() if s["kind"] == "bot")
     assert tiers == sorted(TIER_LIMITS)
     for bot in Bot.objects.all():

@@ -15,7 +15,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from bots.models import Bot
-from game.demo import ensure_demo_packet
+from game.demo import DEMO_RULES, ensure_demo_packet
 from game.engine.api import Rejected, make_rules
 from game.models import SnippetPassage
 from game.seating import bot_seat
@@ -48,7 +48,7 @@ class Command(BaseCommand):
         order = order_from_options(options)
         packet = ensure_demo_packet()
         try:
-            pick_questions(packet, make_rules(DEMO_FORMAT), order)  # refused before the bots are built, not after
+            pick_questions(packet, make_rules(DEMO_FORMAT, DEMO_RULES), order)  # refused before the bots are built, not after
         except Rejected as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(f"Demo packet: {packet.questions.count()} questions.")
@@ -73,7 +73,7 @@ class Command(BaseCommand):
         for tier, name in SEATED.items():
             computer.seats.append(bot_seat(tier, Bot.objects.get(name=name), name=name))
         match = create_match_record(title="Demo: humans vs. computer", packet=packet, format_name=DEMO_FORMAT,
-                                    teams=[TeamSpec("Humans"), computer], order=order)
+                                    overrides=DEMO_RULES, teams=[TeamSpec("Humans"), computer], order=order)
         # In a hall, the room is told this machine's LAN address, not 127.0.0.1 (serving/hall.py).
         room = hall.base_url(base_url.split("://", 1)[-1], base_url.split("://", 1)[0], hall=settings.EXHIBITION_HALL,
                              public_url=settings.EXHIBITION_PUBLIC_URL)
