@@ -98,8 +98,8 @@ HOW = {
     ".venv/bin/python manage.py import_match FILE": Run({"FILE": "{out}/{code}.events.jsonl"}),
     ".venv/bin/python manage.py event_report --logs DIR -o report.html": Run({"DIR": "{out}"}),
     '.venv/bin/python manage.py event_report --logs event/ -o report.html --title "Hall night"': Run(),
-    ".venv/bin/python manage.py simulate_event --teams 4 --prelim-questions 10 --final-questions 10 --seed 1 -o out/":
-        Run(),
+    ".venv/bin/python manage.py simulate_event --teams 4 --prelim-questions 5 --final-questions 10 --seed 1 -o out/":
+        Run(says="Finalist: "),
     ".venv/bin/python manage.py import_questions PATH --slug SLUG [--title T] "
     "[--format auto|qanta|nq|tossups-csv|csv|packet|docx]":
         Run({"PATH": "game/fixtures/demo_packet.json", "SLUG": "docs-packet", "T": "Docs"}),
