@@ -1,0 +1,211 @@
+"""Open-domain readings: how EfficientQA's raters read a short answer against NQ-style references.
+
+A quizbowl answer line says what it takes; a list of references does not, and raters accepted answers
+the words alone miss: a date inside a reference's span, a person's full name with a rank for a nickname,
+a qualifier that narrows ("New Jersey State"), another form of a word ("Welsh" for "Wales"). The judge
+applies these rules only to open-domain questions (`rules_for`); each reading names its kind.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from game.judging import lexicon
+from game.judging.answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine
+from game.judging.candidates import Candidate
+from game.judging.judgement import Judgement
+from game.judging.match import EXACT, FORM, STRICT, compare, deep_stem
+from game.judging.names import SUFFIXES, TITLES, looks_like_person, nickname, speaks_of_person, surname
+from game.judging.normalize import tokens
+from game.judging.numbers import is_number
+from game.judging.spans import AROUND, APART, INSIDE, SAME, period, relation, describe
+from game.judging.vocabulary import COMPASS_ADJECTIVES, NARROWING_KINDS, RANKS, REFERENT_CHANGING
+
+OPEN_DOMAIN, QUIZBOWL = "open-domain", "quizbowl"
+RULES = (OPEN_DOMAIN, QUIZBOWL)
+# A span given for a date inside it is the answer when it is this narrow ("2016-17" for "2017"); wider, a prompt.
+NARROW_SPAN_YEARS = 2
+# Questions that ask for a language or a people, where "French" is not "France".
+_LANGUAGE_WORDS = frozenset("language languages tongue dialect nationality demonym".split())
+
+
+def rules_for(answer_line: AnswerLine | str | None, references: tuple[str, ...], rules: str | None) -> str:
+    """Which rules a judgement follows: as told, or open-domain when there are references and no answer line
+    beyond one of them (an NQ question's line is its first reference), else quizbowl."""
+    if rules is not None:
+        if rules not in RULES:
+            raise ValueError(f"rules must be one of {RULES}, not {rules!r}")
+        return rules
+    if not references:
+        return QUIZBOWL
+    if not answer_line:
+        return OPEN_DOMAIN
+    text = answer_line if isinstance(answer_line, str) else answer_line.raw
+    return OPEN_DOMAIN if text.strip() in {r.strip() for r in references} else QUIZBOWL
+
+
+def reading(response: str, said: tuple[str, ...], candidate: Candidate, pool: list[Candidate],
+            question_text: str | None) -> tuple[str, Judgement] | None:
+    """The open-domain reading of a response against one accepted text: an accept or prompt naming its kind,
+    a reject for a date outside the reference's span, or None."""
+    if candidate.kind != ACCEPT:
+        return None
+    return (_dated(response, said, candidate, pool) or _same_person(response, said, candidate, question_text)
+            or _narrowed(response, said, candidate, question_text) or _word_forms(response, said, candidate, question_text))
+
+
+def _dated(response, said, candidate, pool):
+    """A date or span against a reference's date or span (rule: date inside span, approximate date, span around
+    the date, date outside span)."""
+    mine, theirs = period(said), period(candidate.words)
+    if mine is None or theirs is None:
+        return None
+    how = relation(mine, theirs)
+    shown = describe(candidate.text)
+    stretch = "span" if theirs.span or theirs.vague or theirs.years > 1 else "date"
+    if how == SAME:
+        if said == candidate.words:
+            return None
+        reason = f'Accept: "{response}" is the date of the reference "{shown}", given approximately or in other words (rule: approximate date).'
+        return "partial accept", Judgement(ACCEPT, 0.85, reason, candidate.text)
+    if how == INSIDE:
+        other = _narrower_elsewhere(mine, theirs, candidate, pool)
+        if other:
+            reason = (f'Reject: "{response}" lies inside the reference {stretch} {shown}, but the reference "{other}" '
+                      f"says more precisely when, and the response is outside it (rule: date outside span).")
+            return "weak reject", Judgement(REJECT, 0.75, reason, candidate.text)
+        what = "a season or part" if mine.vague else "a date"
+        reason = f'Accept: "{response}" is {what} inside the reference {stretch} {shown} (rule: date inside span).'
+        return "partial accept", Judgement(ACCEPT, 0.8, reason, candidate.text)
+    if how == AROUND:
+        if mine.span and not (mine.vague or mine.approximate) and mine.years <= NARROW_SPAN_YEARS:
+            reason = f'Accept: "{response}" is a span of {mine.years} years that holds the reference date {shown} (rule: span around the date).'
+            return "partial accept", Judgement(ACCEPT, 0.7, reason, candidate.text)
+        reason = f'Prompt: "{response}" holds the reference date {shown}, but says less precisely when (rule: span around the date).'
+        return "partial prompt", Judgement(PROMPT, 0.7, reason, candidate.text, MORE_SPECIFIC)
+    if how == APART:
+        reason = f'Reject: "{response}" is a date outside the reference {stretch} {shown} (rule: date outside span).'
+        return "weak reject", Judgement(REJECT, 0.85, reason, candidate.text)
+    return None
+
+
+def _narrower_elsewhere(mine, theirs, candidate, pool) -> str | None:
+    """Another accepted text whose date lies inside this one's, apart from the response's: "1965" is not
+    inside "the 1960s" when "1968" is given too."""
+    for other in pool:
+        if other is candidate or other.kind != ACCEPT:
+            continue
+        when = period(other.words)
+        if when and relation(when, theirs) == INSIDE and relation(mine, when) == APART:
+            return other.text
+    return None
+
+
+def _person(words: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """(given names, surname) of a name's canonical words without the ranks and titles before it."""
+    start = 0
+    while start < len(words) - 2 and (words[start] in TITLES or words[start] in RANKS):
+        start += 1
+    words = words[start:]
+    while len(words) > 2 and words[-1] in SUFFIXES:
+        words = words[:-1]
+    if len(words) < 2:
+        return None
+    family = surname(" ".join(words))
+    given = words[: len(words) - len(family)]
+    return (given, family) if given and family else None
+
+
+def _same_given(a: str, b: str) -> bool:
+    """One given name for another: the same, a nickname ("Bill"/"William"), an initial, or its start ("Alex")."""
+    if a == b or nickname(a, b):
+        return True
+    short, full = sorted((a, b), key=len)
+    return len(short) == 1 and full.startswith(short) or len(short) >= 3 and len(full) >= len(short) + 2 and full.startswith(short)
+
+
+def _same_person(response, said, candidate, question_text):
+    """ "Colonel William Henry Smith" for "Bill Smith": one surname, the first given names alike (a nickname, an
+    initial), the middle names of the shorter within the longer, any rank or title before (rule: full name)."""
+    if not looks_like_person(candidate.text, question_text):
+        return None
+    mine, theirs = _person(said), _person(candidate.words)
+    if not mine or not theirs or mine == theirs or mine[1] != theirs[1] or not _same_given(mine[0][0], theirs[0][0]):
+        return None
+    shorter, longer = sorted((mine[0][1:], theirs[0][1:]), key=len)
+    if not all(any(_same_given(name, other) for other in longer) for name in shorter):
+        return None
+    if len(mine[0]) > len(theirs[0]):
+        if mine[0][0] == theirs[0][0]:
+            return None  # "Alexander Stirling Calder" may be another Calder: the name rules prompt (partial.py)
+        people = lexicon.people("_".join(mine[0] + mine[1]))
+        known = lexicon.people("_".join(theirs[0] + theirs[1])) | lexicon.people("_".join(theirs[0][:1] + theirs[1]))
+        if people and known and not people & known:
+            return None  # "John Quincy Adams" is another person than John Adams
+    titles = [word for word in said[: len(said) - len(mine[0]) - len(mine[1])] if word in TITLES or word in RANKS]
+    parts = ["the middle names" if len(mine[0]) > len(theirs[0]) else "", f'the title "{" ".join(titles)}"' if titles else "",
+             "another form of the given name" if mine[0][0] != theirs[0][0] else ""]
+    what = ", ".join(part for part in parts if part) or "the name in full"
+    reason = (f'Accept: "{response}" names the person of the reference "{candidate.text}", with {what} '
+              f"(rule: full name).")
+    return "partial accept", Judgement(ACCEPT, 0.75, reason, candidate.text)
+
+
+def _narrowed(response, said, candidate, question_text):
+    """ "New Jersey State" for "New Jersey", "mammalian liver" for "liver": the reference with qualifiers that
+    narrow it and change nothing (rule: qualifier that narrows); "North Korea" for "Korea" is another place."""
+    comparison = compare(said, candidate.words, candidate.names, False)
+    extras = comparison.extra
+    if not comparison.pairs or comparison.missing or not extras or not set(comparison.hows) <= STRICT:
+        return None
+    if looks_like_person(candidate.text, question_text) or any(is_number(word) for word in extras):
+        return None
+    lowered = set(tokens(" ".join(word for word in response.split() if not word[:1].isupper())))
+    changing = [word for word in extras if word in REFERENT_CHANGING and not (word in COMPASS_ADJECTIVES and word in lowered)]
+    if changing:
+        reason = (f'Reject: "{response}" adds "{" ".join(changing)}" to the reference "{candidate.text}", a qualifier that makes '
+                  f"another thing of it (rule: qualifier that changes the referent).")
+        return "weak reject", Judgement(REJECT, 0.85, reason, candidate.text)
+    about_person = question_text is not None and speaks_of_person(question_text)
+    for word in extras:
+        kind = word in NARROWING_KINDS and not about_person
+        describing = word in lowered and (word in COMPASS_ADJECTIVES or lexicon.describes(word))
+        if not (kind or describing):
+            return None
+    whole = lexicon.senses("_".join(said))
+    if whole and not set(whole) & set(lexicon.senses("_".join(candidate.words))):
+        return None  # "white house" is a thing of its own, no narrowed "house"
+    extra = " ".join(extras)
+    reason = (f'Accept: "{response}" is the reference "{candidate.text}" with "{extra}", a qualifier that narrows it '
+              f"without making it another thing (rule: qualifier that narrows).")
+    return "partial accept", Judgement(ACCEPT, 0.7, reason, candidate.text)
+
+
+def _placed(words: tuple[str, ...], other: tuple[str, ...]) -> tuple[str, ...]:
+    """The words with each adjective or people's name of a place that the other words name written as that place:
+    "welsh" -> "wales" beside "wales"; a place is never read as another place ("Taiwan" is no "China")."""
+    return tuple(next((place for place in sorted(lexicon.place_of(word)) if place in other), word) for word in words)
+
+
+def _word_forms(response, said, candidate, question_text):
+    """ "Welsh" for "Wales", "Slavic folk tales" for "Slav folk tales", "transportation" for "transport": the same
+    words in another form, a place's adjective for the place (rule: word form)."""
+    comparison = compare(said, candidate.words, candidate.names, True)
+    if comparison.complete and comparison.hows == {FORM}:
+        formed = [(a, b) for a, b, how in comparison.pairs if how == FORM and deep_stem(a) == deep_stem(b) and a != b]
+        exact = [pair for pair in comparison.pairs if pair[2] == EXACT]
+        if formed and (exact or not any(lexicon.different_words(a, b) for a, b in formed)):
+            pairs = ", ".join(f'"{a}" for "{b}"' for a, b in formed)
+            reason = f'Accept: "{response}" is the reference "{candidate.text}" in other forms of its words ({pairs}) (rule: word form).'
+            return "partial accept", Judgement(ACCEPT, 0.7, reason, candidate.text)
+    if question_text and set(tokens(question_text)) & _LANGUAGE_WORDS:
+        return None
+    mine, theirs = _placed(said, candidate.words), _placed(candidate.words, said)
+    if mine == said and theirs == candidate.words:
+        return None
+    placed = compare(mine, theirs, candidate.names, False)
+    if placed.complete and set(placed.hows) <= STRICT:
+        read = [f'"{word}" for "{place}"' for word, place in zip(said + candidate.words, mine + theirs) if word != place]
+        reason = (f'Accept: "{response}" and the reference "{candidate.text}" name one place, by its adjective or its people\'s '
+                  f'name ({", ".join(read)}) (rule: place word form).')
+        return "partial accept", Judgement(ACCEPT, 0.7, reason, candidate.text)
+    return None
