@@ -293,28 +293,30 @@ def judge(response: str, answer_line: AnswerLine | str | None = None, references
     return judgement
 
 
+# Parts judged one by one at most: a longer list is never all right, and the judge's time stays bounded.
+_MOST_PARTS = 4
 # A two-part response accepted this surely was read whole ("Colfax massacre or riot" for that line): no two answers.
 _WHOLE = 0.95
 
 
 def _two_answers(response, parts, judgement, answer_line, references, question_text, buzz, rules) -> Judgement:
     """ "lake or pond": under open-domain rules accepted when every part is right, prompted when only some are;
-    under quizbowl rules a tossup answer that gives two is wrong, unless the line itself reads so."""
-    ruled = [_judge(part, answer_line, references, question_text, buzz, rules) for part in parts]
+    under quizbowl rules a tossup answer that gives two is wrong, unless one text of the line reads it whole."""
+    ruled = [_judge(part, answer_line, references, question_text, buzz, rules) for part in parts[:_MOST_PARTS]]
     right = [part for part, each in zip(parts, ruled) if each.verdict == ACCEPT]
     listed = " or ".join(f'"{part}"' for part in parts)
     if rules == QUIZBOWL:
         if not right and judgement.verdict != ACCEPT:
             return judgement
-        reason = (f'Reject: "{response}" gives two answers ({listed}); under quizbowl rules a tossup answer with two '
+        reason = (f'Reject: "{response}" gives more than one answer ({listed}); under quizbowl rules a tossup answer with two '
                   f"guesses is wrong (rule: two answers).")
         return Judgement(REJECT, 0.8, reason, judgement.matched)
-    if len(right) == len(parts):
-        reason = (f'Accept: "{response}" gives two answers joined by "or" ({listed}), and each is right under open-domain '
+    if len(right) == len(parts):  # never for more than _MOST_PARTS: only those are judged
+        reason = (f'Accept: "{response}" gives answers joined by "or" ({listed}), and each is right under open-domain '
                   f"rules: {ruled[0].reason[len('Accept: '):]} (rule: two answers)")
         return Judgement(ACCEPT, min(each.confidence for each in ruled) * 0.9, reason, ruled[0].matched)
     if right:
-        reason = (f'Prompt: "{response}" gives two answers joined by "or" ({listed}), and only "{right[0]}" is right; '
+        reason = (f'Prompt: "{response}" gives answers joined by "or" ({listed}), and only "{right[0]}" is right; '
                   f'ask which one (rule: two answers).')
         return Judgement(PROMPT, 0.6, reason, judgement.matched, "Which one do you mean?")
     return judgement

@@ -14,7 +14,7 @@ from game.judging.answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, Answe
 from game.judging.candidates import Candidate
 from game.judging.judgement import Judgement
 from game.judging.match import EXACT, FORM, STRICT, compare, deep_stem
-from game.judging.names import SUFFIXES, TITLES, looks_like_person, nickname, speaks_of_person, surname
+from game.judging.names import SUFFIXES, TITLES, is_given_name, looks_like_person, nickname, speaks_of_person, surname
 from game.judging.normalize import tokens
 from game.judging.numbers import is_number
 from game.judging.spans import AROUND, APART, INSIDE, SAME, period, relation, describe
@@ -131,6 +131,9 @@ def _same_person(response, said, candidate, question_text):
     mine, theirs = _person(said), _person(candidate.words)
     if not mine or not theirs or mine == theirs or mine[1] != theirs[1] or not _same_given(mine[0][0], theirs[0][0]):
         return None
+    written = set(tokens(" ".join(word for word in response.split() if word[:1].isupper())))
+    if not all(name in written or len(name) == 1 or is_given_name(name) for name in mine[0]):
+        return None  # "bilingual German author B. Traven": words before a name are no given names
     shorter, longer = sorted((mine[0][1:], theirs[0][1:]), key=len)
     if not all(any(_same_given(name, other) for other in longer) for name in shorter):
         return None
@@ -157,8 +160,8 @@ def _narrowed(response, said, candidate, question_text):
     extras = comparison.extra
     if not comparison.pairs or comparison.missing or not extras or not set(comparison.hows) <= STRICT:
         return None
-    if looks_like_person(candidate.text, question_text) or any(is_number(word) for word in extras):
-        return None
+    if looks_like_person(candidate.text, question_text) or any(is_number(word) for word in said):
+        return None  # "at least 1997" is no narrower 1997: numbers are for the number rules
     lowered = set(tokens(" ".join(word for word in response.split() if not word[:1].isupper())))
     changing = [word for word in extras if word in REFERENT_CHANGING and not (word in COMPASS_ADJECTIVES and word in lowered)]
     if changing:
