@@ -8,7 +8,9 @@ none left unsorted), with examples.
 NQ-open: each reference answer judged against the question's other references (aliases a person
 would give), and two wrong-answer controls judged against the references: another question's
 answer, and another question's answer of the same shape (a number for a number, a name for a
-name). The controls show over-acceptance.
+name); and the negative twins of the open-domain rules made from the question's own references (its
+years moved by 7, another given name with its surname, "North" before its name). The controls show
+over-acceptance. It is a proxy for EfficientQA's held-out ratings, which are not on this machine.
 
 Speed: judgements per second on fresh responses (a typo'd page title) against the real answer lines,
 beside a plain string comparison of the same responses with the same lines (lower-cased, stripped,
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import sys
 import time
@@ -189,11 +192,41 @@ def _shape(answer: str) -> str:
     return "other"
 
 
+TWINS = ("the reference's year moved by 7", "another given name with the reference's surname",
+         "the reference with \"North\" before it")
+_YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
+
+
+def _twins(refs: list[str], question: str, following: list[dict]) -> dict[str, str | None]:
+    """The negative twins of the open-domain rules, made from a question's references: a date outside the span
+    (its years moved by 7), another person of the surname (the next person's given name), a qualifier that
+    changes the referent ("North" before a capitalised name)."""
+    from game.judging.names import TITLES, given_names, is_given_name, nickname, surname
+
+    dated = next((ref for ref in refs if _YEAR.search(ref)), None)
+    person = next((ref for ref in refs if looks_like_person(ref, question) and given_names(ref)), None)
+    other_given = None
+    if person:
+        mine = given_names(person)[0]
+        for row in following[:200]:
+            given = [given_names(r)[0] for r in row["answer"] if looks_like_person(r) and given_names(r)]
+            given = [name for name in given if is_given_name(name) and name not in TITLES]
+            if given and given[0] != mine and not nickname(given[0], mine):
+                other_given = f"{given[0].title()} {' '.join(surname(person)).title()}"
+                break
+    named = next((ref for ref in refs if ref[:1].isupper() and _shape(ref) == "other" and not ref.startswith("North")), None)
+    return {
+        TWINS[0]: _YEAR.sub(lambda year: str(int(year.group(1)) + 7), dated) if dated else None,
+        TWINS[1]: other_given,
+        TWINS[2]: f"North {named}" if named else None,
+    }
+
+
 def measure_nq(path: Path) -> None:
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     alias_total = alias_accepted = 0
     named = Counter()
-    controls = {"another question's answer": [0, 0], "another answer of the same shape": [0, 0]}
+    controls = {name: [0, 0] for name in ("another question's answer", "another answer of the same shape", *TWINS)}
     for index, row in enumerate(rows):
         refs, question = row["answer"], row["question"]
         if len(refs) >= 2:
@@ -214,8 +247,9 @@ def measure_nq(path: Path) -> None:
             "another answer of the same shape": next((r["answer"][0] for r in following
                                                       if _shape(r["answer"][0]) == shape and squad_normalize(r["answer"][0]) not in mine), None),
         }
+        picks.update(_twins(refs, question, following))
         for name, wrong in picks.items():
-            if wrong is None:
+            if wrong is None or squad_normalize(wrong) in mine:
                 continue
             controls[name][0] += 1
             controls[name][1] += judge(wrong, references=refs, question_text=question).verdict == "accept"

@@ -19,7 +19,7 @@ from game.judging.match import FORM, INITIALS, PLACE, deep_stem, ROUNDED, SHORT,
 from game.judging.names import looks_like_person
 from game.judging.normalize import articles, clean_text, spelled_words, squad_normalize, tokens
 from game.judging.numbers import is_number
-from game.judging.open_domain import OPEN_DOMAIN, QUIZBOWL, reading, rules_for
+from game.judging.open_domain import OPEN_DOMAIN, QUIZBOWL, another_person, reading, rules_for
 from game.judging.partial import covers_marked_part, more_than_answer, overlapping_answer, part_of_answer, place_conflict
 from game.judging.quantities import conflicting_date
 from game.judging.qualifiers import Buzz, in_force
@@ -358,6 +358,8 @@ def _judge(response: str, answer_line, references: tuple[str, ...], question_tex
         judgement = conflicting_date(response, best[2], pool) or best[2]
     if rules == OPEN_DOMAIN and judgement.verdict != ACCEPT and (best is None or best[0] < RANK["firm reject"]):
         judgement = _open_reading(response, judgement, pool, question_text)
+    elif rules == OPEN_DOMAIN and best[0] < RANK["accept"]:
+        judgement = another_person(response, tokens(response), judgement, pool, question_text) or judgement
     return judgement
 
 

@@ -13,7 +13,7 @@ from game.judging import lexicon
 from game.judging.answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine
 from game.judging.candidates import Candidate
 from game.judging.judgement import Judgement
-from game.judging.match import EXACT, FORM, STRICT, compare, deep_stem
+from game.judging.match import EXACT, FORM, STRICT, compare, deep_stem, word_match
 from game.judging.names import SUFFIXES, TITLES, is_given_name, looks_like_person, nickname, speaks_of_person, surname
 from game.judging.normalize import tokens
 from game.judging.numbers import is_number
@@ -116,11 +116,33 @@ def _person(words: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]] |
 
 
 def _same_given(a: str, b: str) -> bool:
-    """One given name for another: the same, a nickname ("Bill"/"William"), an initial, or its start ("Alex")."""
+    """One given name for another: the same, a nickname ("Bill"/"William"), an initial, or its start ("Alex"), both
+    names in the names table ("Western" is no "West")."""
     if a == b or nickname(a, b):
         return True
     short, full = sorted((a, b), key=len)
-    return len(short) == 1 and full.startswith(short) or len(short) >= 3 and len(full) >= len(short) + 2 and full.startswith(short)
+    if len(short) == 1:
+        return full.startswith(short)
+    return len(short) >= 3 and len(full) >= len(short) + 2 and full.startswith(short) and is_given_name(full)
+
+
+def another_person(response: str, said: tuple[str, ...], judgement: Judgement, pool: list[Candidate],
+                   question_text: str | None) -> Judgement | None:
+    """ "Dennis Zakarian" accepted for the reference "Zakarian" when "Geoffrey Zakarian" is a reference too: a given
+    name added to a bare surname that no reference of the surname has, nor spells otherwise, is another person of
+    the surname (rule: another person of the surname)."""
+    mine = _person(said)
+    if not mine or judgement.verdict != ACCEPT or tuple(tokens(judgement.matched or "")) != mine[1]:
+        return None
+    named = [c for c in pool if c.kind == ACCEPT and looks_like_person(c.text, question_text)]
+    people = [(c, person) for c in named if (person := _person(c.words)) and person[1] == mine[1]]
+    if not people or any(_same_given(mine[0][0], given) or word_match(mine[0][0], given, True)
+                         for _, person in people for given in person[0]):
+        return None
+    other = people[0][0]
+    reason = (f'Reject: "{response}" gives the given name "{mine[0][0]}", but the reference "{other.text}" names the '
+              f"person of that surname otherwise (rule: another person of the surname).")
+    return Judgement(REJECT, 0.8, reason, other.text)
 
 
 def _same_person(response, said, candidate, question_text):

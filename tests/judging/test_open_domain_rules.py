@@ -118,6 +118,15 @@ def test_a_given_name_a_title_or_initials_with_the_surname_name_the_person_and_a
     assert _open(f"{other} {surname}", [f"{given} {surname}"], WHO).verdict == "reject"
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_a_given_name_added_to_a_bare_surname_is_another_person_when_a_reference_names_the_person_otherwise(seed):
+    surname, given, other = (word.title() for word in _made_up_words(3, 250 + seed))
+    assert _open(f"{other} {surname}", [surname], WHO).verdict == "accept"  # nothing says otherwise
+    ruled = _open(f"{other} {surname}", [surname, f"{given} {surname}"], WHO)
+    assert _ruled(ruled, "reject", "another person of the surname"), ruled.reason
+    assert _open(f"{given} {surname}", [surname, f"{given} {surname}"], WHO).verdict == "accept"
+
+
 # Qualified containment: a qualifier that narrows is accepted; one that changes the referent (a declared table of
 # compass, political and other words) is not, and the reason says so.
 @pytest.mark.parametrize("seed", range(3))
