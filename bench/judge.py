@@ -174,8 +174,8 @@ def measure_names(records: list[dict]) -> None:
           f"/{sum(nick_verdicts.values())}")
 
 
-OPEN_DOMAIN_RULES = ("date inside span", "approximate date", "span around the date", "full name", "qualifier that narrows",
-                     "word form", "place word form", "two answers")
+OPEN_DOMAIN_RULES = ("date inside span", "approximate date", "span around the date", "full name", "rest in the question",
+                     "qualifier that narrows", "word form", "place word form", "two answers")
 
 
 def rules_named(judgements) -> str:

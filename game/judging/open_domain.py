@@ -13,7 +13,7 @@ from game.judging import lexicon
 from game.judging.answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine
 from game.judging.candidates import Candidate
 from game.judging.judgement import Judgement
-from game.judging.match import EXACT, FORM, STRICT, compare, deep_stem, word_match
+from game.judging.match import EXACT, FORM, STRICT, compare, deep_stem, stem, word_match
 from game.judging.names import SUFFIXES, TITLES, is_given_name, looks_like_person, nickname, speaks_of_person, surname
 from game.judging.normalize import tokens
 from game.judging.numbers import is_number
@@ -50,7 +50,28 @@ def reading(response: str, said: tuple[str, ...], candidate: Candidate, pool: li
     if candidate.kind != ACCEPT:
         return None
     return (_dated(response, said, candidate, pool) or _same_person(response, said, candidate, question_text)
+            or _given_by_question(response, said, candidate, question_text)
             or _narrowed(response, said, candidate, question_text) or _word_forms(response, said, candidate, question_text))
+
+
+def _given_by_question(response, said, candidate, question_text):
+    """ "legislative" for "legislative branch" when the question asks "which branch ...": the words of the reference
+    the response leaves out are the question's own, so the question already says them (rule: rest in the question).
+    Not a person's name (the name rules decide), a number, or a word that changes the referent ("North")."""
+    if not question_text or looks_like_person(candidate.text, question_text):
+        return None
+    comparison = compare(said, candidate.words, candidate.names, False)
+    missing = comparison.missing
+    if not comparison.pairs or comparison.extra or not missing or not set(comparison.hows) <= STRICT:
+        return None
+    if any(is_number(word) or word in REFERENT_CHANGING for word in missing):
+        return None
+    asked = {stem(word) for word in tokens(question_text)}
+    if not all(stem(word) in asked for word in missing):
+        return None
+    reason = (f'Accept: "{response}" is the reference "{candidate.text}" without "{" ".join(missing)}", which the question '
+              f"itself says (rule: rest in the question).")
+    return "partial accept", Judgement(ACCEPT, 0.7, reason, candidate.text)
 
 
 def _dated(response, said, candidate, pool):

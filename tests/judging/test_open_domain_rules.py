@@ -127,6 +127,17 @@ def test_a_given_name_added_to_a_bare_surname_is_another_person_when_a_reference
     assert _open(f"{given} {surname}", [surname, f"{given} {surname}"], WHO).verdict == "accept"
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_words_of_the_reference_that_the_question_says_may_be_left_out(seed):
+    """ "legislative" for "legislative branch" when the question asks "which branch": the question says the rest."""
+    word, kind, other = _made_up_words(3, 270 + seed)
+    ruled = _open(word, [f"{word} {kind}"], f"which {kind} of the club makes the rules")
+    assert _ruled(ruled, "accept", "rest in the question"), ruled.reason
+    assert _open(word, [f"{word} {kind}"], f"which {other} of the club makes the rules").verdict != "accept"
+    # A word that changes the referent is never left out on the question's say.
+    assert "rest in the question" not in _open(word, [f"north {word}"], "is it in north or south").reason
+
+
 # Qualified containment: a qualifier that narrows is accepted; one that changes the referent (a declared table of
 # compass, political and other words) is not, and the reason says so.
 @pytest.mark.parametrize("seed", range(3))
