@@ -50,8 +50,21 @@ def reading(response: str, said: tuple[str, ...], candidate: Candidate, pool: li
     if candidate.kind != ACCEPT:
         return None
     return (_dated(response, said, candidate, pool) or _same_person(response, said, candidate, question_text)
-            or _given_by_question(response, said, candidate, question_text)
+            or _given_by_question(response, said, candidate, question_text) or _without_role(response, said, candidate)
             or _narrowed(response, said, candidate, question_text) or _word_forms(response, said, candidate, question_text))
+
+
+def _without_role(response, said, candidate):
+    """ "Elijah Wood" for "Elijah Wood as Frodo Baggins": the person a cast list's reference names, without the role
+    (rule: role left out); the role alone is no answer to who played it."""
+    person, role_said, role = candidate.text.partition(" as ")
+    if not role_said or not looks_like_person(person.strip()):
+        return None
+    comparison = compare(said, tokens(person), True, False)
+    if not comparison.complete or not set(comparison.hows) <= STRICT:
+        return None
+    reason = f'Accept: "{response}" is the person of the reference "{candidate.text}", without the role "{role.strip()}" (rule: role left out).'
+    return "partial accept", Judgement(ACCEPT, 0.8, reason, candidate.text)
 
 
 def _given_by_question(response, said, candidate, question_text):

@@ -138,6 +138,14 @@ def test_words_of_the_reference_that_the_question_says_may_be_left_out(seed):
     assert "rest in the question" not in _open(word, [f"north {word}"], "is it in north or south").reason
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_the_person_of_a_cast_reference_is_accepted_without_the_role_and_the_role_is_not(seed):
+    given, surname, role = (word.title() for word in _made_up_words(3, 280 + seed))
+    ruled = _open(f"{given} {surname}", [f"{given} {surname} as {role}"], "who played the villain")
+    assert _ruled(ruled, "accept", "role left out"), ruled.reason
+    assert _open(role, [f"{given} {surname} as {role}"], "who played the villain").verdict != "accept"
+
+
 # Qualified containment: a qualifier that narrows is accepted; one that changes the referent (a declared table of
 # compass, political and other words) is not, and the reason says so.
 @pytest.mark.parametrize("seed", range(3))
