@@ -14,7 +14,7 @@ from game.judging.answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, Answe
 from game.judging.candidates import Candidate
 from game.judging.judgement import Judgement
 from game.judging.match import EXACT, FORM, STRICT, compare, deep_stem, stem, word_match
-from game.judging.names import SUFFIXES, TITLES, is_given_name, looks_like_person, nickname, speaks_of_person, surname
+from game.judging.names import PARTICLES, SUFFIXES, TITLES, is_given_name, looks_like_person, nickname, speaks_of_person
 from game.judging.normalize import tokens
 from game.judging.numbers import is_number
 from game.judging.spans import AROUND, APART, INSIDE, SAME, period, relation, describe
@@ -25,7 +25,7 @@ RULES = (OPEN_DOMAIN, QUIZBOWL)
 # A span given for a date inside it is the answer when it is this narrow ("2016-17" for "2017"); wider, a prompt.
 NARROW_SPAN_YEARS = 2
 # Questions that ask for a language or a people, where "French" is not "France".
-_LANGUAGE_WORDS = frozenset("language languages tongue dialect nationality demonym".split())
+_LANGUAGE_WORDS = frozenset("language languages tongue dialect speak speaks spoken speaking nationality demonym".split())
 
 
 def rules_for(answer_line: AnswerLine | str | None, references: tuple[str, ...], rules: str | None) -> str:
@@ -58,7 +58,7 @@ def _without_role(response, said, candidate):
     """ "Elijah Wood" for "Elijah Wood as Frodo Baggins": the person a cast list's reference names, without the role
     (rule: role left out); the role alone is no answer to who played it."""
     person, role_said, role = candidate.text.partition(" as ")
-    if not role_said or not looks_like_person(person.strip()):
+    if not role_said or not _person_like(person.strip(), None):
         return None
     comparison = compare(said, tokens(person), True, False)
     if not comparison.complete or not set(comparison.hows) <= STRICT:
@@ -71,7 +71,7 @@ def _given_by_question(response, said, candidate, question_text):
     """ "legislative" for "legislative branch" when the question asks "which branch ...": the words of the reference
     the response leaves out are the question's own, so the question already says them (rule: rest in the question).
     Not a person's name (the name rules decide), a number, or a word that changes the referent ("North")."""
-    if not question_text or looks_like_person(candidate.text, question_text):
+    if not question_text or _person_like(candidate.text, question_text):
         return None
     comparison = compare(said, candidate.words, candidate.names, False)
     missing = comparison.missing
@@ -134,6 +134,7 @@ def _narrower_elsewhere(mine, theirs, candidate, pool) -> str | None:
     return None
 
 
+@lru_cache(maxsize=16384)
 def _person(words: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     """(given names, surname) of a name's canonical words without the ranks and titles before it."""
     start = 0
@@ -144,9 +145,16 @@ def _person(words: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]] |
         words = words[:-1]
     if len(words) < 2:
         return None
-    family = surname(" ".join(words))
-    given = words[: len(words) - len(family)]
-    return (given, family) if given and family else None
+    cut = len(words) - 1
+    while cut > 1 and words[cut - 1] in PARTICLES:  # "van Beethoven"
+        cut -= 1
+    return words[:cut], words[cut:]
+
+
+@lru_cache(maxsize=16384)
+def _person_like(text: str, question_text: str | None) -> bool:
+    """names.looks_like_person, kept: each reading asks it of every reference."""
+    return looks_like_person(text, question_text)
 
 
 def _same_given(a: str, b: str) -> bool:
@@ -168,7 +176,7 @@ def another_person(response: str, said: tuple[str, ...], judgement: Judgement, p
     mine = _person(said)
     if not mine or judgement.verdict != ACCEPT or tuple(tokens(judgement.matched or "")) != mine[1]:
         return None
-    named = [c for c in pool if c.kind == ACCEPT and looks_like_person(c.text, question_text)]
+    named = [c for c in pool if c.kind == ACCEPT and _person_like(c.text, question_text)]
     people = [(c, person) for c in named if (person := _person(c.words)) and person[1] == mine[1]]
     if not people or any(_same_given(mine[0][0], given) or word_match(mine[0][0], given, True)
                          for _, person in people for given in person[0]):
@@ -182,10 +190,12 @@ def another_person(response: str, said: tuple[str, ...], judgement: Judgement, p
 def _same_person(response, said, candidate, question_text):
     """ "Colonel William Henry Smith" for "Bill Smith": one surname, the first given names alike (a nickname, an
     initial), the middle names of the shorter within the longer, any rank or title before (rule: full name)."""
-    if not looks_like_person(candidate.text, question_text):
-        return None
+    if said[-1] not in candidate.words:
+        return None  # no surname in common
     mine, theirs = _person(said), _person(candidate.words)
     if not mine or not theirs or mine == theirs or mine[1] != theirs[1] or not _same_given(mine[0][0], theirs[0][0]):
+        return None
+    if not _person_like(candidate.text, question_text):
         return None
     written = set(tokens(" ".join(word for word in response.split() if word[:1].isupper())))
     if not all(name in written or len(name) == 1 or is_given_name(name) for name in mine[0]):
@@ -216,7 +226,7 @@ def _narrowed(response, said, candidate, question_text):
     extras = comparison.extra
     if not comparison.pairs or comparison.missing or not extras or not set(comparison.hows) <= STRICT:
         return None
-    if looks_like_person(candidate.text, question_text) or any(is_number(word) for word in said):
+    if _person_like(candidate.text, question_text) or any(is_number(word) for word in said):
         return None  # "at least 1997" is no narrower 1997: numbers are for the number rules
     lowered = set(tokens(" ".join(word for word in response.split() if not word[:1].isupper())))
     changing = [word for word in extras if word in REFERENT_CHANGING and not (word in COMPASS_ADJECTIVES and word in lowered)]
@@ -248,18 +258,20 @@ def _placed(words: tuple[str, ...], other: tuple[str, ...]) -> tuple[str, ...]:
 def _word_forms(response, said, candidate, question_text):
     """ "Welsh" for "Wales", "Slavic folk tales" for "Slav folk tales", "transportation" for "transport": the same
     words in another form, a place's adjective for the place (rule: word form)."""
-    comparison = compare(said, candidate.words, candidate.names, True)
-    if comparison.complete and comparison.hows == {FORM}:
-        formed = [(a, b) for a, b, how in comparison.pairs if how == FORM and deep_stem(a) == deep_stem(b) and a != b]
-        exact = [pair for pair in comparison.pairs if pair[2] == EXACT]
-        if formed and (exact or not any(lexicon.different_words(a, b) for a, b in formed)):
-            pairs = ", ".join(f'"{a}" for "{b}"' for a, b in formed)
-            reason = f'Accept: "{response}" is the reference "{candidate.text}" in other forms of its words ({pairs}) (rule: word form).'
-            return "partial accept", Judgement(ACCEPT, 0.7, reason, candidate.text)
-    if question_text and set(tokens(question_text)) & _LANGUAGE_WORDS:
-        return None
+    formed = {deep_stem(word) for word in said} & {deep_stem(word) for word in candidate.words}
     mine, theirs = _placed(said, candidate.words), _placed(candidate.words, said)
-    if mine == said and theirs == candidate.words:
+    if not formed and mine == said and theirs == candidate.words:
+        return None  # no word in common in any form, and no place's adjective: nothing to read
+    if formed:
+        comparison = compare(said, candidate.words, candidate.names, True)
+        if comparison.complete and comparison.hows == {FORM}:
+            changed = [(a, b) for a, b, how in comparison.pairs if how == FORM and deep_stem(a) == deep_stem(b) and a != b]
+            exact = [pair for pair in comparison.pairs if pair[2] == EXACT]
+            if changed and (exact or not any(lexicon.different_words(a, b) for a, b in changed)):
+                pairs = ", ".join(f'"{a}" for "{b}"' for a, b in changed)
+                reason = f'Accept: "{response}" is the reference "{candidate.text}" in other forms of its words ({pairs}) (rule: word form).'
+                return "partial accept", Judgement(ACCEPT, 0.7, reason, candidate.text)
+    if (mine == said and theirs == candidate.words) or question_text and set(tokens(question_text)) & _LANGUAGE_WORDS:
         return None
     placed = compare(mine, theirs, candidate.names, False)
     if placed.complete and set(placed.hows) <= STRICT:

@@ -211,6 +211,7 @@ def test_a_place_adjective_or_people_stands_for_the_place_both_ways_and_never_fo
     assert _open("Scottish", ["Wales"], "where").verdict == "reject"
     assert _open("Taiwan", ["China"], "where").verdict == "reject"  # a place is no other place
     assert _open("French", ["France"], "what language do they speak").verdict != "accept"
+    assert _open("France", ["French"], "what do they speak in the north").verdict != "accept"
 
 
 # Two answers joined by "or": right under open-domain rules when both are, prompted when one is; a tossup answer
