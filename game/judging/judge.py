@@ -302,15 +302,20 @@ _WHOLE = 0.95
 def _two_answers(response, parts, judgement, answer_line, references, question_text, buzz, rules) -> Judgement:
     """ "lake or pond": under open-domain rules accepted when every part is right, prompted when only some are;
     under quizbowl rules a tossup answer that gives two is wrong, unless one text of the line reads it whole."""
-    ruled = [_judge(part, answer_line, references, question_text, buzz, rules) for part in parts[:_MOST_PARTS]]
-    right = [part for part, each in zip(parts, ruled) if each.verdict == ACCEPT]
     listed = " or ".join(f'"{part}"' for part in parts)
     if rules == QUIZBOWL:
-        if not right and judgement.verdict != ACCEPT:
+        # The parts matter only to a prompt (judged, they may hold a right guess); a reject stays one, with this reason
+        # first, and an accept of two guesses becomes one.
+        if judgement.verdict == PROMPT and not any(
+                _judge(part, answer_line, references, question_text, buzz, rules).verdict == ACCEPT for part in parts[:_MOST_PARTS]):
             return judgement
         reason = (f'Reject: "{response}" gives more than one answer ({listed}); under quizbowl rules a tossup answer with two '
                   f"guesses is wrong (rule: two answers).")
+        if judgement.verdict == REJECT:
+            return replace(judgement, reason=f"{reason} {judgement.reason}")
         return Judgement(REJECT, 0.8, reason, judgement.matched)
+    ruled = [_judge(part, answer_line, references, question_text, buzz, rules) for part in parts[:_MOST_PARTS]]
+    right = [part for part, each in zip(parts, ruled) if each.verdict == ACCEPT]
     if len(right) == len(parts):  # never for more than _MOST_PARTS: only those are judged
         reason = (f'Accept: "{response}" gives answers joined by "or" ({listed}), and each is right under open-domain '
                   f"rules: {ruled[0].reason[len('Accept: '):]} (rule: two answers)")
