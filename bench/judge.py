@@ -57,7 +57,7 @@ from game.judging.answerline import parse_answer_line  # noqa: E402
 from game.judging.candidates import candidates  # noqa: E402
 from game.judging.judge import judge  # noqa: E402
 from game.judging.match import stem  # noqa: E402
-from game.judging.names import looks_like_person  # noqa: E402
+from game.judging.names import TITLES, given_names, is_given_name, looks_like_person, nickname, surname  # noqa: E402
 from game.judging.normalize import squad_normalize, tokens  # noqa: E402
 
 QANTA_FILES = ("qanta.guessdev.json.gz", "qanta.buzzdev.json.gz", "small.guessdev.json")
@@ -151,7 +151,7 @@ ISSUE_22_RULES = ("nickname", "ambiguous surname", "another person of that surna
 def measure_names(records: list[dict]) -> None:
     """A sanity check of the name rules on the real lines: every answer that reads as a person's name (in a
     question about a person), judged as its surname alone and with a nickname of its given name, where one exists."""
-    from game.judging.names import _nicknames, given_names, surname
+    from game.judging.names import _nicknames  # the names table is private to the judge; only this check reads it
 
     verdicts, nick_verdicts, ambiguous = Counter(), Counter(), []
     for record in records:
@@ -201,8 +201,6 @@ def _twins(refs: list[str], question: str, following: list[dict]) -> dict[str, s
     """The negative twins of the open-domain rules, made from a question's references: a date outside the span
     (its years moved by 7), another person of the surname (the next person's given name), a qualifier that
     changes the referent ("North" before a capitalised name)."""
-    from game.judging.names import TITLES, given_names, is_given_name, nickname, surname
-
     dated = next((ref for ref in refs if _YEAR.search(ref)), None)
     person = next((ref for ref in refs if looks_like_person(ref, question) and given_names(ref)), None)
     other_given = None
