@@ -174,7 +174,7 @@ def measure_names(records: list[dict]) -> None:
           f"/{sum(nick_verdicts.values())}")
 
 
-OPEN_DOMAIN_RULES = ("date inside span", "approximate date", "span around the date", "full name", "role left out", "rest in the question",
+OPEN_DOMAIN_RULES = ("date inside span", "approximate date", "span around the date", "full name", "role left out", "place left out", "rest in the question",
                      "qualifier that narrows", "word form", "place word form", "two answers")
 
 

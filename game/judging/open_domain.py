@@ -13,12 +13,12 @@ from game.judging import lexicon
 from game.judging.answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine
 from game.judging.candidates import Candidate
 from game.judging.judgement import Judgement
-from game.judging.match import EXACT, FORM, STRICT, compare, deep_stem, stem, word_match
-from game.judging.names import PARTICLES, SUFFIXES, TITLES, is_given_name, looks_like_person, nickname, speaks_of_person
+from game.judging.match import EXACT, FORM, FUNCTION_WORDS, STRICT, compare, deep_stem, stem, word_match
+from game.judging.names import PARTICLES, SUFFIXES, THING_WORDS, TITLES, is_given_name, looks_like_person, nickname, speaks_of_person
 from game.judging.normalize import tokens
 from game.judging.numbers import is_number
 from game.judging.spans import AROUND, APART, INSIDE, SAME, period, relation, describe
-from game.judging.vocabulary import COMPASS_ADJECTIVES, NARROWING_KINDS, RANKS, REFERENT_CHANGING
+from game.judging.vocabulary import COMPASS_ADJECTIVES, NARROWING_KINDS, RANKS, REFERENT_CHANGING, is_generic
 
 OPEN_DOMAIN, QUIZBOWL = "open-domain", "quizbowl"
 RULES = (OPEN_DOMAIN, QUIZBOWL)
@@ -51,6 +51,7 @@ def reading(response: str, said: tuple[str, ...], candidate: Candidate, pool: li
         return None
     return (_dated(response, said, candidate, pool) or _same_person(response, said, candidate, question_text)
             or _given_by_question(response, said, candidate, question_text) or _without_role(response, said, candidate)
+            or _place_left_out(response, said, candidate, question_text)
             or _narrowed(response, said, candidate, question_text) or _word_forms(response, said, candidate, question_text))
 
 
@@ -65,6 +66,31 @@ def _without_role(response, said, candidate):
         return None
     reason = f'Accept: "{response}" is the person of the reference "{candidate.text}", without the role "{role.strip()}" (rule: role left out).'
     return "partial accept", Judgement(ACCEPT, 0.8, reason, candidate.text)
+
+
+def _place_left_out(response, said, candidate, question_text):
+    """ "the Lakers" for "Los Angeles Lakers", "the Red Cross" for "American Red Cross": a name without the place (or
+    its adjective) that leads it, when what is left is a name of its own: no place ("Virginia" of "West Virginia"
+    keeps a compass word, never left out), no kind of thing ("Revolution" of "French Revolution"), no adjective
+    (rule: place left out). A one-word rest must be unknown to WordNet as a common word, so "Celtics" of "Boston
+    Celtics" is left to the moderator (WordNet knows "Celtic")."""
+    comparison = compare(said, candidate.words, candidate.names, False)
+    missing, kept = comparison.missing, tuple(word for word in candidate.words if word not in comparison.missing)
+    if not comparison.pairs or comparison.extra or not missing or not set(comparison.hows) <= STRICT:
+        return None
+    if (candidate.words[: len(missing)] != missing or not candidate.names or set(candidate.words) & FUNCTION_WORDS
+            or _person_like(candidate.text, question_text)):
+        return None  # "China" of "Japan and China" is one of two answers
+    key = "_".join(missing)
+    if not (lexicon.is_place(key) or all(lexicon.place_of(word) for word in missing)):
+        return None
+    if lexicon.is_place("_".join(kept)) or any(is_generic(w) or w in THING_WORDS for w in kept):
+        return None
+    if len(kept) == 1 and lexicon.senses(kept[0]):
+        return None  # a word WordNet knows is more than this name: "bulldogs" of "American Bulldog", "Open" of "French Open"
+    reason = (f'Accept: "{response}" is the reference "{candidate.text}" without "{" ".join(missing)}", the place that '
+              f"leads the name (rule: place left out).")
+    return "partial accept", Judgement(ACCEPT, 0.7, reason, candidate.text)
 
 
 def _given_by_question(response, said, candidate, question_text):

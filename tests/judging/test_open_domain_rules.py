@@ -146,6 +146,18 @@ def test_the_person_of_a_cast_reference_is_accepted_without_the_role_and_the_rol
     assert _open(role, [f"{given} {surname} as {role}"], "who played the villain").verdict != "accept"
 
 
+@pytest.mark.wordnet
+@pytest.mark.parametrize("place", ["Boston", "Los Angeles", "American", "English"])
+def test_a_name_without_the_place_that_leads_it_is_accepted_and_a_kind_or_a_place_left_alone_is_not(place):
+    team = _made_up_words(1, len(place))[0].title()
+    ruled = _open(f"the {team}s", [f"{place} {team}s"], "which team won")
+    assert _ruled(ruled, "accept", "place left out"), ruled.reason
+    for kind in ("Revolution", "Empire", "Open", "Bulldog"):  # "Revolution" of "French Revolution" is any revolution
+        assert "place left out" not in _open(kind, [f"{place} {kind}"], "which one").reason
+    assert _open("Virginia", ["West Virginia"], "which state").verdict != "accept"  # a compass word is no place
+    assert _open("America", ["Latin America"], "where").verdict != "accept"  # what is left is a place of its own
+
+
 # Qualified containment: a qualifier that narrows is accepted; one that changes the referent (a declared table of
 # compass, political and other words) is not, and the reason says so.
 @pytest.mark.parametrize("seed", range(3))
