@@ -2,8 +2,10 @@
 
 A quizbowl answer line says what it takes; a list of references does not, and raters accepted answers
 the words alone miss: a date inside a reference's span, a person's full name with a rank for a nickname,
-a qualifier that narrows ("New Jersey State"), another form of a word ("Welsh" for "Wales"). The judge
-applies these rules only to open-domain questions (`rules_for`); each reading names its kind.
+an actor without the role, a name without the place that leads it, words the question itself says, a
+qualifier that narrows ("New Jersey State"), another form of a word ("Welsh" for "Wales"). The judge
+applies these rules only to open-domain questions (`rules_for`); each reading names its kind, and each has
+its negative twin (the date outside the span, another person of the surname, "North Korea" for "Korea").
 """
 from __future__ import annotations
 
@@ -71,7 +73,7 @@ def _without_role(response, said, candidate):
 def _place_left_out(response, said, candidate, question_text):
     """ "the Lakers" for "Los Angeles Lakers", "the Red Cross" for "American Red Cross": a name without the place (or
     its adjective) that leads it, when what is left is a name of its own: no place ("Virginia" of "West Virginia"
-    keeps a compass word, never left out), no kind of thing ("Revolution" of "French Revolution"), no adjective
+    keeps a compass word, never left out), no kind of thing ("Revolution" of "French Revolution")
     (rule: place left out). A one-word rest must be unknown to WordNet as a common word, so "Celtics" of "Boston
     Celtics" is left to the moderator (WordNet knows "Celtic")."""
     comparison = compare(said, candidate.words, candidate.names, False)
