@@ -375,7 +375,7 @@ def _open_reading(response: str, judgement: Judgement, pool, question_text) -> J
     found = [ruled for candidate in pool if (ruled := reading(response, said, candidate, pool, question_text))]
     if not found:
         return judgement
-    rank, best = max(found, key=lambda ruled: (RANK[ruled[0]], ruled[1].confidence))
+    best = max(found, key=lambda ruled: (RANK[ruled[0]], ruled[1].confidence))[1]
     if best.verdict == ACCEPT or best.verdict == PROMPT and judgement.verdict == REJECT:
         return best
     if best.verdict == REJECT and judgement.verdict == REJECT and "(rule:" not in judgement.reason:

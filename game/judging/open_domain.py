@@ -24,6 +24,8 @@ from game.judging.vocabulary import COMPASS_ADJECTIVES, NARROWING_KINDS, RANKS, 
 
 OPEN_DOMAIN, QUIZBOWL = "open-domain", "quizbowl"
 RULES = (OPEN_DOMAIN, QUIZBOWL)
+# The rules each kind of question is judged by (game/engine/questions.py: "short" or "tossup").
+RULES_OF_KIND = {"short": OPEN_DOMAIN, "tossup": QUIZBOWL}
 # A span given for a date inside it is the answer when it is this narrow ("2016-17" for "2017"); wider, a prompt.
 NARROW_SPAN_YEARS = 2
 # Questions that ask for a language or a people, where "French" is not "France".

@@ -44,8 +44,9 @@ CHANGING_WORDS = frozenset("north south east west northern southern eastern west
 # "New"/"Old" in a name ("North Korea", "East Germany", "New England"), political words ("Democratic Republic",
 # "Soviet Union"), and words that make another thing or negate ("non-metal", "vice president", "former").
 REFERENT_CHANGING = CHANGING_WORDS | frozenset(
-    "northeastern northwestern southeastern southwestern central middle inner outer far near democratic socialist soviet federal islamic united imperial "
-    "royal free independent republican confederate national nationalist communist colonial provisional "
+    "northeastern northwestern southeastern southwestern central middle inner outer far near "
+    "democratic socialist soviet federal islamic united imperial royal free independent republican confederate "
+    "national nationalist communist colonial provisional "
     "non not no un anti pseudo counter ex former proto semi quasi half step vice deputy assistant acting crown grand "
     "arch sub super ultra neo post pre".split())
 # Qualifiers that narrow a place without making another of it: "New Jersey State", "the province of Ontario".
