@@ -26,6 +26,7 @@ from game.engine.api import Rejected, decide_and_fold
 from game.event_log import (Receipt, append_events, current_batch, insert_receipts, load_state, now_ms, number_events,
                             receipt_row)
 from game.judging.judge import judge
+from game.judging.open_domain import RULES_OF_KIND
 from game.leases import hold
 from game.models import Match
 from game.seat_checks import seats_at_start
@@ -216,7 +217,7 @@ class MatchRunner:
 
             def suggest() -> dict:
                 verdict = judge(text, answer_line=line, references=references, question_text=question.text,
-                                buzz=(read, words))
+                                buzz=(read, words), rules=RULES_OF_KIND[question.kind])
                 suggestion = dict(verdict.to_dict(), seat=seat, team=team, text=text)
                 suggestion.update({"for": seq, "confidence": round(suggestion["confidence"], 3)})
                 return suggestion

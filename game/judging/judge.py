@@ -19,6 +19,7 @@ from game.judging.match import FORM, INITIALS, PLACE, deep_stem, ROUNDED, SHORT,
 from game.judging.names import looks_like_person
 from game.judging.normalize import articles, clean_text, spelled_words, squad_normalize, tokens
 from game.judging.numbers import is_number
+from game.judging.open_domain import OPEN_DOMAIN, QUIZBOWL, another_person, reading, rules_for
 from game.judging.partial import covers_marked_part, more_than_answer, overlapping_answer, part_of_answer, place_conflict
 from game.judging.quantities import conflicting_date
 from game.judging.qualifiers import Buzz, in_force
@@ -29,6 +30,8 @@ _DESCRIPTION = re.compile(r",\s+(?=(?:the|a|an|who|which|whose|where|when|known|
 # What people type around an answer: "what is Paris?", "I think Paris", "um, Paris".
 _FILLER = re.compile(r"^(?:(?:um+|uh+|er+|hmm+|ok(?:ay)?|so|well)\b[\s,.]*)*(?:(?:i\s+think|i\s+believe|i\s+guess|maybe|perhaps|probably|is\s+it|"
                      r"it\s+is|it'?s|the\s+answer\s+is|my\s+answer\s+is|(?:what|who|where|when)\s+(?:is|are|was|were))\b[\s,:]*)?", re.I)
+# Two answers in one: "lake or pond", "Cain/Abel" (a slash with no spaces is one name under quizbowl rules: "CRISPR/Cas9").
+_TWO_ANSWERS = {OPEN_DOMAIN: re.compile(r"\s+or\s+|\s*/\s*", re.I), QUIZBOWL: re.compile(r"\s+or\s+|\s+/\s+", re.I)}
 _FILLER_STARTS = frozenset("um umm uh uhh er hmm ok okay so well i maybe perhaps probably is it it's its the my what who where when".split())
 _HOW = {
     FORM: '"{said}" as a form of "{wanted}"',
@@ -264,12 +267,15 @@ def _as_buzz(buzz) -> Buzz | None:
 
 
 def judge(response: str, answer_line: AnswerLine | str | None = None, references=None, question_text: str | None = None,
-          buzz: Buzz | tuple[int, tuple[str, ...]] | None = None) -> Judgement:
+          buzz: Buzz | tuple[int, tuple[str, ...]] | None = None, rules: str | None = None) -> Judgement:
     """Suggest accept, prompt or reject for a response, with a confidence and the reason.
 
     `question_text` (what was read, or the whole question) helps with people's names: a surname
     alone is prompted when another person of that name appears in it. `buzz` is where the player
     buzzed, (words read, the question's words): it decides clauses such as "prompt on X before mention".
+    `rules` is "quizbowl" (a tossup's answer line) or "open-domain" (a short answer against references,
+    as EfficientQA's raters read them); by default open-domain when there are references and no answer
+    line beyond one of them.
     """
     response = clean_text(response or "").strip()
     references = tuple(str(r) for r in references or ())
@@ -277,6 +283,51 @@ def judge(response: str, answer_line: AnswerLine | str | None = None, references
         return Judgement(REJECT, 1.0, "Reject: no answer was given.")
     if not answer_line and not references:
         return Judgement(REJECT, 0.0, "There is no answer line or reference answer to judge against; rule by hand.")
+    rules = rules_for(answer_line, references, rules)
+    judgement = _judge(response, answer_line, references, question_text, buzz, rules)
+    parts = [part for part in _TWO_ANSWERS[rules].split(response) if tokens(part)]
+    if len(parts) > 1 and not (judgement.verdict == ACCEPT and judgement.confidence >= _WHOLE):
+        judgement = _two_answers(response, parts, judgement, answer_line, references, question_text, buzz, rules)
+    if judgement.verdict != ACCEPT and lexicon.index() is None:
+        judgement = _noting(judgement, f"({lexicon.missing_reason()}.)")
+    return judgement
+
+
+# Parts judged one by one at most: a longer list is never all right, and the judge's time stays bounded.
+_MOST_PARTS = 4
+# A two-part response accepted this surely was read whole ("Colfax massacre or riot" for that line): no two answers.
+_WHOLE = 0.95
+
+
+def _two_answers(response, parts, judgement, answer_line, references, question_text, buzz, rules) -> Judgement:
+    """ "lake or pond": under open-domain rules accepted when every part is right, prompted when only some are;
+    under quizbowl rules a tossup answer that gives two is wrong, unless one text of the line reads it whole."""
+    listed = " or ".join(f'"{part}"' for part in parts)
+    if rules == QUIZBOWL:
+        # The parts matter only to a prompt (judged, they may hold a right guess); a reject stays one, with this reason
+        # first, and an accept of two guesses becomes one.
+        if judgement.verdict == PROMPT and not any(
+                _judge(part, answer_line, references, question_text, buzz, rules).verdict == ACCEPT for part in parts[:_MOST_PARTS]):
+            return judgement
+        reason = (f'Reject: "{response}" gives more than one answer ({listed}); under quizbowl rules a tossup answer with two '
+                  f"guesses is wrong (rule: two answers).")
+        if judgement.verdict == REJECT:
+            return replace(judgement, reason=f"{reason} {judgement.reason}")
+        return Judgement(REJECT, 0.8, reason, judgement.matched)
+    ruled = [_judge(part, answer_line, references, question_text, buzz, rules) for part in parts[:_MOST_PARTS]]
+    right = [part for part, each in zip(parts, ruled) if each.verdict == ACCEPT]
+    if len(right) == len(parts):  # never for more than _MOST_PARTS: only those are judged
+        reason = (f'Accept: "{response}" gives answers joined by "or" ({listed}), and each is right under open-domain '
+                  f"rules: {ruled[0].reason[len('Accept: '):]} (rule: two answers)")
+        return Judgement(ACCEPT, min(each.confidence for each in ruled) * 0.9, reason, ruled[0].matched)
+    if right:
+        reason = (f'Prompt: "{response}" gives answers joined by "or" ({listed}), and only "{right[0]}" is right; '
+                  f'ask which one (rule: two answers).')
+        return Judgement(PROMPT, 0.6, reason, judgement.matched, "Which one do you mean?")
+    return judgement
+
+
+def _judge(response: str, answer_line, references: tuple[str, ...], question_text, buzz, rules: str) -> Judgement:
     line = parse_answer_line(answer_line) if isinstance(answer_line, str) else answer_line
     buzz = _as_buzz(buzz)
     pool = candidates(line, references)
@@ -310,8 +361,25 @@ def judge(response: str, answer_line: AnswerLine | str | None = None, references
         judgement = Judgement(REJECT, 0.95, f'Reject: "{response}" matches nothing in the answer line or the references.')
     else:
         judgement = conflicting_date(response, best[2], pool) or best[2]
-    if judgement.verdict != ACCEPT and lexicon.index() is None:
-        judgement = _noting(judgement, f"({lexicon.missing_reason()}.)")
+    if rules == OPEN_DOMAIN and judgement.verdict != ACCEPT and (best is None or best[0] < RANK["firm reject"]):
+        judgement = _open_reading(response, judgement, pool, question_text)
+    elif rules == OPEN_DOMAIN and best[0] < RANK["accept"]:
+        judgement = another_person(response, tokens(response), judgement, pool, question_text) or judgement
+    return judgement
+
+
+def _open_reading(response: str, judgement: Judgement, pool, question_text) -> Judgement:
+    """The open-domain readings (open_domain.py) where the words alone did not accept: the best accept they give,
+    else a prompt over a reject, else a reject that names its kind over one that names none."""
+    said = tokens(_FILLER.sub("", response, count=1)) or tokens(response)
+    found = [ruled for candidate in pool if (ruled := reading(response, said, candidate, pool, question_text))]
+    if not found:
+        return judgement
+    best = max(found, key=lambda ruled: (RANK[ruled[0]], ruled[1].confidence))[1]
+    if best.verdict == ACCEPT or best.verdict == PROMPT and judgement.verdict == REJECT:
+        return best
+    if best.verdict == REJECT and judgement.verdict == REJECT and "(rule:" not in judgement.reason:
+        return best
     return judgement
 
 

@@ -19,7 +19,7 @@ TITLES = frozenset(
 )
 SUFFIXES = frozenset({"jr", "sr", "2", "3", "4", "junior", "senior"})
 # Last words that make a capitalised answer a thing, not a person ("Spanish Civil War").
-_THING_WORDS = frozenset(
+THING_WORDS = frozenset(
     "war wars revolution rebellion battle treaty act acts accords accord agreement conference congress council "
     "river lake sea ocean bay gulf strait mountains mountain mount island islands peninsula desert canal falls "
     "city county state states province republic kingdom empire dynasty union party church cathedral temple "
@@ -58,7 +58,7 @@ def looks_like_person(answer: str, question_text: str | None = None) -> bool:
     capitalised = [w for w in words if fold(w) not in PARTICLES and fold(w) not in _CONNECTORS]
     if not all(w[:1].isupper() or _ELIDED.match(w) for w in capitalised):  # "d'Artagnan" is capitalised after "d'"
         return False
-    if fold(capitalised[-1]).strip(".") in _THING_WORDS or any(fold(w) == "of" for w in words):
+    if fold(capitalised[-1]).strip(".") in THING_WORDS or any(fold(w) == "of" for w in words):
         return False
     return speaks_of_person(question_text)
 

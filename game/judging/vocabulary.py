@@ -40,6 +40,24 @@ RELATIONS = frozenset("of son sons daughter daughters father mother wife husband
 # Words that make a different place or thing of a one-word answer ("North Korea", "New England").
 CHANGING_WORDS = frozenset("north south east west northern southern eastern western new old upper lower great "
                            "little greater lesser".split())
+# Open-domain rules: qualifiers that change which thing is meant, however they are written: compass words and
+# "New"/"Old" in a name ("North Korea", "East Germany", "New England"), political words ("Democratic Republic",
+# "Soviet Union"), and words that make another thing or negate ("non-metal", "vice president", "former").
+REFERENT_CHANGING = CHANGING_WORDS | frozenset(
+    "northeastern northwestern southeastern southwestern central middle inner outer far near "
+    "democratic socialist soviet federal islamic united imperial royal free independent republican confederate "
+    "national nationalist communist colonial provisional "
+    "non not no un anti pseudo counter ex former proto semi quasi half step vice deputy assistant acting crown grand "
+    "arch sub super ultra neo post pre".split())
+# Qualifiers that narrow a place without making another of it: "New Jersey State", "the province of Ontario".
+NARROWING_KINDS = frozenset("state province region area territory country nation colony".split())
+# Compass adjectives: written in lower case they say which part ("the southern Kingdom of Judah"); capitalised
+# ("Southern Rhodesia") they are part of another name.
+COMPASS_ADJECTIVES = frozenset("northern southern eastern western northeastern northwestern southeastern southwestern".split())
+# Ranks and offices before a person's name, besides the titles of names.TITLES ("Colonel William Henry Smith").
+RANKS = frozenset("lieutenant major sergeant commander marshal brigadier corporal commodore reverend rev father "
+                  "brother sister rabbi imam ayatollah sheikh chief rt hon honourable honorable gen col capt lt sgt "
+                  "adm gov sen pres prof dr".split())
 # Words that open the formal title of a work: "The Tragedy of Hamlet, Prince of Denmark".
 WORK_TITLES = frozenset("tragedy tragical history life lives adventures story tale ballad legend chronicle "
                         "chronicles comedy romance song epic".split())
