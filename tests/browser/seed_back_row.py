@@ -3,7 +3,7 @@ a buzz, the team phase, the question closed, the end), with two bots of one kind
 differ only at their ends, and a finished event for its leaderboard.
 
 Run as a script with DATABASE_URL pointing at the test's SQLite file, before Daphne starts. Prints
-{"user", "password", "matches": {stage: code}, "bots": [names], "event"} as JSON on the last line.
+{"user", "password", "matches": {stage: code, "to_rule": a second "buzz"}, "bots": [names], "event"} as JSON on the last line.
 """
 import io
 import json
@@ -39,6 +39,7 @@ def seed() -> dict:
     bots = [SeatSpec(BOTS[tier], kind="bot", tier=tier, config=dict(SIMULATED)) for tier in TIERS]
     teams = [TeamSpec("Humans", [SeatSpec("Ada", captain=True)]), TeamSpec("Computer", bots)]
     codes = {stage: staged_match(packet, stage, teams, overrides=SLOW, title="Humans vs. computer").code for stage in STAGES}
+    codes["to_rule"] = staged_match(packet, "buzz", teams, overrides=SLOW, title="Humans vs. computer").code  # the test rules it
     return {"user": USER, "password": PASSWORD, "matches": codes, "bots": [BOTS[tier] for tier in TIERS],
             "event": seed_event()}
 

@@ -14,7 +14,7 @@ import pytest
 from tests.browser.conftest import _free_port, _server_env, seeded_server
 from tests.browser.seed_hall import LONG_TOSSUP
 from tests.browser.test_hall import assert_in_view, assert_no_scrolling
-from tests.browser.test_live_match import expect
+from tests.browser.test_live_match import expect, log_in, rule
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
@@ -106,6 +106,23 @@ def test_every_text_on_the_hall_is_read_from_the_back_row_in_every_moment(back_r
 
 
 # A name is cut if it is shortened with an ellipsis, or if it is a box narrower than its text.
+def test_the_feed_is_read_from_the_back_row_too(back_row_server, open_page):
+    """The feed fills as things happen: the moderator rules the bot's answer while the halls watch."""
+    code = back_row_server["matches"]["to_rule"]
+    halls = {size: open_page(*size) for size in FLOOR_PX}
+    for hall in halls.values():
+        hall.goto(f"{back_row_server['url']}/m/{code}/watch")
+        expect(hall.locator("#conn")).to_have_text("connected")
+    moderator = open_page(1440, 900)
+    log_in(moderator, back_row_server, f"/m/{code}/moderate")
+    rule(moderator, "r", "Hamlet")
+    for size, hall in halls.items():
+        expect(hall.locator("#feed .feed-item.ruling")).to_contain_text("demo-qa-pairs")
+        assert_in_view(hall.locator("#feed .feed-item.ruling"), f"the ruling in the feed at {size}")
+        assert_no_scrolling(hall)
+        assert_readable_from_the_back(hall, f"the hall after a ruling, {size}", FLOOR_PX[size])
+
+
 NAME_SEEN = """(el) => ({text: el.textContent, scroll: el.scrollWidth, client: el.clientWidth,
                         display: getComputedStyle(el).display, overflow: getComputedStyle(el).textOverflow})"""
 
