@@ -3,7 +3,7 @@ a buzz, the team phase, the question closed, the end), with two bots of one kind
 differ only at their ends, and a finished event for its leaderboard.
 
 Run as a script with DATABASE_URL pointing at the test's SQLite file, before Daphne starts. Prints
-{"user", "password", "matches": {stage: code, "to_rule": a second "buzz"}, "bots": [names], "event"} as JSON on the last line.
+{"user", "password", "matches": {stage: code, "setup": one not started, "to_rule": a second "buzz"}, "bots": [names], "event"} as JSON on the last line.
 """
 import io
 import json
@@ -14,7 +14,7 @@ from seed_hall import PASSWORD, SIMULATED, SLOW, TIERS, USER, long_packet, stage
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from game.match_setup import SeatSpec, TeamSpec
+from game.match_setup import SeatSpec, TeamSpec, create_match_record
 
 STAGES = ("phase1", "buzz", "phase3", "closed", "finished")
 # Two retriever-readers, told apart only by the end of their names, and the small question-pairs bot.
@@ -39,6 +39,8 @@ def seed() -> dict:
     bots = [SeatSpec(BOTS[tier], kind="bot", tier=tier, config=dict(SIMULATED)) for tier in TIERS]
     teams = [TeamSpec("Humans", [SeatSpec("Ada", captain=True)]), TeamSpec("Computer", bots)]
     codes = {stage: staged_match(packet, stage, teams, overrides=SLOW, title="Humans vs. computer").code for stage in STAGES}
+    codes["setup"] = create_match_record(title="Humans vs. computer", packet=packet, format_name="efficientqa",
+                                         overrides=SLOW, teams=teams).code  # not started: the screen is the way in
     codes["to_rule"] = staged_match(packet, "buzz", teams, overrides=SLOW, title="Humans vs. computer").code  # the test rules it
     return {"user": USER, "password": PASSWORD, "matches": codes, "bots": [BOTS[tier] for tier in TIERS],
             "event": seed_event()}

@@ -1,5 +1,6 @@
 """The hall read from the back row, in real Chromium: on the big screen in every moment of a match
-(the question being read, a buzz, the team phase, the question closed with the bot cards, the end)
+(the way in before it, the question being read, a buzz, the team phase, the question closed with the
+bot cards, the end, a ruling arriving in the feed)
 and on the event's leaderboard, every visible text is at least 24 px on a 1920x1080 screen and 18 px
 on a 1280x720 one; two bots of one kind are told apart by their whole names; where each buzz came is
 marked beside the question's words, never among them; and the hall's pages carry no site bar.
@@ -19,7 +20,7 @@ from tests.browser.test_live_match import expect, log_in, rule
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
 FLOOR_PX = {(1920, 1080): 24, (1280, 720): 18}  # the smallest text the back row reads, per screen size
-STAGES = ("phase1", "buzz", "phase3", "closed", "finished")
+STAGES = ("setup", "phase1", "buzz", "phase3", "closed", "finished")
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +73,9 @@ def open_stage(open_page, server, stage, width, height):
     screen = open_page(width, height)
     screen.goto(f"{server['url']}/m/{server['matches'][stage]}/watch")
     expect(screen.locator("#conn")).to_have_text("connected")
-    if stage == "finished":
+    if stage == "setup":  # before the match: the join address and its QR code, large
+        expect(screen.locator("#join-panel")).to_be_visible()
+    elif stage == "finished":
         expect(screen.locator("#final .final-winner")).to_be_visible()
     else:
         expect(screen.locator("#phase")).to_contain_text("paused")
