@@ -52,16 +52,18 @@ export function renderQuestion(box, view, { showUnread = false } = {}) {
   for (const b of view.buzzes) if (b.word > 0 && !buzzedAt.has(b.word - 1)) buzzedAt.set(b.word - 1, b);
   const text = el("p", { class: "question-words" });
   for (let i = 0; i < count; i++) {
-    if (q.power_index === i && q.power_index !== null) text.append(el("span", { class: "power-mark", title: "power mark", text: "(*)" }), " ");
+    if (q.power_index === i) text.append(powerMark(), " ");
     const b = buzzedAt.get(i);
     const cls = ["word", i < q.revealed ? "read" : "unread", i === current ? "current" : "", b ? `buzzed ${teamClass(view, b.team)}` : ""];
     text.append(el("span", { class: cls.join(" ").replace(/\s+/g, " ").trim(), text: q.words[i] }), " ");
   }
-  if (q.power_index === count && q.power_index !== null) text.append(el("span", { class: "power-mark", title: "power mark", text: "(*)" }));
+  if (q.power_index === count) text.append(powerMark());
   if (!q.closed && q.revealed === 0 && q.mode === "buzz") box.append(el("p", { class: "waiting", text: "Get ready…" }));
   box.append(text);
   if (view.buzzes.length) box.append(buzzLine(view, q));
 }
+
+const powerMark = () => el("span", { class: "power-mark", title: "power mark", text: "(*)" });
 
 /** Who buzzed at which word, and how each buzz was ruled: one mark each, in the order they came. */
 function buzzLine(view, q) {
