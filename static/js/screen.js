@@ -6,10 +6,12 @@
 // the floor, answered, passed, out), the phase and its clock, where each buzz came, each answer and
 // ruling, the answer at the close, each bot's card, and at the end the closing moment.
 //
-// The screen never scrolls: its parts share the height of the box it is drawn in, and the text of
-// the question and the bot cards shrink until they fit (fitText). When even the smallest size is too
-// big, the question keeps its latest words in view. The phase-3 search results keep a size the back of
-// a room reads and show as many results as fit, the first first (fitSnippets).
+// The screen never scrolls: its parts share the height of the box it is drawn in. The question's text
+// shrinks until it fits (fitText), never below the size the back row of a hall reads (the CSS
+// variable --floor on a hall's page); when even that is too big, the question keeps its latest words in
+// view. Everything else keeps its size and shows fewer items instead: the bot cards drop their lower
+// guesses (the console has them all), the feed its older lines, the phase-3 search results the later
+// results (fitSnippets, fitItems).
 
 import { teamName } from "./match-fold.js";
 import { el, phaseText, renderBots, renderFeed, renderFinal, renderQuestion, renderScores, renderSnippets, teamClass } from "./ui.js";
@@ -73,32 +75,83 @@ function markSides(box, view) {
 
 // -- fitting the screen ------------------------------------------------------------------------
 
-const FIT = [  // [element id, largest and smallest font size in em of the screen's own]
-  ["bots", 1, 0.45],
+const FIT = [  // [element id, largest and smallest font size in em of the screen's own; never below --floor]
   ["question", 2.3, 0.6],
 ];
 const fitted = new Map();  // id -> {key, size}: within one phase of a question, text only ever shrinks
 
 const fits = (box) => box.scrollHeight <= box.clientHeight + 1 && box.scrollWidth <= box.clientWidth + 1;
 
+/** A font size of `em` of the box's parent, but never below the page's --floor (a hall's smallest text). */
+const sizeAtLeastFloor = (em) => `max(var(--floor, 0px), ${em}em)`;
+
 /**
  * The largest font size in [min, max] em (to a hundredth) at which box's content fits its own
  * height, found by halving; the box's height must not depend on its content (a grid or flex share).
- * If nothing fits, the smallest size, scrolled to the end so the latest words stay in view.
+ * No size goes below the page's --floor. If nothing fits, the smallest size, scrolled to the end so
+ * the latest words stay in view.
  */
 export function fitText(box, max, min) {
-  box.style.fontSize = `${max}em`;
+  box.style.fontSize = sizeAtLeastFloor(max);
   box.scrollTop = 0;
   if (fits(box)) return max;
   let lo = min, hi = max;
   while (hi - lo > 0.01) {
     const mid = (lo + hi) / 2;
-    box.style.fontSize = `${mid}em`;
+    box.style.fontSize = sizeAtLeastFloor(mid);
     if (fits(box)) lo = mid; else hi = mid;
   }
-  box.style.fontSize = `${lo}em`;
+  box.style.fontSize = sizeAtLeastFloor(lo);
   if (!fits(box)) box.scrollTop = box.scrollHeight;
   return lo;
+}
+
+/**
+ * Show all of `items` (elements inside box), then hide them one at a time, in the order given, until
+ * box's content fits its height: a box that keeps its text's size shows fewer things instead.
+ * Returns how many are hidden.
+ */
+export function fitItems(box, items) {
+  items.forEach((item) => { item.hidden = false; });
+  box.scrollTop = 0;
+  let hidden = 0;
+  while (hidden < items.length && !fits(box)) items[hidden++].hidden = true;
+  return hidden;
+}
+
+/**
+ * What the bot cards give up when they do not all fit, first to last: their lowest guesses (the fifth
+ * guesses of every card, then the fourth, down to the third), then their footnotes, then their second
+ * guesses, then their measured sizes; each time the last card first. The name, its tier, the top
+ * guess and its bar always stay.
+ */
+function botExtras(box) {
+  const cards = [...box.querySelectorAll(".bot-card")].reverse();
+  const alts = cards.map((card) => [...card.querySelectorAll(".bot-alts li")]);
+  const extras = [];
+  for (let rank = Math.max(0, ...alts.map((a) => a.length)) - 1; rank >= 1; rank--) {
+    for (const list of alts) if (list[rank]) extras.push(list[rank]);
+  }
+  for (const card of cards) extras.push(...card.querySelectorAll(".bot-foot"));
+  for (const list of alts) if (list[0]) extras.push(list[0]);
+  for (const card of cards) extras.push(...card.querySelectorAll(".pill.size"));
+  return extras;
+}
+
+/** The bot cards at the size the room reads, with as many of their extras as fit (botExtras). */
+export function fitBots(box) {
+  box.querySelectorAll(".bot-alts").forEach((list) => { list.hidden = false; });
+  const hidden = fitItems(box, botExtras(box));
+  box.querySelectorAll(".bot-alts").forEach((list) => { list.hidden = !list.querySelector("li:not([hidden])"); });
+  return hidden;
+}
+
+/** The feed at the size the room reads: its newest lines that fit (it lists the newest first). */
+export function fitFeed(box) {
+  const items = [...box.children].reverse();
+  const hidden = fitItems(box, items);
+  box.classList.toggle("is-empty", hidden === items.length);
+  return hidden;
 }
 
 const SNIPPET_LINES = [4, 3, 2, 1];  // a passage's lines at most, tried in turn until the first result fits
@@ -128,6 +181,10 @@ export function fitSnippets(box) {
 function fitScreen(view) {
   const snippets = $("snippets");
   if (snippets && !snippets.hidden) fitSnippets(snippets);
+  const bots = $("bots");
+  if (bots && !bots.hidden) fitBots(bots);
+  const feed = $("feed");
+  if (feed) fitFeed(feed);
   const q = view.question;
   const key = q ? `${q.number}|${q.phase}|${q.closed}|${view.status}` : view.status;
   for (const [id, max, min] of FIT) {

@@ -31,10 +31,13 @@ export function botLabel(seat) {
 }
 
 const VERDICT_MARK = { accept: "✓", reject: "✗", prompt: "?" };
+const VERDICT_WORDS = { accept: "ruled right", reject: "ruled wrong", prompt: "prompted" };
 
 /**
- * The question as far as this screen may see it. The moderator sees unread words greyed; every
- * screen sees where each buzz came (a marker before the first unheard word) and the power mark.
+ * The question as far as this screen may see it. The moderator sees unread words greyed. The words
+ * stay together, as they are read: where each buzz came is marked beside them, not among them (the
+ * last word heard is underlined in the buzzer's colour, and a line under the text says who buzzed
+ * at which word and how it was ruled). The power mark keeps its place in the text, as packets print it.
  */
 export function renderQuestion(box, view, { showUnread = false } = {}) {
   const q = view.question;
@@ -43,29 +46,36 @@ export function renderQuestion(box, view, { showUnread = false } = {}) {
     box.append(el("p", { class: "waiting", text: waitingText(view) }));
     return;
   }
-  const markersAt = new Map();
-  for (const b of view.buzzes) {
-    const list = markersAt.get(b.word) || [];
-    list.push(b);
-    markersAt.set(b.word, list);
-  }
   const count = showUnread || q.closed ? q.words.length : Math.min(q.revealed, q.words.length);
   const current = !q.closed && q.mode === "buzz" ? q.revealed - 1 : -1;
-  const addMarkers = (at) => {
-    if (q.power_index === at && q.power_index !== null) box.append(el("span", { class: "power-mark", title: "power mark", text: "(*)" }), " ");
-    for (const b of markersAt.get(at) || []) {
-      const who = seatName(view, b.seat);  // a long name is cut short with an ellipsis: the mark after it stays
-      box.append(el("span", { class: `buzz-marker ${teamClass(view, b.team)} ${b.verdict || "open"}`, title: `buzz at word ${b.word}` },
-        el("span", { class: "buzz-name" }, el("span", { class: "buzz-who", title: who, text: who }), ` ${VERDICT_MARK[b.verdict] || "⚡"}`)), " ");
-    }
-  };
+  const buzzedAt = new Map();  // word index -> the first buzz after it (a buzz at word N came after the Nth word)
+  for (const b of view.buzzes) if (b.word > 0 && !buzzedAt.has(b.word - 1)) buzzedAt.set(b.word - 1, b);
+  const text = el("p", { class: "question-words" });
   for (let i = 0; i < count; i++) {
-    addMarkers(i);
-    const cls = ["word", i < q.revealed ? "read" : "unread", i === current ? "current" : ""].join(" ").trim();
-    box.append(el("span", { class: cls, text: q.words[i] }), " ");
+    if (q.power_index === i) text.append(powerMark(), " ");
+    const b = buzzedAt.get(i);
+    const cls = ["word", i < q.revealed ? "read" : "unread", i === current ? "current" : "", b ? `buzzed ${teamClass(view, b.team)}` : ""];
+    text.append(el("span", { class: cls.join(" ").replace(/\s+/g, " ").trim(), text: q.words[i] }), " ");
   }
-  addMarkers(count);
-  if (!q.closed && q.revealed === 0 && q.mode === "buzz") box.prepend(el("p", { class: "waiting", text: "Get ready…" }));
+  if (q.power_index === count) text.append(powerMark());
+  if (!q.closed && q.revealed === 0 && q.mode === "buzz") box.append(el("p", { class: "waiting", text: "Get ready…" }));
+  box.append(text);
+  if (view.buzzes.length) box.append(buzzLine(view, q));
+}
+
+const powerMark = () => el("span", { class: "power-mark", title: "power mark", text: "(*)" });
+
+/** Who buzzed at which word, and how each buzz was ruled: one mark each, in the order they came. */
+function buzzLine(view, q) {
+  return el("ol", { class: "buzz-line", "aria-label": "Buzzes" }, view.buzzes.map((b) => {
+    const who = seatName(view, b.seat);
+    const heard = b.word > 0 ? q.words[b.word - 1] : null;
+    const where = heard ? `at word ${b.word} (“${heard}”)` : "before the first word";
+    return el("li", { class: `buzz-marker ${teamClass(view, b.team)} ${b.verdict || "open"}`, "data-word": b.word,
+      title: `${who} buzzed ${where}${VERDICT_WORDS[b.verdict] ? `: ${VERDICT_WORDS[b.verdict]}` : ""}` },
+    el("span", { class: "buzz-name" }, el("span", { class: "buzz-who", text: who }), ` ${VERDICT_MARK[b.verdict] || "⚡"}`),
+    el("span", { class: "buzz-at", text: b.word > 0 ? ` word ${b.word}` : " before word 1" }));
+  }));
 }
 
 export function waitingText(view) {

@@ -61,25 +61,34 @@ def phases(**by_mode):
     return [dict(p, **by_mode[p["mode"]]) for p in PRESETS["efficientqa"]["phases"]]
 
 
-def seed() -> dict:
-    call_command("migrate", verbosity=0, interactive=False)
-    get_user_model().objects.create_superuser(USER, "moderator@example.org", PASSWORD)
-    packet = Packet.objects.create(slug="hall", title="Hall packet")
+# One question, a moderator-paced reveal and long timers: every word appears because the moderator
+# pressed Space, and nothing moves unless the test moves it.
+SLOW = {"reveal": "moderator", "answer_seconds": 120, "prompt_seconds": 120, "questions": 1,
+        "phases": phases(buzz={"dead_seconds": 120}, team={"discussion_seconds": 600})}
+
+
+def long_packet(slug: str, title: str) -> Packet:
+    """A packet of the long tossup and a short one."""
+    packet = Packet.objects.create(slug=slug, title=title)
     Question.objects.create(packet=packet, position=1, kind="short", text=LONG_TOSSUP, answer=LONG_ANSWER,
                             accepted=["Hamlet"], category="Literature")
     Question.objects.create(packet=packet, position=2, kind="short", text="Which planet is known as the Red Planet?",
                             answer="Mars", accepted=["Mars"], category="Science")
-    # Moderator-paced reveal and long timers: every word appears because the moderator pressed Space.
-    slow = {"reveal": "moderator", "answer_seconds": 120, "prompt_seconds": 120,
-            "phases": phases(buzz={"dead_seconds": 120}, team={"discussion_seconds": 600})}
+    return packet
+
+
+def seed() -> dict:
+    call_command("migrate", verbosity=0, interactive=False)
+    get_user_model().objects.create_superuser(USER, "moderator@example.org", PASSWORD)
+    packet = long_packet("hall", "Hall packet")
     codes = {}
     live = create_match_record(title="Hall night", packet=packet, format_name="efficientqa",
-                               overrides={**slow, "questions": 1}, teams=[TeamSpec("Humans"), TeamSpec("Machines")])
+                               overrides=SLOW, teams=[TeamSpec("Humans"), TeamSpec("Machines")])
     codes["live"] = live.code
     bots = [SeatSpec(f"{tier} bot (simulated)", kind="bot", tier=tier, config=dict(SIMULATED)) for tier in TIERS]
     teams = [TeamSpec("Humans", [SeatSpec("Ada", captain=True)]), TeamSpec("Computer", bots)]
     for stage in STAGES:
-        codes[f"screen_{stage}"] = staged_match(packet, stage, teams, overrides={**slow, "questions": 1}).code
+        codes[f"screen_{stage}"] = staged_match(packet, stage, teams, overrides=SLOW).code
     return {"user": USER, "password": PASSWORD, "matches": codes}
 
 
@@ -102,7 +111,8 @@ def staged_match(packet, stage: str, teams: list[TeamSpec], overrides: dict, tit
 
 def play_to(runner: MatchRunner, stage: str, now: int):
     """Play question 1 with real commands up to `stage`: "phase1" (every word read, the small bot's
-    guess), "phase3" (both team phases reached, snippets shown, all three bots' guesses made: the console shows
+    guess), "buzz" (the humans buzzed after word 40 and were ruled wrong; the small bot buzzed after
+    word 70 and holds the floor), "phase3" (both team phases reached, snippets shown, all three bots' guesses made: the console shows
     them, the hall not until the question closes), "closed"
     (the humans' team answer accepted in phase 3), "finished" (and the match over)."""
     moderator, system = {"role": "moderator"}, {"role": "system"}
@@ -120,12 +130,25 @@ def play_to(runner: MatchRunner, stage: str, now: int):
         runner.handle({"type": "tick", "actor": system, "data": {}}, at)
         return at
 
+    def attempt(seat, text):  # a buzz after the words read so far, and its answer
+        actor = {"role": "bot" if seat["kind"] == "bot" else "player", "seat": seat["id"], "team": seat["team"]}
+        runner.handle({"type": "buzz", "actor": actor, "data": {"seen": runner.state.q.revealed}}, now + 50)
+        runner.handle({"type": "answer", "actor": actor, "data": {"text": text}}, now + 100)
+        return now + 100
+
     runner.handle({"type": "start", "actor": moderator, "data": {}}, now)
     for word in range(len(runner.state.question.words)):
         now += 250
         runner.handle({"type": "reveal", "actor": moderator, "data": {"word": word}}, now)
         if word == 60:
             bot("500mib", "Macbeth", 0.31, [["Macbeth", 0.31], ["King Lear", 0.22], ["Othello", 0.1]], 0.6)
+        if stage == "buzz" and word == 39:  # the humans' captain buzzes after word 40 and is ruled wrong
+            now = attempt(next(s for s in seats if s["kind"] == "human"), "Macbeth")
+            runner.handle({"type": "rule", "actor": moderator, "data": {"verdict": "reject", "after": 0}}, now + 500)
+            now += 500
+        if stage == "buzz" and word == 69:  # the small bot buzzes after word 70 and waits for its ruling
+            attempt(bots["500mib"], "Hamlet")
+            return
     bot("500mib", "Hamlet", 0.55, [["Hamlet", 0.55], ["Macbeth", 0.2], ["The Tempest", 0.05], ["Othello", 0.04],
                                    ["King Lear", 0.03]], 0.6)
     if stage == "phase1":

@@ -262,8 +262,12 @@ def test_a_phone_watching_the_screen_shows_the_first_search_result_too(hall_serv
 
 # -- each bot's top five guesses with their scores, under the audience rule ----------------
 
+def alt_rows_of(rows) -> list[tuple[str, str]]:
+    return [(row.locator(".alt-guess").text_content(), row.locator(".pct").text_content()) for row in rows.all()]
+
+
 def alt_rows(card) -> list[tuple[str, str]]:
-    return [(row.locator(".alt-guess").inner_text(), row.locator(".pct").inner_text()) for row in card.locator(".bot-alts li").all()]
+    return alt_rows_of(card.locator(".bot-alts li"))
 
 
 def test_each_bot_card_shows_its_top_five_guesses_with_scores_once_the_hall_may_see_them(hall_server, open_page):
@@ -285,13 +289,19 @@ def test_each_bot_card_shows_its_top_five_guesses_with_scores_once_the_hall_may_
     small = screen.locator(".bot-card", has=screen.locator(".pill", has_text="500mib"))
     expect(small).to_have_attribute("data-state", "waiting")
     assert alt_rows(small) == [] and "Macbeth" not in screen.content()
-    # The question closed: the hall sees every bot's top guesses, five at most, each with its bar and score.
+    # The question closed: the hall is sent every bot's top guesses, five at most, each with its bar and
+    # score, and shows the top ones that fit at the size the room reads (the console shows them all).
     screen = open_screen(open_page, hall_server, "closed", 1920, 1080)
     card = screen.locator(".bot-card", has=screen.locator(".pill", has_text="unlimited"))
     expect(card.locator(".guess")).to_contain_text("final: Hamlet")
     assert alt_rows(card) == unlimited_five
     small = screen.locator(".bot-card", has=screen.locator(".pill", has_text="500mib"))
-    assert alt_rows(small) == [("Macbeth", "20%"), ("The Tempest", "5%"), ("Othello", "4%"), ("King Lear", "3%")]
-    for i in range(4):
-        assert_in_view(card.locator(".bot-alts li").nth(i), f"the unlimited bot's guess {i + 2}")
+    small_five = [("Macbeth", "20%"), ("The Tempest", "5%"), ("Othello", "4%"), ("King Lear", "3%")]
+    assert alt_rows(small) == small_five
+    for bot, five in ((card, unlimited_five), (small, small_five)):
+        shown = bot.locator(".bot-alts li:visible")
+        assert alt_rows_of(shown) == five[:shown.count()], "the guesses shown are its top ones, in order"
+        for i in range(shown.count()):
+            assert_in_view(shown.nth(i), f"a bot's guess {i + 2}")
+    assert small.locator(".bot-alts li:visible").count() >= 1, "the hall shows the first bot's second guess"
     assert_no_scrolling(screen)

@@ -71,7 +71,7 @@ def test_the_replay_plays_seeks_changes_speed_and_shows_buzzes_and_charts(exhibi
     page.keyboard.press("Shift+ArrowRight")
     expect(page.locator("#phase")).to_contain_text("Question 3 of 4")
 
-    # Next buzz: the marker sits on the question text at the word it came.
+    # Next buzz: the mark under the question's text says the word it came at, and that word is underlined.
     buzzes = [e for e in events if e["type"] == "buzz"]
     assert buzzes, "the simulated match has buzzes"
     page.keyboard.press("1")
@@ -79,12 +79,12 @@ def test_the_replay_plays_seeks_changes_speed_and_shows_buzzes_and_charts(exhibi
     first = buzzes[0]
     at_buzz = shown(page)["seq"]  # the buzz and whatever happened in the same instant
     assert at_buzz >= first["seq"] and {e["t"] for e in events[first["seq"] - 1: at_buzz]} == {first["t"]}
-    marker = page.locator("#question .buzz-marker").first
+    marker = page.locator("#question .buzz-line .buzz-marker").first
     expect(marker).to_be_visible()
-    words_before = page.evaluate("""() => { const m = document.querySelector('#question .buzz-marker');
-        let n = 0; for (let x = m.previousElementSibling; x; x = x.previousElementSibling) if (x.classList.contains('word')) n++;
-        return n; }""")
-    assert words_before == first["data"]["word"]
+    expect(marker).to_have_attribute("data-word", str(first["data"]["word"]))
+    words_to_the_mark = page.evaluate("""() => { const words = [...document.querySelectorAll('#question .word')];
+        return words.indexOf(document.querySelector('#question .word.buzzed')) + 1; }""")
+    assert words_to_the_mark == first["data"]["word"]
     expect(page.locator("#timeline-marks .buzz-mark")).to_have_count(len(buzzes))
     assert shown(page) == server_view(events, at_buzz)
 
