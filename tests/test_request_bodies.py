@@ -3,13 +3,11 @@ Daphne served directly, as the embedded default and `make demo HALL=1` serve, an
 deploy/nginx.conf. Review saw a 50 MB upload take a web process to 800 MB before its 413, and a 50 MB
 POST to the login page or to an address that does not exist take a fresh one from 96 to 242 MB.
 
-The Daphne tests are marked integration; the nginx one skips without nginx (fails under CI=true).
+The Daphne tests are marked integration; the nginx one skips without nginx (fails under CI=true). The
+client and the peak reading are bench/bodies.py's, which prints the same figures.
 """
 from __future__ import annotations
 
-import asyncio
-import html
-import os
 import re
 import sys
 import uuid
@@ -17,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.bodies import embedded_env, peak_rss, post
 from intake.limits import FILE, MIB
 from serving import request_bodies
 from serving.request_bodies import DEFAULT, FORM_FIELDS_BYTES, LARGEST, ROUTES, body_limit, over_limit, refusal_page
@@ -26,52 +25,6 @@ from tests.test_scale_out import nginx_installed  # noqa: F401  (fixture)
 
 BODY = 50 * 1024 * 1024  # 50 MiB, as review sent
 PEAK_LIMIT = 400 * 1024 * 1024
-PIECE = 64 * 1024
-SENTENCE = re.compile(r'<p class="error">([^<]+)</p>')
-
-
-async def post(port: int, path: str, size: int, chunked: bool = False, headers: str = "") -> tuple[int, str]:
-    """POST `size` bytes to path as a browser or curl would, reading the answer while sending: the body in
-    64 KiB pieces with a Content-Length, or in chunks without one. Returns (status, the page's sentence)."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    framing = "Transfer-Encoding: chunked" if chunked else f"Content-Length: {size}"
-    writer.write((f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/octet-stream\r\n"
-                  f"{framing}\r\n{headers}\r\n").encode())
-
-    async def send():
-        try:
-            for start in range(0, size, PIECE):
-                piece = b"x" * min(PIECE, size - start)
-                writer.write(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
-                await writer.drain()
-            if chunked:
-                writer.write(b"0\r\n\r\n")
-                await writer.drain()
-        except (ConnectionError, OSError):
-            pass  # the server answered and closed: the rest is not wanted
-
-    sending = asyncio.ensure_future(send())
-    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 60)
-    status = int(head.split()[1])
-    length = int(re.search(rb"(?i)content-length: *(\d+)", head).group(1))
-    page = (await asyncio.wait_for(reader.readexactly(length), 60)).decode()
-    sending.cancel()
-    writer.close()
-    found = SENTENCE.search(page)
-    return status, html.unescape(found.group(1)) if found else page
-
-
-def peak_rss(pid: int) -> int:
-    """The process's peak resident size so far, in bytes (the kernel's high-water mark)."""
-    text = Path(f"/proc/{pid}/status").read_text()
-    return int(re.search(r"VmHWM:\s+(\d+) kB", text).group(1)) * 1024
-
-
-def embedded_env(tmp_path) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "BEHIND_PROXY", "TRUSTED_PROXIES")}
-    env.update(DATABASE_URL=f"sqlite:///{tmp_path / 'bodies.sqlite3'}", DJANGO_SETTINGS_MODULE="exhibition.settings",
-               PYTHONUNBUFFERED="1")
-    return env
 
 
 def test_each_page_has_its_limit_and_unknown_addresses_the_smallest(settings):
@@ -107,7 +60,7 @@ def test_the_refusal_page_escapes_what_the_client_sent_and_links_back_on_this_si
 @pytest.mark.integration
 @pytest.mark.slow
 async def test_daphne_refuses_fifty_megabytes_anywhere_before_reading_them(tmp_path):
-    procs = Processes(embedded_env(tmp_path), tmp_path)
+    procs = Processes(embedded_env(tmp_path / "bodies.sqlite3"), tmp_path)
     port = free_port()
     daphne = procs.start("daphne", str(Path(sys.executable).parent / "daphne"), "-b", "127.0.0.1", "-p", str(port),
                          "exhibition.asgi:application")
@@ -119,10 +72,10 @@ async def test_daphne_refuses_fifty_megabytes_anywhere_before_reading_them(tmp_p
         answers = {}
         for path in ("/host/import/", "/accounts/login/", nowhere):
             for chunked in (False, True):
-                answers[path, chunked] = await post(port, path, BODY, chunked, signed_in if chunked else "")
+                answers[path, chunked] = (await post(port, path, BODY, chunked, signed_in if chunked else ""))[:2]
         peak = peak_rss(daphne.pid)
         # A body within the page's limit still reaches the page: Django answers (403, no CSRF token).
-        within, _ = await post(port, "/accounts/login/", 1000)
+        within, _, _ = await post(port, "/accounts/login/", 1000)
         log = procs.log("daphne")
     finally:
         procs.stop_all()
@@ -143,7 +96,7 @@ async def test_daphne_refuses_fifty_megabytes_anywhere_before_reading_them(tmp_p
 async def test_through_nginx_a_body_over_every_limit_stops_at_the_proxy_and_one_over_its_pages_at_daphne(
         tmp_path, nginx_installed):
     stack = Stack(tmp_path, "", "sqlite")
-    stack.env.update(embedded_env(tmp_path), BEHIND_PROXY="1")
+    stack.env.update(embedded_env(tmp_path / "bodies.sqlite3"), BEHIND_PROXY="1")
     try:
         webs = [stack.port, free_port()]
         daphnes = [stack.start_daphne("web-1", webs[0]), stack.start_daphne("web-2", webs[1])]
@@ -151,9 +104,9 @@ async def test_through_nginx_a_body_over_every_limit_stops_at_the_proxy_and_one_
             await wait_for_port(port)
         proxy = stack.start_proxy(webs)
         await wait_for_port(proxy, "nginx")
-        over_all = [await post(proxy, path, BODY, chunked)
+        over_all = [(await post(proxy, path, BODY, chunked))[:2]
                     for path in ("/host/import/", "/accounts/login/") for chunked in (False, True)]
-        over_page = [await post(proxy, "/accounts/login/", 5 * MIB, chunked) for chunked in (False, True)]
+        over_page = [(await post(proxy, "/accounts/login/", 5 * MIB, chunked))[:2] for chunked in (False, True)]
         peaks = [peak_rss(d.pid) for d in daphnes]
         log = stack.procs.log("web-1") + stack.procs.log("web-2")
     finally:
