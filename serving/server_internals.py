@@ -4,13 +4,15 @@ Two things need them. A body over its page's limit must be refused before it is 
 (serving/request_bodies.py), but Twisted keeps a request's whole body (in a temporary file past
 100 KB) and Daphne puts all of it in the application's queue at once before the application hears of
 the request; so Daphne's request class is given a subclass that asks the limit as the headers end
-and as each piece of the body arrives (bound_request_bodies). And a web process writes each broadcast frame once per process, not once per socket (game/live/fanout.py),
+and as each piece of the body arrives (bound_request_bodies). And a web process writes each
+broadcast frame once per process, not once per socket (game/live/fanout.py),
 which ASGI's public interface cannot do: it needs the autobahn protocol behind Daphne's `send`,
 that protocol's prepared-message API, and how many bytes Twisted still holds for the socket. None of
 that is public API, so all of it is here, checked against the versions named in CHECKED_WITH by
 tests/test_server_internals.py: an upgrade of any of them fails that test until this module has
 been read again against the new version. Without Daphne (another ASGI server) every function
-here answers "not available" and the fan-out falls back to a queue per socket.
+here answers "not available" and the fan-out falls back to a queue per socket; the body limits then
+hold only where a page checks them itself (the import page, game/web/views_import.py).
 
 channels-redis is the other library whose insides we use; its adapter is serving/redis_layer.py
 (a subclass of its layer), checked by the same test.
