@@ -4,7 +4,8 @@ Websockets are bounded in what they may send (serving/websocket_limits.py), then
 check (ALLOWED_HOSTS) and the session login before a consumer sees them. In the embedded default
 (no REDIS_URL) the application also starts the conductor inside this process on the first request;
 with Redis, `manage.py conduct` runs it separately. GET /healthz is answered before all of that
-(exhibition/health.py).
+(exhibition/health.py). Before any of it, a request body over its page's limit is answered 413 by
+Daphne's request itself, before the body is read (serving/request_bodies.py).
 """
 import os
 
@@ -20,6 +21,8 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from exhibition.health import HealthCheck  # noqa: E402
 from serving.long_lived import keep_out_of_collection  # noqa: E402
+from serving.request_bodies import body_limit, refusal_page  # noqa: E402
+from serving.server_internals import bound_request_bodies  # noqa: E402
 from serving.websocket_limits import BoundedMessages  # noqa: E402
 from game.conductor.embedded import ConductorStarter, embedded_enabled  # noqa: E402
 from game.live.routing import websocket_urlpatterns  # noqa: E402
@@ -46,5 +49,6 @@ application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocke
 if embedded_enabled():
     application = ConductorStarter(application)
 application = HealthCheck(application)  # GET /healthz, for load balancers and compose
+bound_request_bodies(body_limit, refusal_page)  # before Daphne, which imported this module, opens its port
 
 keep_out_of_collection("The web process")  # no full garbage collection pass walks start-up's objects in play

@@ -11,7 +11,7 @@ from datetime import timedelta
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from serving import client_address, environment, hall
+from serving import environment, hall
 
 BASE_DIR = environment.PROJECT
 
@@ -51,14 +51,15 @@ if EXHIBITION_PUBLIC_URL:
 
 # HTTPS (on unless DEBUG): redirect plain HTTP, secure cookies, and HSTS. Set HTTPS=off only on a
 # plain-HTTP network you trust (a hall's own Wi-Fi): hall mode is that case, so there it is off
-# unless EXHIBITION_PUBLIC_URL is an https:// address. Behind a TLS-terminating proxy set
-# BEHIND_PROXY=1: the proxy's X-Forwarded-Proto is then believed, and X-Forwarded-For from the
-# proxies in TRUSTED_PROXIES (comma-separated addresses and networks; unset, loopback and the private
-# ranges, where docker-compose's network lives): serving/client_address.py says how it is read.
-# (HTTPS's and BEHIND_PROXY's defaults follow from the other variables in the table.)
+# unless EXHIBITION_PUBLIC_URL is an https:// address. Behind a proxy set BEHIND_PROXY=1: the proxy's
+# X-Forwarded-Proto is then believed, and the client's address is the X-Forwarded-For entry PROXY_HOPS
+# from the right (one a proxy; TRUSTED_PROXIES, when set, names the peers whose header is read):
+# serving/client_address.py says how it is read. (HTTPS's and BEHIND_PROXY's defaults follow from the
+# other variables in the table.)
 HTTPS = env["HTTPS"]
 BEHIND_PROXY = env["BEHIND_PROXY"]
-TRUSTED_PROXIES = env["TRUSTED_PROXIES"] or client_address.PRIVATE_NETWORKS
+PROXY_HOPS = env["PROXY_HOPS"]
+TRUSTED_PROXIES = env["TRUSTED_PROXIES"]
 if HTTPS:
     SECURE_SSL_REDIRECT = True
     SESSION_COOKIE_SECURE = True
@@ -231,18 +232,27 @@ WHITENOISE_USE_FINDERS = True
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 
-# Login throttling (django-axes) on every sign-in form, ours and the admin's: after
-# EXHIBITION_LOGIN_FAILURES wrong passwords for one username from one client address, that pair is
-# refused for EXHIBITION_LOGIN_COOLOFF_MINUTES, counted again from each refused try. Locking the pair,
-# not the username alone, means an attacker cannot lock the host out from everywhere; nor the address
-# alone, which a whole hall may share. The address is the one the join limit uses (trusted proxies only).
+# Login throttling (django-axes) on every sign-in form, ours and the admin's, in two locks
+# (serving/login_lockout.py, docs/production.md "Login throttling"). After EXHIBITION_LOGIN_FAILURES wrong
+# passwords for one username from one client address, that pair is refused for
+# EXHIBITION_LOGIN_COOLOFF_MINUTES after the last of them; not the username alone, which would let anyone
+# lock the host out from everywhere, nor the address alone, which a whole hall may share. And after
+# EXHIBITION_LOGIN_USERNAME_FAILURES for one username from any addresses within
+# EXHIBITION_LOGIN_USERNAME_SECONDS, the username is refused everywhere for the rest of that short stretch:
+# a guesser with many addresses is slowed, a stranger locks a host out for a minute at most. A refused try
+# tests no password and counts for neither (so a host refused while a stranger guesses does not lock
+# their own address). The address is the one the join limit uses (serving/client_address.py).
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
 AXES_VERBOSE = False  # no banner at every start: each manage.py command's stderr would open with it
+AXES_HANDLER = "serving.login_lockout.LoginLockout"
 AXES_FAILURE_LIMIT = env["EXHIBITION_LOGIN_FAILURES"]
 AXES_COOLOFF_TIME = timedelta(minutes=env["EXHIBITION_LOGIN_COOLOFF_MINUTES"])
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "serving.client_address.client_address"
+EXHIBITION_LOGIN_USERNAME_FAILURES = env["EXHIBITION_LOGIN_USERNAME_FAILURES"]
+EXHIBITION_LOGIN_USERNAME_SECONDS = env["EXHIBITION_LOGIN_USERNAME_SECONDS"]
 AXES_LOCKOUT_CALLABLE = "serving.login_lockout.lockout_page"
 
 # Where the shared public question sets live (tests and benchmarks read them from here).
@@ -268,6 +278,8 @@ EXHIBITION_SNIPPETS_CORPUS = env["EXHIBITION_SNIPPETS_CORPUS"]
 # report may hold (game/report/match_logs.py): each the setting of its variable's name.
 globals().update({name: value for name, value in env.items()
                   if name.startswith("EXHIBITION_IMPORT_MAX_") or name == "EXHIBITION_REPORT_MAX_MATCHES"})
+# A request body to any page but the import page, refused before it is read (serving/request_bodies.py).
+EXHIBITION_MAX_BODY_BYTES = env["EXHIBITION_MAX_BODY_BYTES"]
 
 # LOG_FORMAT=json: one JSON object a line (serving/logs.py), for log collectors; plain text otherwise.
 LOG_FORMAT = env["LOG_FORMAT"]

@@ -1,34 +1,19 @@
 """The address a request came from, without believing what a client wrote.
 
 The join limit and login throttling count per address, so a client that could name its own address
-could dodge both. Behind our proxy (BEHIND_PROXY) a request's peer is the proxy, and the proxy appends
-the address it saw to X-Forwarded-For; whatever stands to the left of that was sent by the client.
-So we believe the header only from a trusted proxy, and read it from the right: the first entry that
-is not a trusted proxy is the client.
+could dodge both. Without a proxy (BEHIND_PROXY off) the address is the peer's and X-Forwarded-For is
+ignored. Behind proxies the peer is the nearest proxy, and each proxy appends the address it saw to
+X-Forwarded-For; whatever stands to the left of what the outermost proxy appended was written by the
+client. So exactly PROXY_HOPS entries are read, from the right: the last of them is what the outermost
+proxy saw, the client. No address range is trusted for what it is: a phone on the hall's private
+network is a client like any other. TRUSTED_PROXIES, when set, names the peers whose header is read at
+all (the nearest proxy); from any other peer the header is ignored.
 """
 import ipaddress
 
 from django.conf import settings
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
-
-# Trusted when BEHIND_PROXY is on and TRUSTED_PROXIES is unset: loopback and the private ranges, where
-# docker-compose's own network (and so our nginx) lives.
-PRIVATE_NETWORKS = tuple(ipaddress.ip_network(n) for n in (
-    "127.0.0.0/8", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "::1/128", "fc00::/7"))
-
-
-def parse_networks(text: str) -> tuple[Network, ...]:
-    """Comma-separated addresses and networks (CIDR), or ValueError with a sentence naming the bad one."""
-    networks = []
-    for item in filter(None, (part.strip() for part in text.split(","))):
-        try:
-            networks.append(ipaddress.ip_network(item))
-        except ValueError:
-            raise ValueError(f"TRUSTED_PROXIES: {item!r} is not an address or a network such as 10.0.0.0/8 "
-                             f"(a network's address must have its host bits zero).") from None
-    return tuple(networks)
 
 
 def parse_address(text: str) -> Address | None:
@@ -41,26 +26,29 @@ def parse_address(text: str) -> Address | None:
     return address
 
 
-def is_trusted(address: Address | None) -> bool:
-    return address is not None and any(address in network for network in settings.TRUSTED_PROXIES)
+def reads_header_from(peer: Address | None) -> bool:
+    """Whether X-Forwarded-For is read from this peer: behind a proxy, and the peer is one of
+    TRUSTED_PROXIES when those are named."""
+    if not settings.BEHIND_PROXY or peer is None:
+        return False
+    return not settings.TRUSTED_PROXIES or any(peer in network for network in settings.TRUSTED_PROXIES)
 
 
 def client_address(request) -> str:
-    """The client's address: the peer's, or behind a trusted proxy the one that proxy saw.
+    """The client's address: the peer's, or behind proxies the one the outermost proxy saw.
 
-    Walking X-Forwarded-For from the right, each entry was written by the hop to its right; while
-    that hop is a trusted proxy the entry is what it saw. An entry that is not an address stops the
-    walk at the last trusted hop. When every entry is a trusted address, the leftmost is the client.
+    Walking X-Forwarded-For from the right, each of the last PROXY_HOPS entries was written by a
+    proxy. An entry that is missing or not an address stops the walk at the hop before it (a proxy
+    that wrote nonsense, or fewer proxies than PROXY_HOPS says), whose address is then the client's.
     """
     peer = request.META.get("REMOTE_ADDR", "")
     nearest = parse_address(peer)
-    if not settings.BEHIND_PROXY or not is_trusted(nearest):
+    if not reads_header_from(nearest):
         return str(nearest) if nearest else peer
-    for entry in reversed(request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")):
+    entries = request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
+    for entry in entries[::-1][:settings.PROXY_HOPS]:
         address = parse_address(entry)
         if address is None:
             break
         nearest = address
-        if not is_trusted(address):
-            break
     return str(nearest)

@@ -317,10 +317,14 @@ VARIABLES = _by_name(
         lambda read: read("EXHIBITION_PUBLIC_URL").startswith("https://") if read("EXHIBITION_HALL") else not read("DEBUG")),
         "redirect plain HTTP to HTTPS, secure cookies, HSTS; off only on a plain-HTTP network you trust", WEB),
     Variable("BEHIND_PROXY", "flag", Derived("on when `TRUSTED_PROXIES` is set", lambda read: bool(read("TRUSTED_PROXIES"))),
-             "behind a TLS-terminating proxy: believe its X-Forwarded-Proto, and X-Forwarded-For from `TRUSTED_PROXIES`",
-             WEB),
-    Variable("TRUSTED_PROXIES", "networks", (), "the proxies in front of the web processes, whose X-Forwarded-For is "
-             "read (serving/client_address.py)", WEB, shown="loopback and the private ranges"),
+             "behind a proxy (compose's nginx): believe its X-Forwarded-Proto, and take the client's address from "
+             "X-Forwarded-For, `PROXY_HOPS` entries from the right", WEB),
+    Variable("PROXY_HOPS", "int", 1, "with `BEHIND_PROXY` on: how many proxies stand in front of the web processes, "
+             "each appending the address it saw to X-Forwarded-For (serving/client_address.py); entries further left "
+             "are the client's own words and never believed", WEB, low=1, high=10),
+    Variable("TRUSTED_PROXIES", "networks", (), "with `BEHIND_PROXY` on: X-Forwarded-For is read only from a peer in "
+             "these (the nearest proxy); unset, from any peer, so let nothing but the proxy reach the web processes",
+             WEB, shown="any peer"),
     Variable("SECURE_HSTS_SECONDS", "int", 31_536_000, "with `HTTPS` on: how long a browser keeps to HTTPS once told",
              WEB, unit="seconds", low=0),
     Variable("SECURE_HSTS_INCLUDE_SUBDOMAINS", "flag", True, "with `HTTPS` on: HSTS covers the subdomains too", WEB),
@@ -380,8 +384,13 @@ VARIABLES = _by_name(
              "written spread out; 0: no phase", f"{WEB}, {CONDUCTOR}", unit="ms", low=0, high=1000),
     Variable("EXHIBITION_LOGIN_FAILURES", "int", 5, "wrong passwords for one username from one address before that "
              "pair is locked out of every sign-in form", WEB, low=1, high=1000),
-    Variable("EXHIBITION_LOGIN_COOLOFF_MINUTES", "int", 15, "how long that lock holds, counted again from each "
-             "refused try", WEB, unit="minutes", low=1, high=7 * 24 * 60),
+    Variable("EXHIBITION_LOGIN_COOLOFF_MINUTES", "int", 15, "how long that lock holds after the last wrong password "
+             "(a try refused meanwhile tests nothing and does not count)", WEB, unit="minutes", low=1, high=7 * 24 * 60),
+    Variable("EXHIBITION_LOGIN_USERNAME_FAILURES", "int", 10, "wrong passwords for one username from any addresses "
+             "within `EXHIBITION_LOGIN_USERNAME_SECONDS` before that username is refused from everywhere for the rest "
+             "of that stretch", WEB, low=1, high=10_000),
+    Variable("EXHIBITION_LOGIN_USERNAME_SECONDS", "int", 60, "the stretch the username-wide count covers: the longest "
+             "a stranger's wrong passwords can lock a host out at one go", WEB, unit="seconds", low=1, high=3600),
     Variable("EXHIBITION_EMBEDDED_CONDUCTOR", "flag", Derived("on when `REDIS_URL` is unset",
                                                               lambda read: not read("REDIS_URL")),
              "the web process runs the conductor itself, on a thread of its own", WEB),
@@ -424,6 +433,8 @@ VARIABLES = _by_name(
     # Reports and the limits of every import (intake/limits.py, docs/judging.md).
     Variable("EXHIBITION_REPORT_MAX_MATCHES", "int", 200, "matches one event report is made from at most", IMPORTS,
              unit="matches", low=1),
+    Variable("EXHIBITION_MAX_BODY_BYTES", "bytes", MIB, "a request body to any page but the import page, refused "
+             "(413) before it is read (serving/request_bodies.py)", WEB, low=KIB),
     Variable("EXHIBITION_IMPORT_MAX_FILE_BYTES", "bytes", 32 * MIB, "a question file as it arrives (an upload, or the "
              "path given to a command), packed or not", IMPORTS, low=1),
     Variable("EXHIBITION_IMPORT_MAX_UNPACKED_BYTES", "bytes", 32 * MIB, "a question file once unpacked: the parsers "

@@ -37,13 +37,14 @@ CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 TEAM = re.compile(r'name="team" value="(\d+)"')
 
 
-async def phone_joins(base: str, code: str, name: str, start: asyncio.Event) -> tuple[int, list[int]]:
+async def phone_joins(base: str, code: str, name: str, start: asyncio.Event,
+                      headers: dict | None = None) -> tuple[int, list[int]]:
     """A phone opens the join page, waits for everyone, takes a seat, and follows the answers as the
     browser would: a busy or 'taking your seat' answer is asked again. Returns (final status, every status)."""
     import httpx
 
     seen = []
-    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+    async with httpx.AsyncClient(base_url=base, timeout=60, headers=headers) as http:
         page = (await http.get(f"/m/{code}/join")).text
         form = {"csrfmiddlewaretoken": CSRF.search(page).group(1), "name": name, "team": TEAM.search(page).group(1)}
         await start.wait()

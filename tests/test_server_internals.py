@@ -107,3 +107,35 @@ def test_channels_redis_still_has_what_the_layer_builds_on():
         assert list(inspect.signature(getattr(layer, name)).parameters) == params, name
     by_connection, messages, capacities = layer._map_channel_keys_to_connection(["a.b!c"], {"type": "x"})
     assert list(by_connection) == [0] and set(messages) == set(capacities) == set(by_connection[0])
+
+
+def test_daphne_and_twisted_ask_the_request_about_its_body_where_the_body_limit_listens():
+    """bound_request_bodies relies on: Daphne building each request from its module's WebRequest, the
+    channel keeping the request line's path (_path) and telling the request the length as the headers
+    end, before it answers Expect: 100-continue, and handing it the body piece by piece."""
+    import daphne.http_protocol
+    from twisted.web import http
+
+    build = inspect.getsource(daphne.http_protocol.HTTPFactory.buildProtocol).replace(" ", "")
+    assert "protocol.requestFactory=WebRequest" in build
+    first_line = inspect.getsource(http.HTTPChannel.lineReceived).replace(" ", "")
+    assert "self._path=request" in first_line
+    headers_done = inspect.getsource(http.HTTPChannel.allHeadersReceived).replace(" ", "")
+    assert headers_done.index("req.gotLength(self.length)") < headers_done.index("self._send100Continue()")
+    chooser = inspect.getsource(http.HTTPChannel._maybeChooseTransferDecoder).replace(" ", "")
+    assert chooser.count("self.requests[-1].handleContentChunk") == 2, "both the identity and the chunked decoder"
+
+
+def test_the_bounded_request_is_installed_once_over_daphnes_own():
+    from pathlib import Path
+
+    import daphne.http_protocol
+    from serving.request_bodies import body_limit, refusal_page
+
+    entry = (Path(__file__).resolve().parents[1] / "exhibition" / "asgi.py").read_text()
+    assert "\nbound_request_bodies(body_limit, refusal_page)" in entry, "the ASGI entry point installs it as it loads"
+    server_internals.bound_request_bodies(body_limit, refusal_page)
+    installed = daphne.http_protocol.WebRequest
+    assert installed.bounds_bodies and installed.__mro__[1].__module__ == "daphne.http_protocol"
+    server_internals.bound_request_bodies(body_limit, refusal_page)
+    assert daphne.http_protocol.WebRequest is installed, "not a subclass of a subclass"

@@ -6,14 +6,12 @@ from django.contrib.admin.views.decorators import staff_member_required
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 
-from intake.limits import FILE, UNPACKED, LimitExceeded
+from intake.limits import FILE, UNPACKED
 from intake.problems import ImportProblem
+from serving.request_bodies import over_limit
 
 from game.importers.file_kinds import FORMATS
 from game.importers.run import import_file
-
-FORM_FIELDS_BYTES = 64 * 1024  # room for the form's other fields and the multipart framing around the file
-
 
 class ImportForm(forms.Form):
     file = forms.FileField(help_text="QANTA .json or .json.gz, NQ-open .jsonl, tossups.csv, a question,answer CSV, packet JSON, or a Word .docx packet.")
@@ -24,14 +22,14 @@ class ImportForm(forms.Form):
 
 
 def _too_large(request) -> str | None:
-    """The sentence for a request body over the file-size limit, judged from its length before it is read."""
+    """The sentence for a request body over the page's limit, judged from its length before it is read.
+    Daphne refuses such a body before the page is asked (serving/request_bodies.py); this is the same
+    judgement for any other server."""
     try:
         length = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
         return None
-    if length > FILE.value + FORM_FIELDS_BYTES:
-        return f"{LimitExceeded(FILE, 'The upload', f'{length:,} bytes')} Nothing was imported."
-    return None
+    return over_limit(request.path_info, length)
 
 
 # The CSRF check reads the form, and with it the whole upload; so the size is judged first, and the
