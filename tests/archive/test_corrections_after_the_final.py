@@ -66,3 +66,18 @@ def test_the_replay_lists_each_correction_at_its_moment_with_the_reasons_its_aud
     # A match with no correction has none to show.
     clean = [e for e in events if not e["data"].get("correction")]
     assert Replay(clean).bundle("spectator")["corrections"] == []
+
+
+def test_a_sides_answer_overridden_reads_with_a_correct_possessive():
+    """A spoken answer ruled for the team with the floor has no seat: the correction names the team,
+    "Humans' answer", never "Humans's"."""
+    from tests.engine.support import MOD
+    from tests.engine.test_efficientqa import new_match, to_phase
+
+    m = new_match({"tiebreakers": 0}, n=1)
+    to_phase(m, 2)
+    m.rule("accept", heard="Pilandre")
+    m.send("next", MOD, at=m.now + 1000)
+    assert m.state.status == "finished"
+    m.send("override", MOD, {"ruling": 1, "verdict": "reject", "confirm": True})
+    assert [c["what"] for c in box_score(m.state)["corrections"]] == ["Q1: Humans' answer overridden to reject"]
