@@ -6,7 +6,7 @@ import pytest
 
 from game.engine.api import Rejected, apply, decide, project
 
-from .support import MOD, Match, question
+from .support import Match, question
 
 TEXT = "Bakadu bekedu, bikidu (*) bokodu bukudu."
 

@@ -6,7 +6,7 @@ import pytest
 
 from game.engine.api import AUDIENCES, create_match, make_rules, project, snapshot
 
-from .support import MOD, SYS, TEAMS, Match, question, quizbowl_seats
+from .support import SYS, TEAMS, Match, question, quizbowl_seats
 
 TEXT = "Bakadu bekedu, bikidu (*) bokodu bukudu."
 ANSWER = "Quvexo Pilandre"
