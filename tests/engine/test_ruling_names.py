@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from game.engine.api import fold, possessive
 
-from .support import MOD, Match
+from .support import MOD
 from .test_efficientqa import new_match, to_phase
 
 
