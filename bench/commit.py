@@ -125,7 +125,8 @@ def kinds(bench_conductor, count: int, now: int) -> dict[str, list[float]]:
         receipt = None if kind == "tick" else \
             (lambda r, n: Receipt(actor(r).get("seat", "moderator"), f"{kind}-{at}-{n}"))
         costs.setdefault(label, []).append(
-            write_round(runners, at, lambda r: {"type": kind, "actor": actor(r), "data": dict(data or {})}, receipt))
+            write_round(runners, at, lambda r: {"type": kind, "actor": actor(r),
+                                                "data": data(r) if callable(data) else dict(data or {})}, receipt))
 
     at = now
     write_all("next", "next (the question starts)", at)
@@ -134,7 +135,7 @@ def kinds(bench_conductor, count: int, now: int) -> dict[str, list[float]]:
         write_all("tick", "tick", at, actor=lambda r: {"role": "system"})
     write_all("buzz", "buzz", at, actor=player)
     write_all("answer", "answer (and the judge)", at, actor=player, data={"text": "Answer"})
-    write_all("rule", "rule", at, data={"verdict": "accept"})
+    write_all("rule", "rule", at, data=lambda r: {"verdict": "accept", "answer": r.state.q.floor_seq})  # the answer shown
     return costs
 
 if __name__ == "__main__":

@@ -111,7 +111,7 @@ def play_ahead(match, played: int) -> None:
         player = {"role": "player", "seat": seat["id"], "team": seat["team"]}
         runner.handle({"type": "buzz", "actor": player, "data": {}}, now)
         runner.handle({"type": "answer", "actor": player, "data": {"text": f"Answer {number}"}}, now)
-        runner.handle({"type": "rule", "actor": moderator, "data": {"verdict": "accept"}}, now)
+        runner.handle({"type": "rule", "actor": moderator, "data": {"verdict": "accept", "answer": runner.state.q.floor_seq}}, now)
     # The conductor takes the live match over paused (nobody ran its clock); measure() resumes it and
     # moves on to the long question.
 

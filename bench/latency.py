@@ -364,7 +364,7 @@ async def _play_room(room: Room, questions: int, buzzes: list, late: dict, fault
         if reply.get("type") == "ack" and seqs_of(reply):
             buzz["seq"] = max(seqs_of(reply))  # the buzz is the last event its command causes
             answered = (await buzzer.command("answer", {"text": f"Answer {index}", "question": index}, retry=retry))[0]
-            pressed_for = {"verdict": "accept", "after": 0, "on": buzzer.seat}  # the question's one buzz
+            pressed_for = {"verdict": "accept", "answer": max(seqs_of(answered), default=0)}  # the answer is its command's last event
             ruled = (await mod.command("rule", pressed_for, retry=retry))[0] if answered.get("type") == "ack" else None
             if ruled and ruled.get("type") == "ack":
                 last = max(seqs_of(ruled))

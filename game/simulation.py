@@ -278,12 +278,11 @@ class VirtualMatch:
         q = state.q
         if q.mode == "buzz":
             team = q.possession["team"] if q.possession and q.possession["answer"] is not None else None
-            on = q.possession["seat"] if team else None
         else:
-            team = on = q.floor if q.floor in q.submissions else None
+            team = q.floor if q.floor in q.submissions else None
         verdict = self._suggested.pop((q.number, team), None) if team else None
         if verdict is not None:
-            pressed_for = {"verdict": verdict, "after": q.ruling_ids[-1] if q.ruling_ids else 0, "on": on}
+            pressed_for = {"verdict": verdict, "answer": q.floor_seq}
             self.later(1000, {"type": "rule", "actor": MODERATOR, "data": pressed_for})
 
     def _competitor(self, seat: str) -> SimulatedCompetitor:

@@ -112,8 +112,8 @@ async def test_three_conductors_share_ten_matches_behind_the_proxy_and_a_dead_on
     for m, mod, ann, watch in rooms:
         if m["id"] in lost:
             await ack(mod, "resume")
-        await ack(ann, "submit", {"text": "Answer 0"})
-        await ack(mod, "rule", {"verdict": "accept", "after": 0, "on": "t0"})  # the humans have the first question
+        submitted = await ack(ann, "submit", {"text": "Answer 0"})  # the humans have the first question's floor
+        await ack(mod, "rule", {"verdict": "accept", "answer": submitted["data"]["seqs"][-1]})
         await ack(mod, "next")
         ended = await watch.event("match_ended", timeout=60)
         events = stored(stack, m["id"])

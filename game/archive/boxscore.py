@@ -9,7 +9,7 @@ received (buzzes and rulings), so a public box score holds nothing the hall did 
 """
 from __future__ import annotations
 
-from game.engine.api import MatchState, private_reason
+from game.engine.api import MatchState, possessive, private_reason
 from game.archive.protest_summary import protest_summary
 
 
@@ -83,7 +83,7 @@ def corrections(state: MatchState) -> list[dict]:
         if c["kind"] == "override":
             ruling = state.rulings.get(c["ruling"], {})
             who = state.seats.get(ruling.get("seat"), {}).get("name") or state.team_name(c["team"])
-            what = f"Q{c['number']}: {who}'s answer overridden to {c['verdict']}"
+            what = f"Q{c['number']}: {possessive(who)} answer overridden to {c['verdict']}"
         else:
             what = f"{state.team_name(c['team'])} adjusted by {c['points']:+d}"
         out.append({"seq": c["seq"], "kind": c["kind"], "what": what, "reason": private_reason(c).get("reason"),
@@ -251,7 +251,7 @@ def format_box_score(box: dict) -> str:
     if box["protests"]["rows"]:
         lines += ["", "Protests:"]
         for p in box["protests"]["rows"]:
-            lines.append(f"    Q{p['number']}: {p['team']} protested {p['answer_of']}'s {p['verdict']} — {p['outcome']}"
+            lines.append(f"    Q{p['number']}: {p['team']} protested {possessive(p['answer_of'])} {p['verdict']} — {p['outcome']}"
                          + (f": {p['reason']}" if p["reason"] else ""))
     lines.append("")
     lines.append(("Final score, corrected: " if box.get("corrections") else "Final score: ")

@@ -14,7 +14,7 @@ after every correction. No answer text, guess or question text is written.
 from __future__ import annotations
 
 from game.archive.boxscore import box_score
-from game.engine.api import MatchState, phase_has
+from game.engine.api import MatchState, phase_has, possessive
 from game.archive.replay import Replay, load_log, timeline
 
 QBJ_VERSION = "2.1.1"  # the quizbowl/schema package version the files follow
@@ -171,7 +171,7 @@ def _correction_notes(state: MatchState) -> list[str]:
     out += [f"Points outside the questions (score adjustments): {name} {points:+d}."
             for name, points in box["adjustments"].items()]
     # Protests: the ruling, who protested and how it was resolved; the team's own text is theirs, not here.
-    out += [f"Protest: question {p['number']}, {p['team']} protested the {p['verdict']} of {p['answer_of']}'s answer: "
+    out += [f"Protest: question {p['number']}, {p['team']} protested the {p['verdict']} of {possessive(p['answer_of'])} answer: "
             f"{p['outcome']}" + (f" ({p['reason']})" if p["reason"] else "") + "."
             for p in box["protests"]["rows"]]
     return out

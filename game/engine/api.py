@@ -20,3 +20,4 @@ from game.engine.selection import (MAX_SEED, NOUNS, ORDERS, PACKET_ORDER, Questi
                                    SelectionError, describe, select_questions)
 from game.engine.state import MatchState, QuestionState  # noqa: F401
 from game.engine.voice import HAND, MAX_AUDIO_MS, VOICES, WPM_RANGE  # noqa: F401
+from game.engine.wording import possessive  # noqa: F401

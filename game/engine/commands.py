@@ -18,7 +18,8 @@ COMMANDS: dict[str, tuple[frozenset, dict | None]] = {
     "judge": (SYSTEM, None), "snippets": (SYSTEM, None), "voice_timings": (SYSTEM, None),
     "start": (MODERATOR, {}), "next": (MODERATOR, {}), "end": (MODERATOR, {}), "resume": (MODERATOR, {}),
     "reveal": (MODERATOR, {"word": int}),
-    "rule": (MODERATOR, {"verdict": str, "heard": str, "after": int, "on": str, "reason": str, "public": bool}),
+    # "answer": the seq of the event that put the ruled answer on the floor (the console's floor_seq).
+    "rule": (MODERATOR, {"verdict": str, "heard": str, "answer": int, "reason": str, "public": bool}),
     "undo": (MODERATOR, {"ruling": int}),
     "override": (MODERATOR, {"ruling": int, "verdict": str, "reason": str, "public": bool, "confirm": bool}),
     "adjust": (MODERATOR, {"team": str, "points": int, "reason": str, "public": bool, "scores_seq": int,

@@ -269,6 +269,8 @@ EVENTS: dict[str, EventType] = {
         {"id": WHOLE, "number": WHOLE, "phase": WHOLE, "mode": TEXT, "team": TEXT, "seat": TEXT_OR_NULL,
          "text": TEXT_OR_NULL, "heard": TEXT_OR_NULL, "verdict": TEXT, "points": WHOLE, "accept_points": WHOLE,
          "reject_points": WHOLE, "score_changes": SCORE_CHANGES, "by": TEXT, "word": WHOLE_OR_NULL,
+         "answer": WHOLE.optional("the seq of the event that put the ruled answer on the floor (what the "
+                                  "moderator's rule named); older logs lack it"),
          "deadline": DEADLINE.or_null().optional("a prompt: the clock for the answer to it"),
          "resume_at": WHOLE_OR_NULL.optional("a wrong answer in a buzz phase: when the reading goes on"),
          "dead_at": WHOLE.optional("a wrong answer after the last word: when the question goes dead"),

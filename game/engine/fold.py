@@ -106,6 +106,7 @@ def _phase_started(s: MatchState, d, t):
     q.phase, q.mode = d["phase"] - 1, d["mode"]
     q.locked, q.passed, q.submissions, q.refused = [], [], {}, []
     q.possession, q.floor = None, d.get("floor")
+    q.floor_seq = s.seq + 1 if q.mode == "team" else None  # a team phase gives the floor to its first side
     q.next_word_at = d.get("next_word_at")
     q.deadline = d.get("deadline")
     if d.get("words"):
@@ -139,12 +140,14 @@ def _buzz(s: MatchState, d, t):
     q.next_word_at = None
     q.deadline = {"kind": "answer", "at": d["deadline_at"]} if d.get("deadline_at") else None
     q.stage = Stage.BUZZED
+    q.floor_seq = s.seq + 1
 
 
 def _answer(s: MatchState, d, t):
     s.q.possession["answer"] = d["text"]
     s.q.deadline = None
     s.q.stage = Stage.ANSWERED
+    s.q.floor_seq = s.seq + 1
     marker = _open_marker(s.q, d["seat"])
     if marker is not None:
         marker["text"] = d["text"]
@@ -152,7 +155,10 @@ def _answer(s: MatchState, d, t):
 
 
 def _submission(s: MatchState, d, t):
-    s.q.submissions[d["team"]] = {"seat": d["seat"], "text": d["text"], **({"held": True} if d.get("held") else {})}
+    s.q.submissions[d["team"]] = {"seat": d["seat"], "text": d["text"], "seq": s.seq + 1,
+                                  **({"held": True} if d.get("held") else {})}
+    if d["team"] == s.q.floor:
+        s.q.floor_seq = s.seq + 1
     _stop_clock(s.q, d)
     _record_answer(s, d)
 
@@ -160,6 +166,15 @@ def _submission(s: MatchState, d, t):
 def _stop_clock(q: QuestionState, d):
     if d.get("clock_stopped"):  # every side has answered: no deadline runs on
         q.deadline = None
+
+
+def _floor_moved(s: MatchState, before: str | None):
+    """A team phase's floor went from `before` to another side (or to nobody): it holds that side's
+    submission if it made one, else it waits for that side from this event on."""
+    q = s.q
+    if q.floor != before:
+        sub = q.submissions.get(q.floor)
+        q.floor_seq = None if q.floor is None else sub["seq"] if sub else s.seq + 1
 
 
 def _record_answer(s: MatchState, d):
@@ -175,7 +190,8 @@ def _open_marker(q: QuestionState, seat: str) -> dict | None:
 def _passed(s: MatchState, d, t):
     q = s.q
     q.passed.append(d["team"])
-    q.floor = d.get("floor")
+    before, q.floor = q.floor, d.get("floor")
+    _floor_moved(s, before)
     _stop_clock(q, d)
 
 
@@ -216,8 +232,9 @@ def _ruling(s: MatchState, d, t):
     # shown): question_closed, which follows in the same command, moves it.
     if verdict == "accept":
         q.result = {"team": d["team"], "seat": d["seat"], "points": d["points"], "phase": d["phase"]}
-        q.possession, q.deadline = None, None
+        q.possession, q.deadline, q.floor_seq = None, None, None
     elif verdict == "prompt":
+        q.floor_seq = s.seq + 1  # the answer goes back: the side answers again
         if q.mode == "buzz":
             q.possession = dict(q.possession, answer=None, prompted=True)
             q.stage = Stage.PROMPTED
@@ -227,13 +244,14 @@ def _ruling(s: MatchState, d, t):
     else:
         q.locked = q.locked + [d["team"]]
         if q.mode == "buzz":
-            q.possession = None
+            q.possession, q.floor_seq = None, None
             q.next_word_at = d.get("resume_at")
             q.deadline = {"kind": "dead", "at": d["dead_at"]} if d.get("dead_at") is not None else None
             if not q.answer_shown:  # the floor opens again
                 q.stage = buzz_floor_stage(q.revealed, len(s.question.words))
         else:
-            q.floor = d.get("floor")
+            before, q.floor = q.floor, d.get("floor")
+            _floor_moved(s, before)
 
 
 def _question_copy(q: QuestionState) -> QuestionState:
@@ -257,13 +275,14 @@ def _timeout(s: MatchState, d, t):
     q.deadline = None
     if d["kind"] == "discussion":
         q.passed = q.passed + list(d.get("passed", []))
-        q.floor = d.get("floor")
+        before, q.floor = q.floor, d.get("floor")
+        _floor_moved(s, before)
 
 
 def _question_closed(s: MatchState, d, t):
     q = s.q
     q.stage = Stage.CLOSED
-    q.next_word_at, q.deadline, q.possession = None, None, None
+    q.next_word_at, q.deadline, q.possession, q.floor_seq = None, None, None, None
     q.revealed = len(s.questions[q.index].words)
     s.history.append(_history_entry(s, q, thrown_out=False))
 
@@ -320,6 +339,7 @@ def _undo(s: MatchState, d, t):
         restored.deadline = None
     restored.score_changes = dict(q.score_changes)
     _add_scores(s, d["score_changes"], restored.score_changes)
+    restored.floor_seq = s.seq + 1  # the undone ruling's answer is back on the floor: it is ruled from here
     s.rulings.pop(d["ruling"], None)
     s.q = restored
 

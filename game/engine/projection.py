@@ -220,6 +220,7 @@ def _question_view(state: MatchState, audience: str, team: str | None) -> dict |
         "passed": list(q.passed),
         "possession": q.possession,
         "floor": q.floor,
+        "floor_seq": q.floor_seq if staff else None,  # what a ruling names (rule's "answer")
         "deadline": q.deadline,
         "next_word_at": q.next_word_at,
         "voice": q.voice if audience in ("moderator", "spectator") else None,
@@ -254,7 +255,8 @@ def _submissions(per_team: dict, audience: str, team: str | None) -> dict:
     def readable(t: str, sub: dict) -> bool:
         return audience == "moderator" or (audience == "player" and t == team and not sub.get("held"))
 
-    return {t: {"seat": sub["seat"], "text": sub["text"] if readable(t, sub) else None} for t, sub in per_team.items()}
+    return {t: {"seat": sub["seat"], "text": sub["text"] if readable(t, sub) else None,
+                **({"seq": sub["seq"]} if audience == "moderator" else {})} for t, sub in per_team.items()}
 
 
 def _visible(per_team: dict, audience: str, team: str | None) -> dict:

@@ -27,6 +27,7 @@ from game.engine.selection import PACKET_ORDER
 from game.engine.stages import NOT_YOUR_BUZZ, NOTHING_TO_PASS, STAGES
 from game.engine.state import MatchState
 from game.engine.typed import typed_text
+from game.engine.wording import possessive
 
 MAX_TEXT = 200
 MAX_REASON = 1000  # why a bot was stopped: the figures and the mechanism that held it
@@ -351,7 +352,8 @@ def _rule(out: _Emitter, team: str, verdict: str, now: int, by: str, heard: str 
     out.emit("ruling", now, id=s.next_ruling_id, number=q.number, phase=q.phase + 1, mode=q.mode,
              team=team, seat=seat, text=text, heard=heard, verdict=verdict, points=points,
              accept_points=accept_pts, reject_points=reject_pts,
-             score_changes={team: points} if points else {}, by=by, word=word, **extra, **(note or {}))
+             score_changes={team: points} if points else {}, by=by, word=word, answer=q.floor_seq, **extra,
+             **(note or {}))
     s = out.state
     q = s.q
     if verdict == "accept":
@@ -686,17 +688,29 @@ def _cmd_rule(out, actor, data, now, received):
         raise Rejected("The answer has been shown, so there is nothing to prompt for; accept or reject.", "answer_shown")
     heard = data.get("heard")
     heard = " ".join(heard.split())[:MAX_TEXT] if isinstance(heard, str) and heard.strip() else None
-    if q.mode == "buzz":
-        team, on = q.possession["team"], q.possession["seat"]
-    else:
-        team = on = q.floor
-        if team is None or (team not in q.submissions and heard is None):
-            raise Rejected("The team with the floor has not submitted yet.", "nothing_to_rule")
-    # A ruling names the answer it was pressed for: a late retry never lands on someone else's answer.
-    _target(data, "after", q.ruling_ids[-1] if q.ruling_ids else 0,
-            "Another ruling came first; look at the console and rule again if it is still needed.")
-    _target(data, "on", on, "The floor changed before your ruling arrived; rule again on the answer shown now.")
+    named = data.get("answer")
+    if not isinstance(named, int) or isinstance(named, bool):
+        raise Rejected("A ruling names the answer it rules: answer, the seq of the event that put that answer on "
+                       "the floor (the console's floor_seq).", "bad_shape")
+    team = q.possession["team"] if q.mode == "buzz" else q.floor
+    if q.mode == "team" and (team is None or (team not in q.submissions and heard is None)):
+        raise Rejected("The team with the floor has not submitted yet.", "nothing_to_rule")
+    # The answer pressed for must be the one on the floor: a submission, a buzz, a ruling that arrived
+    # in between (or a late retry) is never ruled unseen.
+    if named != q.floor_seq:
+        raise Rejected(_since_you_looked(s, team), "stale")
     _rule(out, team, verdict, now, by="moderator", heard=heard, note=_reason(data))
+
+
+def _since_you_looked(s: MatchState, team: str) -> str:
+    """Why a ruling of an answer the floor no longer holds is refused, saying what it holds now."""
+    q = s.q
+    typed = q.possession["answer"] if q.mode == "buzz" else (q.submissions.get(team) or {}).get("text")
+    whose = possessive(s.team_name(team))
+    if typed is not None:
+        return f"{whose} answer changed to “{typed}” since you looked: rule again."
+    return (f"The floor changed since you looked: {whose} answer is not in yet. Rule again when it is "
+            "(or type what you heard).")
 
 
 def _cmd_undo(out, actor, data, now, received):

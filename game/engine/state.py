@@ -53,8 +53,12 @@ class QuestionState:
     locked: list[str] = field(default_factory=list)  # teams out of this phase
     passed: list[str] = field(default_factory=list)  # teams that passed this (team) phase
     possession: dict | None = None  # buzz mode: {seat, team, received, word, seen, answer, prompted}
-    submissions: dict = field(default_factory=dict)  # team phase: team -> {seat, text, prompted}
+    submissions: dict = field(default_factory=dict)  # team phase: team -> {seat, text, seq, held?}
     floor: str | None = None  # team phase: whose submission is judged next
+    # The seq of the event that put what the floor holds there: a buzz, its answer, the floor's submission,
+    # or what gave the floor to a side or sent its answer back (a ruling, a pass, a timeout, an undo).
+    # A ruling names it (rule's "answer"), so it never lands on an answer the moderator has not seen.
+    floor_seq: int | None = None
     deadline: dict | None = None  # {"kind": answer|prompt|dead|discussion, "at": ms}
     stage: Stage = Stage.READING  # where play stands (engine/stages.py); the fold sets it from each event
     result: dict | None = None  # {team, seat, points, phase} when someone got it

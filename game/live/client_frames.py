@@ -39,8 +39,7 @@ KNOWN = {**SESSION, **MODERATOR, **PLAYER}
 # What a moderator command was pressed for (field -> how to say it is missing): without it a double
 # click or a retry could apply twice, and a stale console could rule on another buzz than it showed.
 TARGETS = {
-    "rule": {"after": "the question's last ruling (after, 0 if none)",
-             "on": "the seat that buzzed or the team with the floor (on)"},
+    "rule": {"answer": "the answer it rules (answer: the seq of the event that put it on the floor)"},
     "undo": {"ruling": "the ruling"},
     "override": {"ruling": "the ruling"},
     "adjust": {"scores_seq": "the scores it saw (scores_seq)"},

@@ -57,7 +57,7 @@ function newQuestion(view, d) {
   const q = {
     number: d.number, index: d.index, tiebreaker: d.tiebreaker, priority: d.priority, category: d.category,
     kind: d.question_kind, revealed: 0, words: [], phase: 1, mode: "buzz", points: null, locked: [], passed: [],
-    possession: null, floor: null, deadline: null, next_word_at: null, closed: false, answer_shown: false, result: null,
+    possession: null, floor: null, floor_seq: null, deadline: null, next_word_at: null, closed: false, answer_shown: false, result: null,
     score_changes: {}, answer: null, power_index: null, submissions: {}, chat: {}, bot_guesses: {}, bot_missed: {},
     can_undo: false, last_ruling: null, snippets: [], buzz_log: [], buzzes: [], answers: [], ruling_ids: [], voice: null,
   };
@@ -104,6 +104,8 @@ function note(view, frame, kind, text, extra = {}) {
 
 export function seatName(view, id) { return view.seats[id]?.name ?? "someone"; }
 export function teamName(view, id) { return view.teams.find((t) => t.id === id)?.name ?? id ?? ""; }
+/** A name with its possessive ending: "Humans'" after a final s, else "Ann's" (game/engine/wording.py). */
+export function possessive(name) { const n = String(name ?? "").trim(); return /s$/i.test(n) ? `${n}'` : `${n}'s`; }
 
 /** One buzz as the moderator's audit keeps it (game/engine/fold.py _audit). */
 function audit(d, t, outcome) {
@@ -154,11 +156,12 @@ const FOLD = {
     view.question = newQuestion(view, d);
     view.number = d.number;
   },
-  phase_started(view, d) {
+  phase_started(view, d, frame) {
     const q = view.question;
     Object.assign(q, {
       phase: d.phase, mode: d.mode, points: d.points, locked: [], passed: [], submissions: {}, possession: null,
       floor: d.floor ?? null, next_word_at: d.next_word_at ?? null, deadline: d.deadline ?? null,
+      floor_seq: staff(view) && d.mode === "team" ? frame.seq : null,  // a team phase gives the floor to its first side
     });
     if (d.words && d.words.length) {
       if (!view.questions) q.words = q.words.slice(0, q.revealed).concat(d.words);
@@ -188,6 +191,7 @@ const FOLD = {
     q.buzzes.push({ seat: d.seat, team: d.team, word: d.word, text: null, verdict: null, prompted: false, ruling: null });
     q.next_word_at = null;
     q.deadline = d.deadline_at ? { kind: "answer", at: d.deadline_at } : null;
+    if (staff(view)) q.floor_seq = frame.seq;
     note(view, frame, "buzz", `${seatName(view, d.seat)} buzzed at word ${d.word}`, { team: d.team });
     if (d.replaces && d.margin != null && before) noteRace(view, frame, d, before, d.margin, d.team);
   },
@@ -195,21 +199,24 @@ const FOLD = {
     const q = view.question;
     if (q.possession) q.possession.answer = d.text;
     q.deadline = null;
+    if (staff(view)) q.floor_seq = frame.seq;
     const marker = openMarker(q, d.seat);
     if (marker) marker.text = d.text;
     recordAnswer(view, d, frame);
     note(view, frame, "answer", d.text, { team: d.team, who: seatName(view, d.seat) });
   },
   submission(view, d, frame) {
-    view.question.submissions[d.team] = { seat: d.seat, text: d.text ?? null }; // null: another team's, unread
-    if (d.clock_stopped) view.question.deadline = null;  // every side has answered: the clock stops
+    const q = view.question;
+    q.submissions[d.team] = { seat: d.seat, text: d.text ?? null, ...(staff(view) ? { seq: frame.seq } : {}) }; // null: another team's, unread
+    if (staff(view) && d.team === q.floor) q.floor_seq = frame.seq;
+    if (d.clock_stopped) q.deadline = null;  // every side has answered: the clock stops
     recordAnswer(view, d, frame);
     note(view, frame, "answer", d.text ?? null, { team: d.team, who: seatName(view, d.seat) });
   },
   pass(view, d, frame) {
     const q = view.question;
     q.passed = [...q.passed, d.team];
-    q.floor = d.floor ?? null;
+    floorMoved(view, q, d.floor ?? null, frame);
     if (d.clock_stopped) q.deadline = null;
     note(view, frame, "pass", `${teamName(view, d.team)} passed`, { team: d.team });
   },
@@ -237,7 +244,9 @@ const FOLD = {
       q.result = { team: d.team, seat: d.seat, points: d.points, phase: d.phase };
       q.possession = null;
       q.deadline = null;
+      q.floor_seq = null;
     } else if (d.verdict === "prompt") {
+      if (staff(view)) q.floor_seq = frame.seq;  // the answer goes back: the side answers again
       if (q.mode === "buzz" && q.possession) q.possession = { ...q.possession, answer: null, prompted: true };
       else delete q.submissions[d.team];
       q.deadline = d.deadline ?? null;
@@ -245,10 +254,11 @@ const FOLD = {
       q.locked = [...q.locked, d.team];
       if (q.mode === "buzz") {
         q.possession = null;
+        q.floor_seq = null;
         q.next_word_at = d.resume_at ?? null;
         q.deadline = d.dead_at != null ? { kind: "dead", at: d.dead_at } : null;
       } else {
-        q.floor = d.floor ?? null;
+        floorMoved(view, q, d.floor ?? null, frame);
       }
     }
     // The ruling replaces the line that showed the answer waiting for it (or that the team had answered,
@@ -264,7 +274,7 @@ const FOLD = {
     q.deadline = null;
     if (d.kind === "discussion") {
       q.passed = [...q.passed, ...(d.passed || [])];
-      q.floor = d.floor ?? null;
+      floorMoved(view, q, d.floor ?? null, frame);
     }
     if (d.kind === "dead") note(view, frame, "info", "Time is up: nobody else buzzed in time");
     // Said only when it is true: a side was still to answer when the discussion clock ran out.
@@ -274,7 +284,7 @@ const FOLD = {
   question_closed(view, d, frame) {
     const q = view.question;
     const split = splitWords(d.text);
-    Object.assign(q, { closed: true, answer_shown: true, next_word_at: null, deadline: null, possession: null, words: split.words,
+    Object.assign(q, { closed: true, answer_shown: true, next_word_at: null, deadline: null, possession: null, floor_seq: null, words: split.words,
       revealed: split.words.length, power_index: split.power, answer: d.answer, result: d.result });
     view.history.push(historyEntry(view, q, false, "", d.answer, d.text));
     note(view, frame, "closed", d.answer, { result: d.result });
@@ -291,6 +301,7 @@ const FOLD = {
   },
   undo(view, d, frame, client) {
     delete view.rulings[d.ruling];
+    if (staff(view) && view.question) view.question.floor_seq = frame.seq;  // the undone ruling's answer is back on the floor
     note(view, frame, "info", "The last ruling was undone");
     // The engine restores the question from a checkpoint we do not keep; ask for the whole picture.
     client?.resync();
@@ -402,6 +413,16 @@ function noteCorrection(view, d, frame, kind, team) {
     verdict: d.verdict ?? null, points: d.points ?? null, score_changes: { ...d.score_changes }, reason: d.reason ?? null };
   if (d.public) entry.public = true;
   view.corrections = [...view.corrections, entry];
+}
+
+/**
+ * A team phase's floor goes to `floor`: on the console it holds that side's submission if it made one, else
+ * it waits for that side from this frame on (game/engine/fold.py _floor_moved; a ruling names floor_seq).
+ */
+function floorMoved(view, q, floor, frame) {
+  const before = q.floor;
+  q.floor = floor;
+  if (staff(view) && floor !== before) q.floor_seq = floor == null ? null : q.submissions[floor]?.seq ?? frame.seq;
 }
 
 function notice(view, frame, seat, reason, status) {

@@ -2,8 +2,9 @@
 // controls of the match. Keys: A accept, P prompt, R reject, N next, Space reveal, U undo,
 // H pause/resume. Keys never fire while the moderator is typing in a field.
 
-import { seatName, teamName } from "./match-fold.js";
+import { possessive, seatName, teamName } from "./match-fold.js";
 import { renderProtests } from "./protest-panel.js";
+import { floorAnswer, ruleData, ruleLabel } from "./ruling-target.js";
 import { VoicePicker } from "./voice-picker.js";
 import { botLabel, calledScores, correctionText, el, openScreen, phaseText, renderBots, renderFinal, renderQuestion, renderScores, renderSnippets, showEnded, teamClass } from "./ui.js";
 
@@ -17,11 +18,7 @@ const voicePicker = new VoicePicker({ config, command });
 
 // -- state of the controls --------------------------------------------------------------------
 
-function canRule(view) {
-  const q = view.question;
-  if (!q || q.closed || view.status !== "live") return false;
-  return q.mode === "buzz" ? !!q.possession : !!q.floor;
-}
+let shown = null;  // the answer the ruling buttons name as last drawn ({team, seq}): what A / P / R rule
 
 function canReveal(view) {
   const q = view.question;
@@ -34,12 +31,12 @@ function canNext(view) {
 
 // Every command names what it was pressed for (the answer ruled on, the ruling undone, the question
 // thrown out, the scores adjusted): a double press or a late retry is then refused, never applied twice.
+// A ruling names the answer shown when the key was pressed; if another reached the floor meanwhile the
+// engine refuses it and the toast says what the floor holds now.
 function rule(verdict) {
-  const view = client.view;
-  if (!canRule(view)) return;
-  const q = view.question;
+  if (!shown) return;
   const heard = $("heard").value.trim();
-  const data = { verdict, after: q.last_ruling || 0, on: q.mode === "buzz" ? q.possession.seat : q.floor, ...reasonOf($("rule-reason"), $("rule-public")) };
+  const data = { ...ruleData(verdict, shown), ...reasonOf($("rule-reason"), $("rule-public")) };
   if (heard) data.heard = heard;
   command("rule", data).then(() => { $("heard").value = ""; $("rule-reason").value = ""; $("rule-public").checked = false; }).catch(() => {});
 }
@@ -349,7 +346,7 @@ function rulingRow(view, r, overridable) {
 function override(view, r, who, verdict) {
   if (view.status !== "finished") { command("override", { ruling: r.id, verdict }).catch(() => {}); return; }
   askCorrection({ kind: "override", data: { ruling: r.id, verdict },
-    what: `Question ${r.number}: ${who}'s ${r.text ? `“${r.text}”` : "answer"} becomes ${verdict}` });
+    what: `Question ${r.number}: ${possessive(who)} ${r.text ? `“${r.text}”` : "answer"} becomes ${verdict}` });
 }
 
 // The room, by team: every seat, a person's with whether a device is connected (and since when), a
@@ -431,8 +428,12 @@ function playerRow(seat, live, entry) {
 }
 
 function renderControls(view) {
-  const ruling = canRule(view);
-  for (const b of document.querySelectorAll("[data-rule]")) b.disabled = !ruling;
+  shown = floorAnswer(view);
+  for (const b of document.querySelectorAll("[data-rule]")) {
+    b.disabled = !shown;
+    b.querySelector(".rule-label").textContent = ruleLabel(view, b.dataset.rule, shown);
+    b.dataset.answer = shown ? shown.seq : "";
+  }
   $("btn-next").disabled = !canNext(view);
   $("btn-next").firstChild.textContent = view.status === "setup" ? "Start match " : "Next question ";
   $("btn-reveal").hidden = !["moderator", "voice"].includes(view.rules?.reveal);  // by hand, also when reading aloud

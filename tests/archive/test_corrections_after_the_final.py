@@ -15,6 +15,8 @@ from game.archive.exports import boxscore_csv, gameplay_csv
 from game.archive.match_archive import import_archive
 from game.archive.replay import Replay
 from tests.engine.played import PLAYED
+from tests.engine.support import MOD
+from tests.engine.test_efficientqa import new_match, to_phase
 
 pytestmark = pytest.mark.django_db
 
@@ -97,3 +99,15 @@ def test_the_csvs_mark_a_withdrawn_ruling_and_the_players_table_counts_only_ruli
                 standing[a["who"]] += 1
     assert {p["player"]: int(p["correct"]) for p in players} == standing
     assert any(a["withdrawn"] and a["verdict"] == "accept" for row in box["rows"] for a in row["answers"])
+
+
+def test_a_sides_answer_overridden_reads_with_a_correct_possessive():
+    """A spoken answer ruled for the team with the floor has no seat: the correction names the team,
+    "Humans' answer", never "Humans's"."""
+    m = new_match({"tiebreakers": 0}, n=1)
+    to_phase(m, 2)
+    m.rule("accept", heard="Pilandre")
+    m.send("next", MOD, at=m.now + 1000)
+    assert m.state.status == "finished"
+    m.send("override", MOD, {"ruling": 1, "verdict": "reject", "confirm": True})
+    assert [c["what"] for c in box_score(m.state)["corrections"]] == ["Q1: Humans' answer overridden to reject"]

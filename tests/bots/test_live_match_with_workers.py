@@ -73,10 +73,10 @@ class Moderator:
     async def play(self, channel: str, on_frame) -> None:
         async for frame in self.frames_from(channel):
             self.frames.append(frame)
-            if frame["type"] == "judge_suggested":
-                self.suggested = frame["data"]["verdict"]
+            if frame["type"] == "judge_suggested":  # the suggestion names the answer it is about ("for")
+                self.suggested = {"verdict": frame["data"]["verdict"], "answer": frame["data"]["for"]}
             if frame["type"] in ("judge_suggested", "timeout") and self.suggested:
-                await self.command("rule", {"verdict": self.suggested})  # refused if nobody is to be ruled
+                await self.command("rule", self.suggested)  # refused if that answer is not on the floor
             if frame["type"] == "question_closed":
                 self.suggested = None
                 await on_frame(frame)

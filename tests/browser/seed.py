@@ -57,7 +57,7 @@ def seed(bots: bool = False) -> dict:
                             else dict(p, dead_seconds=120) for p in _phases()]}
     teams = [TeamSpec("Humans"), TeamSpec("Machines")]
     codes = {}
-    for name in ("live", "xss", "seats"):
+    for name in ("live", "xss", "seats", "ruling"):
         match = create_match_record(title=f"Browser {name}", packet=packet, format_name="efficientqa",
                                     overrides=overrides, teams=teams)
         codes[name] = match.code

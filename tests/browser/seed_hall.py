@@ -166,7 +166,8 @@ def play_to(runner: MatchRunner, stage: str, now: int):
     captain = next(s for s in seats if s["kind"] == "human" and s["captain"])
     player = {"role": "player", "seat": captain["id"], "team": captain["team"]}
     runner.handle({"type": "submit", "actor": player, "data": {"text": "Hamlet"}}, now + 5000)
-    runner.handle({"type": "rule", "actor": moderator, "data": {"verdict": "accept", "after": 0}}, now + 8000)
+    runner.handle({"type": "rule", "actor": moderator, "data": {"verdict": "accept", "answer": runner.state.q.floor_seq}},
+                  now + 8000)
     if stage == "finished":
         runner.handle({"type": "next", "actor": moderator, "data": {}}, now + 10_000)
 

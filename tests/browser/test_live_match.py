@@ -83,6 +83,14 @@ def rule(moderator, key, typed):
     moderator.keyboard.press(key)
 
 
+def miss(moderator, player, typed):
+    """The player buzzes, answers `typed`, and the moderator rules it wrong."""
+    expect(player.locator("#buzz")).to_be_enabled()
+    player.keyboard.press(" ")
+    answer(player, typed)
+    rule(moderator, "r", typed)
+
+
 def scores_in_log(server, code) -> dict:
     """Each team's name and score, summed from the stored event log."""
     with sqlite3.connect(server["db"]) as db:
@@ -140,14 +148,8 @@ def test_a_short_match_played_in_the_browser_ends_with_the_logged_scores_on_ever
     press_next(moderator)
     expect(moderator.locator("#phase")).to_contain_text("Question 2 of 2")
     reveal(moderator, 2)
-    expect(bo.locator("#buzz")).to_be_enabled()
-    bo.keyboard.press(" ")
-    answer(bo, "Rome")
-    rule(moderator, "r", "Rome")
-    expect(ada.locator("#buzz")).to_be_enabled()
-    ada.keyboard.press(" ")
-    answer(ada, "London")
-    rule(moderator, "r", "London")
+    miss(moderator, bo, "Rome")
+    miss(moderator, ada, "London")
 
     for page in (ada, bo):
         expect(page.locator("#team-phase")).to_be_visible()

@@ -160,8 +160,8 @@ async def test_the_last_command_of_a_match_finishes_it(conductor, conduct, live_
     await conduct(match.code, "start", MOD)
     await conduct(match.code, "reveal", MOD)
     await conduct(match.code, "buzz", player(match, "Ann"), {"seen": 1})
-    await conduct(match.code, "answer", player(match, "Ann"), {"text": "Answer 0"})
-    await conduct(match.code, "rule", MOD, {"verdict": "accept"})
+    answered = await conduct(match.code, "answer", player(match, "Ann"), {"text": "Answer 0"})
+    await conduct(match.code, "rule", MOD, {"verdict": "accept", "answer": answered["seqs"][-1]})
     assert (await conduct(match.code, "next", MOD))["ok"]
     refreshed = await sync_to_async(Match.objects.get)(pk=match.pk)
     assert refreshed.status == "finished"

@@ -60,7 +60,7 @@ async def test_a_buzz_mode_bot_sees_only_revealed_words_and_only_the_newest(cond
     assert answer["data"]["text"] == "Answer 0"
     suggestion = await mod.next("judge_suggested")
     assert suggestion["data"]["verdict"] == "accept" and suggestion["data"]["for"] == answer["seq"]
-    await conduct(match.code, "rule", MOD, {"verdict": "accept"})
+    await conduct(match.code, "rule", MOD, {"verdict": "accept", "answer": answer["seq"]})
     # The bot's guesses were held back from the hall while the humans could buzz; they go out at the close.
     assert (await stored_types(match))[-6:] == ["buzz", "answer", "judge_suggested", "ruling", "question_closed",
                                                 "bot_guesses_released"]
@@ -113,9 +113,9 @@ async def test_late_wrong_and_silent_bots_are_reported_and_play_goes_on(conducto
     await conduct(match.code, "reveal", MOD)
     moved_on = await bots.wait_for(3)
     await conduct(match.code, "buzz", {"role": "player", "seat": match.seat_keys["Ann"], "team": "t0"}, {"seen": 3})
-    await conduct(match.code, "answer", {"role": "player", "seat": match.seat_keys["Ann"], "team": "t0"},
-                  {"text": "Answer 0"})
-    await conduct(match.code, "rule", MOD, {"verdict": "accept"})
+    answered = await conduct(match.code, "answer", {"role": "player", "seat": match.seat_keys["Ann"], "team": "t0"},
+                             {"text": "Answer 0"})
+    await conduct(match.code, "rule", MOD, {"verdict": "accept", "answer": answered["seqs"][-1]})
     await act(channel_layer, moved_on, buzz=True)
     stale = await mod.next("bot_missed")
     assert stale["data"]["reason"] == "The bot answered after the question had moved on."

@@ -62,11 +62,13 @@ async def test_a_retried_command_gets_its_first_answer_and_applies_once(conducto
     events = await stored(match)
     assert [e["type"] for e in events].count("score_adjusted") == 1
     # A refusal is an answer too: retried after the match moved on, the command still does nothing.
-    refused = await conduct(match.code, "rule", MOD, {"verdict": "accept"}, command_id="rule-1")
+    refused = await conduct(match.code, "rule", MOD, {"verdict": "accept", "answer": 0}, command_id="rule-1")
     assert refused["error"]["code"] == "nothing_to_rule"
     await conduct(match.code, "reveal", MOD)
-    assert (await conduct(match.code, "buzz", player(match, "Ann")))["ok"]
-    assert await conduct(match.code, "rule", MOD, {"verdict": "accept"}, command_id="rule-1") == refused
+    buzzed = await conduct(match.code, "buzz", player(match, "Ann"))
+    assert buzzed["ok"]
+    retried = {"verdict": "accept", "answer": buzzed["seqs"][-1]}  # even naming the buzz now on the floor
+    assert await conduct(match.code, "rule", MOD, retried, command_id="rule-1") == refused
     assert "ruling" not in [e["type"] for e in await stored(match)]
 
 

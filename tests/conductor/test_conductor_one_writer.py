@@ -152,8 +152,9 @@ async def test_every_path_that_writes_a_match_runs_in_its_own_loop_one_write_at_
         for _ in range(40):
             await asyncio.sleep(rng.uniform(0.1, 0.4))
             if (await send(clocked, "buzz", player(clocked, "Ann"), {"seen": 1}))["ok"]:
-                await send(clocked, "answer", player(clocked, "Ann"), {"text": rng.choice(["Answer 0", "wrong"])})
-                await send(clocked, "rule", MOD, {"verdict": rng.choice(["accept", "reject"])})
+                answered = await send(clocked, "answer", player(clocked, "Ann"), {"text": rng.choice(["Answer 0", "wrong"])})
+                if answered["ok"]:
+                    await send(clocked, "rule", MOD, {"verdict": rng.choice(["accept", "reject"]), "answer": answered["seqs"][-1]})
             await send(clocked, "next", MOD)
             if stop.is_set():
                 return

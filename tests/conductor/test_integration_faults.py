@@ -113,9 +113,8 @@ async def win_question(mod: Client, ann: Client):
     await ann.wait(lambda: any(f["type"] == "word_revealed" and f["seq"] > started["seq"] and f["data"]["index"] >= 1
                                for f in ann.frames))
     await ack(ann, "buzz", {"seen": 2, "question": index})
-    await ack(ann, "answer", {"text": f"Answer {index}", "question": index})
-    buzzer = (await ann.event("buzz", after=started["seq"]))["data"]["seat"]
-    await ack(mod, "rule", {"verdict": "accept", "after": 0, "on": buzzer})
+    answered = await ack(ann, "answer", {"text": f"Answer {index}", "question": index})
+    await ack(mod, "rule", {"verdict": "accept", "answer": answered["data"]["seqs"][-1]})
     await ann.event("question_closed", after=started["seq"])
 
 
@@ -250,8 +249,8 @@ async def test_two_conductors_share_matches_with_one_writer_each_and_take_over_a
     assert paused["data"]["reason"] == RESTART_REASON
     await ack(mod, "resume")
     await ack(ann, "chat", {"text": "still here"})
-    await ack(ann, "submit", {"text": "Answer 0"})
-    await ack(mod, "rule", {"verdict": "accept", "after": 0, "on": "t0"})  # the humans have the first question
+    submitted = await ack(ann, "submit", {"text": "Answer 0"})  # the humans have the first question's floor
+    await ack(mod, "rule", {"verdict": "accept", "answer": submitted["data"]["seqs"][-1]})
     await watch.event("question_closed")
     for n in range(2):
         assert_whole(stored(stack, info["matches"][n]["id"]))

@@ -96,9 +96,9 @@ async def open_socket(info, path: str, cookie: str | None = None, seat_token: st
 async def win_question(mod: LiveSocket, ann: LiveSocket, number: int):
     await ann.until(lambda f: f.get("type") == "word_revealed" and f["data"]["index"] >= 1)
     assert (await ann.command("buzz", {"seen": ann.frames[-1]["data"]["index"] + 1}))["type"] == "ack"
-    assert (await ann.command("answer", {"text": f"Answer {number}"}))["type"] == "ack"
-    buzzer = (await ann.event("buzz"))["data"]["seat"]
-    assert (await mod.command("rule", {"verdict": "accept", "after": 0, "on": buzzer}))["type"] == "ack"
+    answered = await ann.command("answer", {"text": f"Answer {number}"})
+    assert answered["type"] == "ack"
+    assert (await mod.command("rule", {"verdict": "accept", "answer": answered["data"]["seqs"][-1]}))["type"] == "ack"
     await ann.event("question_closed")
 
 

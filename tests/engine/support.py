@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 import pickle
 
-from game.engine.api import Rejected, apply, create_match, decide, fold, make_rules, next_wakeup
+from game.engine.api import Rejected, apply, create_match, decide, decide_and_fold, fold, make_rules, next_wakeup
 
 MOD = {"role": "moderator"}
 SYS = {"role": "system"}
@@ -163,10 +163,16 @@ class Match:
         return self.send("start", MOD, at=at)
 
     def rule(self, verdict: str, at: int | None = None, heard: str | None = None):
-        data = {"verdict": verdict}
+        """Rule the answer on the floor, naming it as the console does (as it stands at `at`)."""
+        data = {"verdict": verdict, "answer": self.floor_seq(at)}
         if heard is not None:
             data["heard"] = heard
         return self.send("rule", MOD, data, at=at)
+
+    def floor_seq(self, at: int | None = None) -> int | None:
+        """What the console shows on the floor at `at` (default: now): the seq a ruling names."""
+        seen = decide_and_fold(self.state, {"type": "tick", "actor": SYS, "data": {}}, max(at or self.now, self.now))[1]
+        return seen.q.floor_seq if seen.q is not None else None
 
     def buzz(self, seat_id: str, at: int | None = None, received: int | None = None):
         return self.send("buzz", seat_id, at=at, received=received)

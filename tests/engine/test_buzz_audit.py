@@ -6,7 +6,7 @@ import pytest
 
 from game.engine.api import Rejected, apply, decide, project
 
-from .support import MOD, Match, question
+from .support import Match, question
 
 TEXT = "Bakadu bekedu, bikidu (*) bokodu bukudu."
 
@@ -69,6 +69,6 @@ def test_a_player_mashing_the_button_is_recorded_once_until_the_floor_changes():
     again = buzz_refused(m, "bot", received=m.now, seen=3)
     assert again.code == "beaten" and not again.events, "the second press adds nothing to the record"
     m.answer("h0", "wrong")
-    m.send("rule", MOD, {"verdict": "reject"})
+    m.rule("reject")
     locked = buzz_refused(m, "h1", received=m.now + 1, seen=4)
     assert locked.code == "locked_out" and locked.events[-1]["data"]["holder"] is None

@@ -50,7 +50,8 @@ def setup(kind: str) -> tuple[Match, dict]:
         m.start(0)
         return m, {"word": m.q.revealed}
     if kind == "rule":
-        return buzzed(quizbowl()), {"verdict": "prompt", "after": 0, "on": "h0"}
+        m = buzzed(quizbowl())
+        return m, {"verdict": "prompt", "answer": m.floor_seq()}
     if kind == "undo":
         m = buzzed(quizbowl(), "reject")
         return m, {"ruling": m.q.ruling_ids[-1]}
@@ -119,15 +120,16 @@ def test_a_command_pressed_for_something_that_has_moved_on_is_refused(kind, data
 def test_a_late_ruling_never_lands_on_another_answer():
     """The console names the answer it rules on; a retry that arrives after the floor moved is refused."""
     m = buzzed(quizbowl())
-    pressed_for = {"verdict": "accept", "after": 0, "on": "h0"}
+    pressed_for = {"verdict": "accept", "answer": m.floor_seq()}
     m.rule("reject")  # the moderator rejected Ann meanwhile (say, from a second console)
     m.reveal_until(4, step=1)
     m.buzz("bot")
+    buzz_seq = m.floor_seq()
     m.answer("bot", "Quvexo Pilandre")
-    assert m.refuse("rule", MOD, pressed_for).code == "stale"
-    rid = m.q.ruling_ids[-1]
-    assert m.refuse("rule", MOD, {"verdict": "accept", "after": rid, "on": "h0"}).code == "stale"
-    m.send("rule", MOD, {"verdict": "accept", "after": rid, "on": "bot"})
+    refused = m.refuse("rule", MOD, pressed_for)
+    assert refused.code == "stale" and str(refused) == "Computer's answer changed to “Quvexo Pilandre” since you looked: rule again."
+    assert m.refuse("rule", MOD, {"verdict": "accept", "answer": buzz_seq}).code == "stale"  # looked before the answer
+    m.send("rule", MOD, {"verdict": "accept", "answer": m.floor_seq()})
     assert m.scores == {"t0": -5, "t1": 10}
 
 

@@ -102,8 +102,10 @@ def test_in_a_team_phase_the_priority_side_is_ruled_first(number, first, second,
     to_phase(m, 2)
     assert m.q.floor == first
     m.submit(second_seat, "Isaac Newton")  # the other side is quicker to submit...
-    assert m.refuse("rule", MOD, {"verdict": "accept"}).code == "nothing_to_rule"  # ...but waits its turn
+    looked = {"verdict": "accept", "answer": m.floor_seq()}
+    assert m.refuse("rule", MOD, looked).code == "nothing_to_rule"  # ...but waits its turn
     m.submit(first_seat, "the moon")
+    assert m.refuse("rule", MOD, looked).code == "stale"  # a press from before is not a ruling of "the moon"
     first_ruling = m.rule("reject")[0]["data"]
     assert (first_ruling["team"], first_ruling["text"]) == (first, "the moon")
     assert m.q.floor == second and m.q.locked == [first]
@@ -119,7 +121,7 @@ def test_only_the_captain_submits_for_a_human_team():
     assert m.refuse("pass", "h1").code == "not_captain"
     m.send("chat", "h1", {"text": "I think it is Isaac Newton"})
     m.submit("h0", "Isaac Newton")
-    assert m.q.submissions["t0"] == {"seat": "h0", "text": "Isaac Newton"}
+    assert m.q.submissions["t0"] == {"seat": "h0", "text": "Isaac Newton", "seq": m.state.seq}
     assert m.refuse("submit", "h0", {"text": "the moon"}).code == "already_answered"
 
 
@@ -211,7 +213,7 @@ def test_a_prompt_in_a_team_phase_lets_the_captain_submit_again():
 def test_a_spoken_answer_in_a_team_phase_is_ruled_for_the_team_with_the_floor():
     m = new_match()
     to_phase(m, 2)
-    assert m.refuse("rule", MOD, {"verdict": "accept"}).code == "nothing_to_rule"
+    assert m.refuse("rule", MOD, {"verdict": "accept", "answer": m.floor_seq()}).code == "nothing_to_rule"
     ruling = m.rule("accept", heard="Pilandre")[0]["data"]
     assert (ruling["team"], ruling["seat"], ruling["text"], ruling["points"]) == ("t0", None, "Pilandre", 2)
     assert m.scores == {"t0": 2, "t1": 0}
@@ -227,10 +229,10 @@ def test_undo_back_into_phase_two_does_not_bring_phase_three_answers_along():
     m.submit("bunl", "Quvexo Pilandre")
     m.send("undo", MOD)  # the moderator takes back the ruling on the humans' phase-2 answer
     assert m.q.phase + 1 == 2 and m.q.locked == [] and m.q.floor == "t0"
-    assert m.q.submissions == {"t0": {"seat": "h0", "text": "the moon"}}
+    assert [(t, sub["text"]) for t, sub in m.q.submissions.items()] == [("t0", "the moon")]
     m.rule("reject")
     # the unlimited bot's phase-3 answer cannot be ruled as the computer's phase-2 answer
-    assert m.refuse("rule", MOD, {"verdict": "accept"}).code == "nothing_to_rule"
+    assert m.refuse("rule", MOD, {"verdict": "accept", "answer": m.floor_seq()}).code == "nothing_to_rule"
 
 
 def test_search_snippets_are_taken_only_in_the_phase_that_allows_them_and_everyone_sees_them():

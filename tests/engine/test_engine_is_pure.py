@@ -94,7 +94,7 @@ state = engine.fold(events)
 for command, now in [("start", 0), ("tick", 2100), ("buzz", 2400), ("answer", 2700), ("rule", 2800)]:
     actor = {{"start": {{"role": "moderator"}}, "tick": {{"role": "system"}}, "rule": {{"role": "moderator"}}}}.get(
         command, {{"role": "player", "seat": "s", "team": "a"}})
-    data = {{"answer": {{"text": "X"}}, "rule": {{"verdict": "accept"}}}}.get(command, {{}})
+    data = {{"answer": {{"text": "X"}}, "rule": {{"verdict": "accept", "answer": state.q.floor_seq if state.q else 0}}}}.get(command, {{}})
     for event in engine.decide(state, {{"type": command, "actor": actor, "data": data}}, now):
         state = engine.apply(state, event)
         for audience in engine.AUDIENCES:

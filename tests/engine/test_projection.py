@@ -6,7 +6,7 @@ import pytest
 
 from game.engine.api import AUDIENCES, create_match, make_rules, project, snapshot
 
-from .support import MOD, SYS, TEAMS, Match, question, quizbowl_seats
+from .support import SYS, TEAMS, Match, question, quizbowl_seats
 
 TEXT = "Bakadu bekedu, bikidu (*) bokodu bukudu."
 ANSWER = "Quvexo Pilandre"
@@ -135,6 +135,6 @@ def test_an_unknown_audience_is_an_error(m):
 def test_the_moderator_may_undo_only_once_something_was_ruled(m):
     assert snapshot(m.state, "moderator")["question"]["can_undo"] is False
     m.buzz("h0")
-    m.send("rule", MOD, {"verdict": "reject"})
+    m.rule("reject")
     assert snapshot(m.state, "moderator")["question"]["can_undo"] is True
     assert snapshot(m.state, "player", "t0")["question"]["can_undo"] is None

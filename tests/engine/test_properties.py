@@ -129,10 +129,12 @@ def _draw_data(data, kind: str, s) -> dict:
         return data.draw(st.fixed_dictionaries({}, optional={"seen": st.integers(0, 12)}))
     if kind in ("answer", "submit", "chat"):
         return {"text": data.draw(text)}
-    if kind == "rule":
+    if kind == "rule":  # mostly the answer on the floor, as the console names it; now and then a stale one, or none
+        shown = s.q.floor_seq if s.q is not None and s.q.floor_seq is not None else 0
         return data.draw(st.fixed_dictionaries(
             {"verdict": st.sampled_from(["accept", "accept", "reject", "reject", "prompt", "prompt", "maybe"])},
-            optional={"heard": st.sampled_from(TYPED)}))
+            optional={"heard": st.sampled_from(TYPED),
+                      "answer": st.sampled_from([shown] * 8 + [max(0, shown - 1), True, "1"])}))
     if kind == "undo" and s.q is not None and s.q.ruling_ids and data.draw(st.booleans(), label="name the ruling?"):
         return {"ruling": data.draw(st.sampled_from([s.q.ruling_ids[-1], s.q.ruling_ids[0], 99]))}
     if kind == "override":

@@ -27,7 +27,7 @@ def seen_by_hall(m: Match) -> str:
 
 def test_a_ruling_reason_reaches_only_the_moderator():
     m = quizbowl()
-    ruling = m.send("rule", MOD, {"verdict": "reject", "reason": SECRET})[0]
+    ruling = m.send("rule", MOD, {"verdict": "reject", "answer": m.floor_seq(), "reason": SECRET})[0]
     assert ruling["data"]["reason"] == SECRET and "public" not in ruling["data"]
     assert project(ruling, "moderator")["data"]["reason"] == SECRET
     for audience, team in HALL:
@@ -39,7 +39,7 @@ def test_a_ruling_reason_reaches_only_the_moderator():
 
 def test_a_reason_marked_public_is_shown_to_everyone():
     m = quizbowl()
-    ruling = m.send("rule", MOD, {"verdict": "reject", "reason": SECRET, "public": True})[0]
+    ruling = m.send("rule", MOD, {"verdict": "reject", "answer": m.floor_seq(), "reason": SECRET, "public": True})[0]
     assert ruling["data"]["public"] is True
     for audience, team in HALL[:3]:
         assert project(ruling, audience, team)["data"]["reason"] == SECRET
@@ -48,7 +48,7 @@ def test_a_reason_marked_public_is_shown_to_everyone():
 
 def test_a_blank_reason_is_no_reason_and_public_must_be_true_itself():
     m = quizbowl()
-    ruling = m.send("rule", MOD, {"verdict": "reject", "reason": "   ", "public": "yes"})[0]
+    ruling = m.send("rule", MOD, {"verdict": "reject", "answer": m.floor_seq(), "reason": "   ", "public": "yes"})[0]
     assert ruling["data"].get("reason") is None and "public" not in ruling["data"]
 
 

@@ -226,7 +226,7 @@ def fitting(s, kind: str) -> tuple[dict, dict]:
     if kind == "bot_guess":
         return seat(bot), {"guess": "Zebulon", "confidence": 0.4}
     moderator = {
-        "rule": {"verdict": "reject"}, "override": {"ruling": 1, "verdict": "accept", "confirm": True},
+        "rule": {"verdict": "reject", "answer": s.q.floor_seq if s.q is not None else 0}, "override": {"ruling": 1, "verdict": "accept", "confirm": True},
         "adjust": {"team": "t0", "points": 1, "reason": "a test", "confirm": True}, "kick": {"seat": _human(s)},
         "voice": {"voice": "en-gb", "wpm": 150}, "resolve_protest": {"protest": 1, "outcome": "upheld", "reason": "r"},
     }

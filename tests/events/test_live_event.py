@@ -152,9 +152,9 @@ async def play_match(server: Server, code: str, player: str, host_cookie: str) -
         assert (await mod.command("reveal"))["type"] == "ack"
         await ann.until(lambda f: f.get("type") == "word_revealed" and f["data"]["index"] == 0)
         assert (await ann.command("buzz", {"seen": 1}))["type"] == "ack"
-        assert (await ann.command("answer", {"text": "My answer"}))["type"] == "ack"
-        buzzer = (await mod.event("buzz"))["data"]["seat"]
-        assert (await mod.command("rule", {"verdict": "accept", "after": 0, "on": buzzer}))["type"] == "ack"
+        answered = await ann.command("answer", {"text": "My answer"})
+        assert answered["type"] == "ack"
+        assert (await mod.command("rule", {"verdict": "accept", "answer": answered["data"]["seqs"][-1]}))["type"] == "ack"
         await mod.event("question_closed")
         assert (await mod.command("next"))["type"] == "ack"
         await mod.until(lambda f: f.get("type") in ("question_started", "match_ended") and "seq" in f)

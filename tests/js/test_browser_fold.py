@@ -34,7 +34,7 @@ QUESTION = ("number", "index", "tiebreaker", "priority", "category", "kind", "re
             "locked", "passed", "possession", "floor", "deadline", "next_word_at", "closed", "answer_shown", "result",
             "score_changes", "answer", "power_index", "submissions", "chat", "bot_guesses", "bot_missed", "bot_cards",
             "snippets", "buzz_log", "buzzes", "answers", "suggestions", "ruling_ids")
-STAFF_ONLY = ("can_undo", "last_ruling")
+STAFF_ONLY = ("can_undo", "last_ruling", "floor_seq")
 
 
 def comparable(view: dict, audience: str) -> dict:

@@ -93,8 +93,9 @@ async def test_player_buzzes_for_their_own_seat_whatever_the_frame_says(conducto
     assert buzz["seq"] == ack["data"]["seqs"][0]
     assert buzz["data"]["seat"] == match.seat_keys["Ann"] and buzz["data"]["team"] == "t0"
     assert buzz["data"]["seen"] == 2 and buzz["data"]["word"] == 2
-    assert (await ann.command("answer", {"text": "Answer 0"}))["type"] == "ack"
-    ruled = await mod.command("rule", {"verdict": "accept", "after": 0, "on": match.seat_keys["Ann"]})
+    answered = await ann.command("answer", {"text": "Answer 0"})
+    assert answered["type"] == "ack"
+    ruled = await mod.command("rule", {"verdict": "accept", "answer": answered["data"]["seqs"][0]})
     assert ruled["type"] == "ack"
     closed = await ann.event("question_closed")
     assert closed["data"]["answer"] == "Answer 0" and closed["data"]["result"]["team"] == "t0"
@@ -104,7 +105,7 @@ async def test_a_player_cannot_rule_nor_read_the_answer(conductor, live_match, c
     match, mod, ann = await started(connect, live_match, staff_cookie, reveals=1)
     before = await stored(match)
 
-    refused = await ann.command("rule", {"verdict": "accept", "after": 0, "on": match.seat_keys["Ann"]})
+    refused = await ann.command("rule", {"verdict": "accept", "answer": 1})
     assert refused["type"] == "error" and refused["data"] == {
         "code": "forbidden", "message": "Only the moderator can do that."}
     unknown = await ann.command("answer_line")
@@ -118,41 +119,50 @@ async def test_a_player_cannot_rule_nor_read_the_answer(conductor, live_match, c
     assert await stored(match) == before
 
 
-async def test_a_ruling_names_the_buzz_it_was_pressed_for(conductor, live_match, connect, staff_cookie):
+async def test_a_ruling_names_the_answer_it_was_pressed_for(conductor, live_match, connect, staff_cookie):
     match, mod, ann = await started(connect, live_match, staff_cookie, reveals=2)
     await ann.command("buzz", {"seen": 2})
-    await ann.command("answer", {"text": "the red one"})
+    first = (await ann.command("answer", {"text": "the red one"}))["data"]["seqs"][0]
     await mod.event("judge_suggested")  # the judge runs beside the write: its suggestion is stored a moment later
     before = await stored(match)
     unnamed = await mod.command("rule", {"verdict": "accept"})
-    assert unnamed["data"]["code"] == "bad_shape"
-    assert "last ruling (after" in unnamed["data"]["message"] and "(on)" in unnamed["data"]["message"]
+    assert unnamed["data"] == {"code": "bad_shape", "message": "rule must say what it was pressed for: the answer it "
+                               "rules (answer: the seq of the event that put it on the floor)."}
     assert await stored(match) == before
 
-    ann_key, bob_key = match.seat_keys["Ann"], match.seat_keys["Bob"]
-    prompt = await mod.command("rule", {"verdict": "prompt", "after": 0, "on": ann_key})
-    assert prompt["type"] == "ack"
-    first = (await mod.event("ruling"))["data"]["id"]
-    again = await mod.command("rule", {"verdict": "prompt", "after": 0, "on": ann_key})  # a double press
+    assert (await mod.command("rule", {"verdict": "prompt", "answer": first}))["type"] == "ack"
+    again = await mod.command("rule", {"verdict": "prompt", "answer": first})  # a double press
     assert again["data"]["code"] == "stale"
-    await ann.command("answer", {"text": "Answer 0"})
-    wrong_buzz = await mod.command("rule", {"verdict": "accept", "after": first, "on": bob_key})
-    assert wrong_buzz["data"]["code"] == "stale"
-    assert (await mod.command("rule", {"verdict": "accept", "after": first, "on": ann_key}))["type"] == "ack"
-    assert [e["type"] for e in await stored(match)].count("ruling") == 2
+    second = (await ann.command("answer", {"text": "Answer 0"}))["data"]["seqs"][0]
+    late = await mod.command("rule", {"verdict": "reject", "answer": first})  # pressed before the new answer came
+    assert late["data"] == {"code": "stale", "message": "Humans' answer changed to “Answer 0” since you looked: rule again."}
+    assert (await mod.command("rule", {"verdict": "accept", "answer": second}))["type"] == "ack"
+    rulings = [e["data"] for e in await stored(match) if e["type"] == "ruling"]
+    assert [(r["verdict"], r["text"], r["answer"]) for r in rulings] == [("prompt", "the red one", first),
+                                                                        ("accept", "Answer 0", second)]
 
 
-async def test_a_ruling_in_a_team_phase_names_the_team_with_the_floor(conductor, live_match, connect, staff_cookie):
+async def test_a_captains_answer_between_the_moderators_look_and_key_is_not_ruled_unseen(
+        conductor, live_match, connect, staff_cookie):
+    """The team phase of issue 45: the moderator looks at the floor (the humans', nothing typed yet) and
+    rules what they heard; the captain's typed answer arrives first. The ruling names what the console
+    showed, so it is refused with the sentence the console shows, and the moderator rules the answer."""
     match = await sync_to_async(live_match)("efficientqa", {"phases": [{"mode": "team", "points": 2}]})
     mod = await moderate(connect, match, staff_cookie)
     ann = await play(connect, match, "Ann")
     await mod.command("start")
-    assert (await ann.command("submit", {"text": "Answer 0"}))["type"] == "ack"
-    seat_named = await mod.command("rule", {"verdict": "accept", "after": 0, "on": match.seat_keys["Ann"]})
-    assert seat_named["data"]["code"] == "stale"
-    assert (await mod.command("rule", {"verdict": "accept", "after": 0, "on": "t0"}))["type"] == "ack"
-    closed = await ann.event("question_closed")
-    assert closed["data"]["result"]["team"] == "t0"
+    looked = (await mod.event("phase_started"))["seq"]  # what the console shows: the humans' floor, no answer
+    submitted = await ann.command("submit", {"text": "Answer 9"})
+    assert submitted["type"] == "ack"
+    await mod.event("submission")  # the console has it now, but the key was pressed on what it showed before
+    stale = await mod.command("rule", {"verdict": "accept", "answer": looked, "heard": "Answer 0"})
+    assert stale["type"] == "error"
+    assert stale["data"] == {"code": "stale", "message": "Humans' answer changed to “Answer 9” since you looked: rule again."}
+    assert not [e for e in await stored(match) if e["type"] == "ruling"], "nothing was ruled"
+    assert (await mod.command("rule", {"verdict": "reject", "answer": submitted["data"]["seqs"][0]}))["type"] == "ack"
+    ruling = await ann.event("ruling")
+    assert (ruling["data"]["team"], ruling["data"]["text"], ruling["data"]["verdict"]) == ("t0", "Answer 9", "reject")
+    assert (await ann.event("question_closed"))["data"]["result"] is None
 
 
 async def test_a_moderator_cannot_buzz(conductor, live_match, connect, staff_cookie):
@@ -236,7 +246,7 @@ async def test_rejections_from_the_rules_come_back_as_errors(conductor, live_mat
     refused = await ann.command("buzz", {"seen": 0})
     assert refused["data"] == {"code": "not_live", "message": "The match is not live."}
     await mod.command("start")
-    refused = await mod.command("rule", {"verdict": "accept", "after": 0, "on": match.seat_keys["Ann"]})
+    refused = await mod.command("rule", {"verdict": "accept", "answer": 1})
     assert refused["data"]["code"] == "nothing_to_rule"
 
 

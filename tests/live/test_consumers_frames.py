@@ -45,9 +45,9 @@ def test_known_fields_are_kept_and_unknown_ones_dropped():
     ('{"type": "undo", "id": "%s", "data": {}}' % CID, "bad_shape"),  # must name the ruling it was pressed for
     ('{"type": "throw_out", "id": "%s", "data": {"reason": "typo"}}' % CID, "bad_shape"),
     ('{"type": "adjust", "id": "%s", "data": {"team": "t0", "points": 5, "reason": "x"}}' % CID, "bad_shape"),
-    ('{"type": "rule", "id": "%s", "data": {"verdict": "accept"}}' % CID, "bad_shape"),  # must name the buzz it rules
-    ('{"type": "rule", "id": "%s", "data": {"verdict": "accept", "after": 0}}' % CID, "bad_shape"),
-    ('{"type": "rule", "id": "%s", "data": {"verdict": "accept", "on": "s1"}}' % CID, "bad_shape"),
+    ('{"type": "rule", "id": "%s", "data": {"verdict": "accept"}}' % CID, "bad_shape"),  # must name the answer it rules
+    ('{"type": "rule", "id": "%s", "data": {"verdict": "accept", "answer": "12"}}' % CID, "bad_shape"),
+    ('{"type": "rule", "id": "%s", "data": {"verdict": "accept", "answer": true}}' % CID, "bad_shape"),
     ('{"type": "adjust", "id": "%s", "data": {"public": "yes", "scores_seq": 1}}' % CID, "bad_shape"),
     ('{"type": "override", "id": "%s", "data": {"ruling": 1, "confirm": 1}}' % CID, "bad_shape"),
 ])
@@ -58,9 +58,9 @@ def test_malformed_frames_are_refused_with_a_code(text, code):
 
 
 def test_a_moderators_choices_are_true_or_false_and_a_number_is_not_one():
-    frame = parse(json.dumps({"type": "rule", "id": CID, "data": {"verdict": "reject", "after": 0, "on": "s1",
+    frame = parse(json.dumps({"type": "rule", "id": CID, "data": {"verdict": "reject", "answer": 12, "on": "s1",
                                                                   "reason": "misheard", "public": True}}))
-    assert frame.data == {"verdict": "reject", "after": 0, "on": "s1", "reason": "misheard", "public": True}
+    assert frame.data == {"verdict": "reject", "answer": 12, "reason": "misheard", "public": True}
     with pytest.raises(FrameError) as refused:
         parse(json.dumps({"type": "undo", "id": CID, "data": {"ruling": True}}))
     assert refused.value.code == "bad_shape" and "whole number" in refused.value.message

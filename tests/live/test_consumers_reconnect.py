@@ -47,8 +47,9 @@ async def test_a_buzz_sent_just_before_a_drop_arrives_exactly_once(conductor, li
     await back.hello()
     buzz = await back.event("buzz")
     assert buzz["data"]["seat"] == match.seat_keys["Ann"]
-    assert (await back.command("answer", {"text": "Answer 0"}))["type"] == "ack"
-    await mod.command("rule", {"verdict": "reject", "after": 0, "on": match.seat_keys["Ann"]})
+    answered = await back.command("answer", {"text": "Answer 0"})
+    assert answered["type"] == "ack"
+    await mod.command("rule", {"verdict": "reject", "answer": answered["data"]["seqs"][0]})
     await back.event("ruling")
     await bob.until(lambda f: f.get("type") == "ruling")
 
@@ -101,7 +102,7 @@ async def test_a_player_who_saw_their_buzz_does_not_get_it_again(conductor, live
     assert ann.last_seq == ack["data"]["seqs"][-1]
     await ann.close()
 
-    await mod.command("rule", {"verdict": "reject", "after": 0, "on": match.seat_keys["Ann"]})  # while Ann is away
+    await mod.command("rule", {"verdict": "reject", "answer": ack["data"]["seqs"][-1]})  # while Ann is away
     back = await connect(f"/ws/m/{match.code}/play", token=match.tokens['Ann'])
     back.last_seq = ann.last_seq
     await back.hello()

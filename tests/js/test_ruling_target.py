@@ -1,0 +1,58 @@
+"""The console's ruling keys (static/js/ruling-target.js), run under Node on the moderator's frames of a
+team phase: the buttons name the side whose answer they rule ("Accept Humans' answer"), and A / P / R name
+the answer the console shows by its seq, which moves to a captain's submission the moment it arrives, so a
+key pressed after it names it (and one pressed before names what the floor held then, which the engine
+refuses: tests/engine/test_ruling_names.py)."""
+import json
+import shutil
+import subprocess
+
+from game.engine.api import project
+from tests.conftest import need_service
+from tests.engine.test_efficientqa import new_match, to_phase
+from tests.servers import ROOT
+
+HARNESS = ROOT / "tests" / "js" / "ruling_target.mjs"
+
+
+def run(events: list[dict], tmp_path) -> dict:
+    node = shutil.which("node")
+    need_service(node is not None, "Node.js is not installed (it runs the console's code in tests)")
+    frames = [project(dict(e, seq=i), "moderator") for i, e in enumerate(events, 1)]
+    path = tmp_path / "frames.json"
+    path.write_text(json.dumps({"frames": frames}))
+    done = subprocess.run([node, str(HARNESS), str(ROOT), str(path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_the_keys_name_the_answer_shown_and_the_buttons_the_side_they_rule(tmp_path):
+    m = new_match()
+    m.reveal_until(3)
+    m.buzz("h2")  # Cho, of the computer's team
+    m.answer("h2", "the moon")
+    m.rule("reject")
+    to_phase(m, 2)
+    m.submit("b6", "Quvexo Pilandre")  # the computer's answer is in; the humans hold the floor
+    m.submit("h0", "Mars")  # the humans' captain
+    m.rule("reject")  # the floor passes to the computer's answer
+    got = run(m.events, tmp_path)
+
+    def at(kind: str, nth: int = 0) -> dict:
+        return [step for step in got["out"] if step["type"] == kind][nth]
+
+    assert at("word_revealed")["shown"] is None and at("word_revealed")["labels"] == ["Accept", "Prompt", "Reject"]
+    buzz, answer = at("buzz"), at("answer")
+    assert buzz["shown"] == {"team": "t1", "seq": buzz["seq"]}
+    assert answer["data"] == {"verdict": "accept", "answer": answer["seq"]}
+    assert answer["labels"] == ["Accept Computer's answer", "Prompt Computer's answer", "Reject Computer's answer"]
+    phase2 = at("phase_started", 1)
+    assert phase2["shown"] == {"team": "t0", "seq": phase2["seq"]}  # the humans' floor, nothing typed yet
+    computer, humans = at("submission", 0), at("submission", 1)
+    assert computer["shown"] == phase2["shown"], "the other side's answer does not change what the keys rule"
+    assert humans["shown"] == {"team": "t0", "seq": humans["seq"]}, "the captain's answer is what they rule now"
+    assert humans["labels"][0] == "Accept Humans' answer"
+    ruled = at("ruling", -1)
+    assert ruled["shown"] == {"team": "t1", "seq": computer["seq"]}  # the computer's answer, on the floor now
+    assert ruled["labels"][2] == "Reject Computer's answer"
+    assert got["names"] == ["Humans'", "Computer's", "Ann's", "The Brains'", "BOTS'"]
