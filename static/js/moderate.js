@@ -6,7 +6,7 @@ import { possessive, seatName, teamName } from "./match-fold.js";
 import { renderProtests } from "./protest-panel.js";
 import { floorAnswer, ruleData, ruleLabel } from "./ruling-target.js";
 import { VoicePicker } from "./voice-picker.js";
-import { botLabel, calledScores, correctionText, el, openScreen, phaseText, renderBots, renderFinal, renderQuestion, renderScores, renderSnippets, showEnded, teamClass } from "./ui.js";
+import { answerLineNodes, botLabel, calledScores, correctionText, el, openScreen, phaseText, renderBots, renderFinal, renderQuestion, renderScores, renderSnippets, showEnded, teamClass } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const { config, client, command } = openScreen({ audience: "moderator", render, onEnd: () => {
@@ -197,7 +197,7 @@ function render(view) {
 
 function renderAnswerLine(view) {
   const q = view.question;
-  $("answer").textContent = q?.answer ?? "—";
+  $("answer").replaceChildren(...(q?.answer ? answerLineNodes(q.answer) : ["—"]));
   const full = q && view.questions?.[q.index];
   const accepted = (full?.accepted || []).filter((a) => a !== q.answer);
   $("accepted").textContent = accepted.length ? `also accept: ${accepted.join(" · ")}` : "";
@@ -299,7 +299,7 @@ function renderHistory(view) {
     const rulings = h.thrown_out ? [] : (byNumber.get(h.number) || []);
     const result = h.current ? "in play" : h.thrown_out ? `thrown out${h.reason ? `: ${h.reason}` : ""}` : h.result ? `${teamName(view, h.result.team)} +${h.result.points}` : "dead";
     return el("li", { class: "history-item" },
-      el("p", {}, el("strong", { text: `Q${h.number}` }), " ", el("span", { class: "muted", text: h.answer || "" }), " · ", result),
+      el("p", {}, el("strong", { text: `Q${h.number}` }), " ", el("span", { class: "muted" }, answerLineNodes(h.answer || "")), " · ", result),
       rulings.length ? el("ul", { class: "rulings" }, rulings.map((r) => rulingRow(view, r, h.number !== open))) : null,
       h.buzzes?.length > 1 ? buzzAuditLine(view, h.buzzes) : null);
   }));

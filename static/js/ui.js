@@ -284,16 +284,23 @@ export function botCard(view, seat) {
 }
 
 /**
- * Search snippets (phase 3). The server sends each passage HTML-escaped with <mark> around the
- * matched terms; it is parsed into an inert document and only its text and <mark> tags are copied,
- * so nothing in a passage can run or style the page.
+ * Text with a few inline tags, made safe: parsed into an inert document, and only its text and the
+ * tags named in keep are copied (as new, attribute-free elements), so nothing in it can run or style
+ * the page. Search snippets (phase 3) keep <mark> around the matched terms (the server sends each
+ * passage HTML-escaped); answer lines keep the bold and underlined words the judge requires.
  */
-export function markedNodes(marked) {
+export function markedNodes(marked, keep = ["MARK"]) {
+  const copy = (node) => (keep.includes(node.nodeName)
+    ? el(node.nodeName.toLowerCase(), {}, ...[...node.childNodes].map(copy))
+    : document.createTextNode(node.textContent));
   const doc = new DOMParser().parseFromString(`<p>${marked || ""}</p>`, "text/html");
   const holder = doc.body.firstElementChild;
-  return [...(holder ? holder.childNodes : [])].map((node) =>
-    node.nodeName === "MARK" ? el("mark", { text: node.textContent }) : document.createTextNode(node.textContent));
+  return [...(holder ? holder.childNodes : [])].map(copy);
 }
+
+/** An answer line as the moderator reads it: its required words bold or underlined, as the packet has them. */
+export const ANSWER_LINE_TAGS = ["B", "U", "STRONG", "EM", "I"];
+export function answerLineNodes(line) { return markedNodes(line, ANSWER_LINE_TAGS); }
 
 export function renderSnippets(box, view) {
   const open = view.question && !view.question.closed;

@@ -141,6 +141,9 @@ def test_the_hall_and_the_console_fit_the_longest_names_and_a_bots_long_name(nam
     log_in(console, names_server, f"/m/{code}/moderate")
     expect(console.locator("#players")).to_contain_text(names["humans"])
     expect(console.locator(".bot-card .bot-name").nth(1)).to_have_attribute("title", f"{names['bot']} (simulated)")
+    # The answer line's required word is underlined as the packet marks it, never shown as "<u>Hamlet</u>".
+    expect(console.locator("#answer u")).to_have_text("Hamlet")
+    assert console.locator("#answer").inner_text().startswith("Hamlet [accept The Tragedy of Hamlet")
     assert_no_sideways(console, "the console")
 
 
