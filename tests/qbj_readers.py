@@ -40,7 +40,7 @@ def stats_points(match: dict) -> tuple[dict, dict]:
     PlayerAnswerCount.ts): a team's points are its MatchTeam.points as written; a player's, each answer
     count's number times its value. Returns ({team: points}, {(team, player): points})."""
     teams = {_team_name(t): t["points"] for t in match["match_teams"]}
-    players = {(_team_name(t), p["player"]["name"]): sum(v * n for v, n in _counts(p))
+    players = {(_team_name(t), p["player"].get("name")): sum(v * n for v, n in _counts(p))
                for t in match["match_teams"] for p in t["match_players"]}
     return teams, players
 
@@ -59,11 +59,11 @@ def modaq_points(match: dict, words: dict[int, int], power_at: dict[int, int | N
             index = b["buzz_position"]["word_index"]
             if b["result"]["value"] > 0:
                 power = power_at[played]
-                scores[b["team"]["name"]] += 15 if power is not None and index < power else 10
+                scores[b["team"].get("name")] += 15 if power is not None and index < power else 10
             else:
                 wrong += 1
                 if wrong == 1 and index < words[played] - 1:
-                    scores[b["team"]["name"]] -= 5
+                    scores[b["team"].get("name")] -= 5
     return scores
 
 
@@ -182,7 +182,7 @@ def buzzes_by_match_players(match, words):
     return [f"question {q['question_number']}: a buzz names no match player of its team"
             for q in match["match_questions"] for b in q["buzzes"]
             if not (_named(b.get("team")) and _named(b.get("player")))
-            or (b["team"]["name"], b["player"]["name"]) not in players]
+            or (b["team"].get("name"), b["player"].get("name")) not in players]
 
 
 @rule(MATCH_FILE, "MODAQ", "QBJ.ts fromQBJ (buzz.buzz_position.word_index)")

@@ -134,8 +134,11 @@ def match_qbj(state: MatchState, frames: list[dict], match_id: str, ids: Ids | N
     if tiebreakers:
         notes.append(f"The last {tiebreakers} of the {len(questions)} questions were tiebreakers.")
     heard = _tossups_heard(state, frames)
-    match = {"id": match_id, "type": "Match", "tossups_read": len(questions), "overtime_tossups_read": tiebreakers,
-             "carryover_phases": [],
+    # Tiebreakers are in tossups_read but not in overtime_tossups_read: YellowFruit learns which answers
+    # came in overtime only from its own fields, outside the schema, so it would count them all in
+    # regulation and refuse a match with more answers right than regulation questions (the notes say
+    # which questions were tiebreakers).
+    match = {"id": match_id, "type": "Match", "tossups_read": len(questions), "carryover_phases": [],
              "match_teams": [_match_team(state, team, ids, heard, answered) for team in state.teams],
              "match_questions": questions}
     if notes:
@@ -287,16 +290,18 @@ def tournament_qbj(name: str, matches, phases=None) -> dict:
 
 def scoring_rules(played: list[dict], sides: int, matches: list[dict]) -> dict:
     """The ScoringRules of the rules the matches were played under: every value an answer could earn;
-    the most questions a match was set to as the regulation length (tiebreakers are overtime); as many
-    players per team as the largest team fielded; the last two within what YellowFruit reads.
+    the most questions a match was set to as the regulation length, and with its tiebreakers as the
+    most a match may read (tiebreakers count as regulation questions, see match_qbj); as many players
+    per team as the largest team fielded; these within what YellowFruit reads.
     Tossups only: a format with bonuses adds its bonus fields here."""
     names = []
     for rules in played:
         if (rules["label"] or rules["name"]) not in names:
             names.append(rules["label"] or rules["name"])
-    regulation = min(max(rules["questions"] for rules in played), MOST_REGULATION_TOSSUPS)
     fielded = max(len(team["match_players"]) for match in matches for team in match["match_teams"])
     return {"name": " / ".join(names), "teams_per_match": sides,
             "maximum_players_per_team": min(fielded, MOST_PLAYERS_PER_TEAM),
-            "regulation_tossup_count": regulation, "maximum_regulation_tossup_count": regulation,
+            "regulation_tossup_count": min(max(rules["questions"] for rules in played), MOST_REGULATION_TOSSUPS),
+            "maximum_regulation_tossup_count": min(max(rules["questions"] + rules["tiebreakers"] for rules in played),
+                                                   MOST_REGULATION_TOSSUPS),
             "answer_types": answer_types(played)}

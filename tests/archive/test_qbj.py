@@ -215,3 +215,78 @@ def test_the_schema_rejects_what_the_export_must_not_write(validator):
     assert errors_of(validator, broken)
     broken = dict(qbj, answer="Isaac Newton")
     assert errors_of(validator, broken)
+
+
+def _first_buzz(match: dict) -> dict:
+    return next(b for q in match["match_questions"] for b in q["buzzes"])
+
+
+def _second_right_buzz(match: dict) -> None:
+    q = next(q for q in match["match_questions"] if any(b["result"]["value"] > 0 for b in q["buzzes"]))
+    q["buzzes"].append(dict(next(b for b in q["buzzes"] if b["result"]["value"] > 0)))
+
+
+def _counted_per_answer(match: dict) -> None:
+    """As the files were: every ruling counted, a team's phase-1 miss and its later answers each."""
+    player = match["match_teams"][0]["match_players"][0]
+    player["answer_counts"].append({"answer_type": {"value": 0}, "number": match["tossups_read"] + 1})
+
+
+MATCH_FILE_BREAKS = {  # what each rule of a match file's readers catches, broken on purpose
+    "resolvePlayerIdentity": lambda m: m["match_teams"][0]["match_players"][0].update(player={"$ref": "player_1"}),
+    "resolveTeamIdentity": lambda m: m["match_teams"][0].update(team={"$ref": "team_1"}),
+    "buzz.buzz_position.word_index": lambda m: _first_buzz(m).pop("buzz_position"),
+    "getPlayerSetFromLineup": lambda m: m["match_teams"][0]["lineups"][0]["players"].append({"name": "Nobody"}),
+    "addCorrectBuzzEvent": _second_right_buzz,
+    "buzzes: playerMap lookup": lambda m: _first_buzz(m).update(player={"name": "Nobody"}),
+    "validateTotalAndTuPtsEqual": lambda m: m["match_teams"][0].update(points=m["match_teams"][0]["points"] + 1),
+    "validateTotalBuzzes": _counted_per_answer,
+    "validatePlayerTuh": lambda m: m["match_teams"][1]["match_players"][0].update(tossups_heard=m["tossups_read"] + 1),
+    "parseMatchMatchTeams": lambda m: m["match_teams"].pop(),
+}
+
+
+@pytest.mark.parametrize("where", sorted(MATCH_FILE_BREAKS))
+def test_each_rule_of_a_match_files_readers_catches_its_break(tmp_path, where):
+    """The reader checks are no rubber stamp: each finds the file broken the way its rule forbids."""
+    state, match = play_simulated_match(ensure_demo_packet(), "efficientqa", seed=5, questions=4)
+    qbj = exported_qbj(match, tmp_path)
+    words = question_words(Replay(load_log(match)).final)
+    assert match_file_problems(qbj, words) == []
+    MATCH_FILE_BREAKS[where](qbj)
+    assert any(where in problem for problem in match_file_problems(qbj, words)), where
+
+
+def _matches_of(qbj: dict) -> list[dict]:
+    return [o for o in qbj["objects"] if o["type"] == "Match"]
+
+
+def _tournament_of(qbj: dict) -> dict:
+    return qbj["objects"][-1]
+
+
+TOURNAMENT_BREAKS = {
+    "qbjFileValidVersion": lambda t: t.update(version="2.1"),
+    "parseRound": lambda t: _tournament_of(t)["phases"][0]["rounds"][0].update(name="Round 1"),
+    "parseMatchCarryoverPhasesStart": lambda t: _matches_of(t)[0].pop("carryover_phases"),
+    "parseRegistration": lambda t: _tournament_of(t)["registrations"].__setitem__(0, {"$ref": "registration_team_1"}),
+    "parseScoringRules": lambda t: _tournament_of(t)["scoring_rules"].update(teams_per_match=3),
+    "validateAllMatchPlayersTuh": lambda t: _tournament_of(t)["scoring_rules"].update(maximum_players_per_team=1),
+    "parsePlayerAnswerCount": lambda t: _tournament_of(t)["scoring_rules"]["answer_types"].pop(0),
+    "validateTotalAndOtTuhRelationship": lambda t: _tournament_of(t)["scoring_rules"].update(
+        maximum_regulation_tossup_count=1),
+    "validateOvertimeTuhField": lambda t: _matches_of(t)[0].update(overtime_tossups_read=_matches_of(t)[0]["tossups_read"]),
+    "findMatches": lambda t: _tournament_of(t)["phases"][0]["rounds"].pop(),
+    "resolveTeamIdentity, resolvePlayerIdentity": lambda t: _matches_of(t)[0]["match_teams"][0].update(
+        team={"$ref": "team_9"}),
+}
+
+
+@pytest.mark.parametrize("where", sorted(TOURNAMENT_BREAKS))
+def test_each_rule_of_a_tournament_files_readers_catches_its_break(where):
+    packet = ensure_demo_packet()
+    matches = [play_simulated_match(packet, "efficientqa", seed=seed, questions=4)[1] for seed in (5, 9)]
+    qbj = tournament_qbj("Exhibition night", matches, phases=["Preliminaries", "Final"])
+    assert tournament_problems(qbj) == []
+    TOURNAMENT_BREAKS[where](qbj)
+    assert any(where in problem for problem in tournament_problems(qbj)), where
