@@ -243,8 +243,8 @@ def _match_team(state: MatchState, team: dict, ids: Ids, heard: dict, answered: 
     values = [t["value"] for t in answer_types([state.rules])]
     match_players = []
     for p in players:
-        numbers = set().union(*(heard.get(s["id"], set()) for s in seats if s["name"] == p["name"])) \
-            if any(s["name"] == p["name"] for s in seats) else set(all_heard)
+        own = [s for s in seats if s["name"] == p["name"]]  # none: the team's stand-in, there throughout
+        numbers = set().union(*(heard.get(s["id"], set()) for s in own)) if own else set(all_heard)
         counts: dict[int, int] = {}
         for name, number, value in mine:
             if name == p["name"]:
