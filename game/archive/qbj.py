@@ -1,10 +1,12 @@
-"""A finished match as QBJ, the quizbowl world's results format (quizbowl/schema), so tournament
-statistics programs can read Exhibition's results; and several matches as one QBJ Tournament.
+"""A finished match as QBJ, the quizbowl world's results format (quizbowl/schema), so the statistics
+programs read Exhibition's results (YellowFruit a tournament and its games, MODAQ a game and a roster);
+and several matches as one QBJ Tournament.
 
-A match file's root is a bare Match (the schema allows it), with its teams and players defined inside
-its match_teams; a tournament file is {"version", "objects"} with one Registration per team, every
-match, and the Tournament that puts them in phases and rounds. How Exhibition's formats map onto QBJ
-(buzz and team phases, bot seats, corrections, prompts, thrown-out questions) is in
+A match file's root is a bare Match (the schema allows it) that names its teams and players inline
+wherever it mentions them, since its readers match them by name; a tournament file is {"version",
+"objects"}: every Match, and the Tournament with its registrations (teams and players defined there,
+once, with ids the matches refer to), its phases and numbered rounds, and its scoring rules. What each
+reader demands beyond the schema, and how Exhibition's formats map onto QBJ, is in
 docs/after-the-match.md ("QBJ").
 
 Read from the folded log (game.archive.replay.Replay) and the spectator's frames, as the box score is, so the
@@ -17,15 +19,22 @@ from game.archive.boxscore import box_score
 from game.engine.api import MatchState, phase_has, possessive
 from game.archive.replay import Replay, load_log, timeline
 
-QBJ_VERSION = "2.1.1"  # the quizbowl/schema package version the files follow
+QBJ_VERSION = "2.1.1"  # the quizbowl/schema package version the files follow (the one YellowFruit reads)
 MEDIA_TYPE = "application/vnd.quizbowl.qbj+json"
+# YellowFruit refuses a whole tournament file whose scoring rules go past these (FileParsing.ts,
+# parseScoringRules: ScoringRules.validateMaxRegTuCount, validateMaxPlayerCount).
+MOST_REGULATION_TOSSUPS = 100
+MOST_PLAYERS_PER_TEAM = 30
 
 
 class Ids:
-    """The ids of teams and players, by name: one Team per team name and one Player per name within a
-    team, so a team that plays several matches of a tournament is one team there."""
+    """The teams and players of a file, by name: one Team per team name and one Player per name within
+    a team, so a team that plays several matches of a tournament is one team there. In a tournament
+    file each is defined once (with an id) and a match refers to it; a match file of its own (`inline`)
+    names them where it mentions them and carries no ids."""
 
-    def __init__(self):
+    def __init__(self, inline: bool = False):
+        self.inline = inline
         self.teams: dict[str, dict] = {}  # team name -> Team
         self.players: dict[tuple[str, str], dict] = {}  # (team name, player name) -> Player
 
@@ -41,47 +50,59 @@ class Ids:
             self.team(team)["players"].append(self.players[key])
         return self.players[key]
 
+    def team_mention(self, name: str) -> dict:
+        return {"name": name} if self.inline else ref(self.team(name))
+
+    def player_mention(self, team: str, name: str) -> dict:
+        return {"name": name} if self.inline else ref(self.player(team, name))
+
+    def match_team(self, name: str, players: list[dict]) -> dict:
+        """A MatchTeam's `team`: in a match file the team with the players it fielded, by name."""
+        if self.inline:
+            return {"name": name, "players": [{"name": p["name"]} for p in players]}
+        return ref(self.team(name))
+
 
 def ref(obj: dict) -> dict:
     return {"$ref": obj["id"]}
 
 
-def answer_values(rules: dict) -> list[int]:
-    """Every number of points one answer can earn under these rules, each once, in phase order."""
-    values: list[int] = []
-    for phase in rules["phases"]:
-        for key in ("power_points", "points", "wrong_points", "neg_points"):
-            value = phase[key] if phase_has(phase, key) else None
-            if value is not None and value not in values:
-                values.append(value)
-    return values
-
-
-def answer_types(rules: dict) -> list[dict]:
-    """The AnswerTypes of a format, labelled with the phase and what earns them."""
+def answer_types(played: list[dict]) -> list[dict]:
+    """The AnswerTypes of the rules the matches were played under, each value once, labelled with the
+    phase and what earns it (and the format, when there are several)."""
+    several = len({rules["name"] for rules in played}) > 1
     labels: dict[int, list[str]] = {}
-    for number, phase in enumerate(rules["phases"], 1):
-        how = "buzz" if phase["mode"] == "buzz" else "team answer"
-        for key, what in (("power_points", "power"), ("points", "correct"), ("neg_points", "neg"), ("wrong_points", "wrong")):
-            if phase_has(phase, key) and phase[key] is not None:
-                labels.setdefault(phase[key], []).append(f"phase {number} {how} {what}")
-    return [{"value": value, "label": "; ".join(labels[value])} for value in answer_values(rules)]
+    for rules in played:
+        for number, phase in enumerate(rules["phases"], 1):
+            how = "buzz" if phase["mode"] == "buzz" else "team answer"
+            for key, what in (("power_points", "power"), ("points", "correct"), ("neg_points", "neg"), ("wrong_points", "wrong")):
+                value = phase[key] if phase_has(phase, key) else None
+                if value is None or (key == "neg_points" and value == phase["wrong_points"]):
+                    continue  # no such answer here, or a neg no different from a wrong answer
+                label = f"{rules['name'] + ' ' if several else ''}phase {number} {how} {what}"
+                if label not in labels.setdefault(value, []):
+                    labels[value].append(label)
+    return [{"value": value, "label": "; ".join(labels[value])} for value in labels]
 
 
 def match_qbj(state: MatchState, frames: list[dict], match_id: str, ids: Ids | None = None) -> dict:
-    """The Match object of a finished match. Without `ids` the teams and their players are defined
-    inside the match (a file of its own); with them they are references to the Ids' teams."""
-    inline = ids is None
-    ids = ids or Ids()
+    """The Match object of a finished match. Without `ids`, a match file of its own (teams and players
+    named inline); with them, a match of a tournament file (references to the Ids' teams and players)."""
+    ids = ids or Ids(inline=True)
     words_at = {f["data"]["id"]: f["data"].get("word") for f in frames if f["type"] == "ruling"}
     void = {rid for h in state.history if h["thrown_out"] for rid in h["rulings"]}
 
-    def player_of(seat_id: str | None, team_id: str) -> dict:
-        return ids.player(state.team_name(team_id), _answerer(state, seat_id, team_id))
+    def player_of(seat_id: str | None, team_id: str) -> str:
+        name = _answerer(state, seat_id, team_id)
+        ids.player(state.team_name(team_id), name)
+        return name
 
     for seat in state.seats.values():  # every seat is a player of its team, bots of the computer team
         player_of(seat["id"], seat["team"])
-    questions, notes = [], []
+    for team_id in state.team_ids:  # a team with no seat answers as the team (every team has a player)
+        if not any(s["team"] == team_id for s in state.seats.values()):
+            player_of(None, team_id)
+    questions, notes, answered = [], [], []
     for number, entries in _by_number(state.history):
         played = [e for e in entries if not e["thrown_out"]]
         if not played:
@@ -91,23 +112,34 @@ def match_qbj(state: MatchState, frames: list[dict], match_id: str, ids: Ids | N
         item = {"question_number": number, "tossup_question": _question(state, entries[0]), "buzzes": []}
         if entries[0] is not entry:
             item["replacement_tossup_question"] = _question(state, entry)
+        last_word = max(len(state.questions[entry["index"]].words) - 1, 0)
         rulings = [state.rulings[rid] for rid in entry["rulings"] if rid in state.rulings and rid not in void]
         for team_id in sorted(state.team_ids, key=lambda t: min((r["id"] for r in rulings if r["team"] == t), default=0)):
             buzz = _team_buzz(rulings, team_id)
-            if buzz is not None:
-                ruling, value = buzz
-                out = {"team": ref(ids.team(state.team_name(team_id))), "player": ref(player_of(ruling["seat"], team_id)),
-                       "result": {"value": value}}
-                if ruling["mode"] == "buzz" and words_at.get(ruling["id"]):
-                    out["buzz_position"] = {"word_index": words_at[ruling["id"]] - 1}
-                item["buzzes"].append(out)
+            if buzz is None:
+                continue
+            ruling, value = buzz
+            team, name = state.team_name(team_id), player_of(ruling["seat"], team_id)
+            answered.append((team, name, number, value))
+            # Where the answer came: the word on screen at a buzz (0-based); a team answer, or a buzz
+            # after the last word, at the last word (the whole question was on screen).
+            word = (words_at.get(ruling["id"]) or 1) if ruling["mode"] == "buzz" else last_word + 1
+            item["buzzes"].append({"team": ids.team_mention(team), "player": ids.player_mention(team, name),
+                                   "buzz_position": {"word_index": min(word - 1, last_word)},
+                                   "result": {"value": value}})
         questions.append(item)
         notes += _phase_notes(state, number, rulings)
     notes += _correction_notes(state)
+    tiebreakers = sum(1 for e in state.history if e["tiebreaker"] and not e["thrown_out"])
+    if tiebreakers:
+        notes.append(f"The last {tiebreakers} of the {len(questions)} questions were tiebreakers.")
     heard = _tossups_heard(state, frames)
-    match = {"id": match_id, "type": "Match", "tossups_read": len(questions),
-             "overtime_tossups_read": sum(1 for e in state.history if e["tiebreaker"] and not e["thrown_out"]),
-             "match_teams": [_match_team(state, team, ids, heard, void, inline) for team in state.teams],
+    # Tiebreakers are in tossups_read but not in overtime_tossups_read: YellowFruit learns which answers
+    # came in overtime only from its own fields, outside the schema, so it would count them all in
+    # regulation and refuse a match with more answers right than regulation questions (the notes say
+    # which questions were tiebreakers).
+    match = {"id": match_id, "type": "Match", "tossups_read": len(questions), "carryover_phases": [],
+             "match_teams": [_match_team(state, team, ids, heard, answered) for team in state.teams],
              "match_questions": questions}
     if notes:
         match["notes"] = "\n".join(notes)
@@ -141,8 +173,9 @@ def _question(state: MatchState, entry: dict) -> dict:
 
 
 def _team_buzz(rulings: list[dict], team_id: str) -> tuple[dict, int] | None:
-    """A team's one buzz on a question (QBJ has at most one per team): its answer that scored, else its
-    last answer ruled wrong; worth every point the team's answers on the question earned."""
+    """A team's one buzz on a question (QBJ has at most one per team, and its readers count one answer
+    per team per question): its answer that scored, else its last answer ruled wrong; worth every
+    point the team's answers on the question earned."""
     mine = [r for r in rulings if r["team"] == team_id and r["verdict"] != "prompt"]
     if not mine:
         return None
@@ -177,11 +210,12 @@ def _correction_notes(state: MatchState) -> list[str]:
     return out
 
 
-def _tossups_heard(state: MatchState, frames: list[dict]) -> dict[str, int]:
-    """seat -> questions that counted (not thrown out) which started while the seat was in the match."""
+def _tossups_heard(state: MatchState, frames: list[dict]) -> dict[str, set[int]]:
+    """seat -> numbers of the questions that counted (not thrown out) which started while the seat was
+    in the match."""
     void = {q["start_seq"] for q in timeline(frames) if q["thrown_out"]}
     present: set[str] = set()
-    heard: dict[str, int] = {}
+    heard: dict[str, set[int]] = {}
     for frame in frames:
         d = frame.get("data") or {}
         if frame["type"] == "match_created":
@@ -192,56 +226,82 @@ def _tossups_heard(state: MatchState, frames: list[dict]) -> dict[str, int]:
             present.discard(d.get("seat"))
         elif frame["type"] == "question_started" and frame["seq"] not in void:
             for seat in present:
-                heard[seat] = heard.get(seat, 0) + 1
+                heard.setdefault(seat, set()).add(d["number"])
     return heard
 
 
-def _match_team(state: MatchState, team: dict, ids: Ids, heard: dict, void: set, inline: bool) -> dict:
-    values = answer_values(state.rules)
+def _match_team(state: MatchState, team: dict, ids: Ids, heard: dict, answered: list[tuple]) -> dict:
+    """A team's MatchTeam: its final score, and per player the questions heard and the team's buzzes
+    credited to them counted by value, so the players' points add up to the team's points on the
+    questions (and a player has no more answers than questions heard)."""
     seats = [s for s in state.seats.values() if s["team"] == team["id"]]
-    counts: dict[str, dict[int, int]] = {}
-    for r in state.rulings.values():
-        if r["team"] == team["id"] and r["verdict"] != "prompt" and r["id"] not in void:
-            per = counts.setdefault(_answerer(state, r["seat"], team["id"]), {})
-            per[r["points"]] = per.get(r["points"], 0) + 1
-    defined = ids.team(team["name"])
-    players = [p for p in defined["players"] if p["name"] in {s["name"] for s in seats} | set(counts)]
+    all_heard = set().union(*heard.values()) if heard else set()
+    players = ids.team(team["name"])["players"]
+    mine = [(name, number, value) for t, name, number, value in answered if t == team["name"]]
+    fielded = ({s["name"] for s in seats} or {_answerer(state, None, team["id"])}) | {name for name, _, _ in mine}
+    players = [p for p in players if p["name"] in fielded]
+    values = [t["value"] for t in answer_types([state.rules])]
     match_players = []
     for p in players:
-        per = counts.get(p["name"], {})
-        tossups = max((heard.get(s["id"], 0) for s in seats if s["name"] == p["name"]), default=max(heard.values(), default=0))
-        match_players.append({"player": ref(p), "tossups_heard": tossups,
-                              "answer_counts": [{"answer_type": {"value": v}, "number": per.get(v, 0)}
-                                                for v in values + sorted(set(per) - set(values))]})
-    return {"team": dict(defined, players=list(defined["players"])) if inline else ref(defined),
+        own = [s for s in seats if s["name"] == p["name"]]  # none: the team's stand-in, there throughout
+        numbers = set().union(*(heard.get(s["id"], set()) for s in own)) if own else set(all_heard)
+        counts: dict[int, int] = {}
+        for name, number, value in mine:
+            if name == p["name"]:
+                numbers.add(number)  # an answer on a question the seat joined during: heard too
+                counts[value] = counts.get(value, 0) + 1
+        match_players.append({"player": ids.player_mention(team["name"], p["name"]), "tossups_heard": len(numbers),
+                              "answer_counts": [{"answer_type": {"value": v}, "number": counts.get(v, 0)}
+                                                for v in values + sorted(set(counts) - set(values))]})
+    return {"team": ids.match_team(team["name"], players),
             "points": state.scores.get(team["id"], 0),
             "match_players": match_players,
-            "lineups": [{"first_question": 1, "reason": "initial", "players": [ref(p) for p in players]}]}
+            "lineups": [{"first_question": 1, "reason": "initial",
+                         "players": [ids.player_mention(team["name"], p["name"]) for p in players]}]}
 
 
 def tournament_qbj(name: str, matches, phases=None) -> dict:
-    """A QBJ file of a whole event: one Registration per team, every match, and the Tournament with
-    its phases. `matches` are stored Match records; `phases`, when given, names each match's phase
-    (one name per match, e.g. "Preliminaries", "Final"); without it every match is in one phase. Each
-    match is a round of its phase, named by its title."""
+    """A QBJ file of a whole event: every match, and the Tournament with one Registration per team
+    (defined there, inline, as the readers of a roster want them), its phases, and its scoring rules.
+    `matches` are stored Match records; `phases`, when given, names each match's phase (one name per
+    match, e.g. "Preliminaries", "Final"); without it every match is in one phase. Each match is a
+    round of its phase, numbered through the tournament (the readers take a round by its number), its
+    title the round's description."""
     phases = list(phases) if phases is not None else ["Matches"] * len(matches)
     if len(phases) != len(matches):
         raise ValueError(f"{len(phases)} phase names for {len(matches)} matches; give one per match.")
-    ids, objects, rules, sides = Ids(), [], None, 2
+    ids, objects, played, sides = Ids(), [], [], 2
     rounds: dict[str, list[dict]] = {}
-    for match, phase in zip(matches, phases):
+    for number, (match, phase) in enumerate(zip(matches, phases), 1):
         replay = Replay(load_log(match))
-        state = replay.final
-        rules = rules or state.rules
-        sides = max(sides, len(state.teams))
-        objects.append(match_qbj(state, replay.frames("spectator"), f"match_{match.code}", ids))
-        rounds.setdefault(phase, []).append({"name": match.title or match.code, "matches": [{"$ref": f"match_{match.code}"}]})
-    registrations = [{"id": f"registration_{team['id']}", "type": "Registration", "name": team_name, "teams": [team]}
-                     for team_name, team in ids.teams.items()]
+        played.append(replay.final.rules)
+        sides = max(sides, len(replay.final.teams))
+        objects.append(match_qbj(replay.final, replay.frames("spectator"), f"match_{match.code}", ids))
+        rounds.setdefault(phase, []).append({"name": str(number), "description": match.title or match.code,
+                                             "matches": [{"$ref": f"match_{match.code}"}]})
     tournament = {"type": "Tournament", "name": name,
-                  "registrations": [ref(r) for r in registrations],
+                  "registrations": [{"id": f"registration_{team['id']}", "type": "Registration", "name": team_name,
+                                     "teams": [team]} for team_name, team in ids.teams.items()],
                   "phases": [{"name": phase, "rounds": items} for phase, items in rounds.items()]}
-    if rules is not None:
-        tournament["scoring_rules"] = {"name": rules["label"] or rules["name"], "teams_per_match": sides,
-                                       "answer_types": answer_types(rules)}
-    return {"version": QBJ_VERSION, "objects": registrations + objects + [tournament]}
+    if played:
+        tournament["scoring_rules"] = scoring_rules(played, sides, objects)
+    return {"version": QBJ_VERSION, "objects": objects + [tournament]}
+
+
+def scoring_rules(played: list[dict], sides: int, matches: list[dict]) -> dict:
+    """The ScoringRules of the rules the matches were played under: every value an answer could earn;
+    the most questions a match was set to as the regulation length, and with its tiebreakers as the
+    most a match may read (tiebreakers count as regulation questions, see match_qbj); as many players
+    per team as the largest team fielded; these within what YellowFruit reads.
+    Tossups only: a format with bonuses adds its bonus fields here."""
+    names = []
+    for rules in played:
+        if (rules["label"] or rules["name"]) not in names:
+            names.append(rules["label"] or rules["name"])
+    fielded = max(len(team["match_players"]) for match in matches for team in match["match_teams"])
+    return {"name": " / ".join(names), "teams_per_match": sides,
+            "maximum_players_per_team": min(fielded, MOST_PLAYERS_PER_TEAM),
+            "regulation_tossup_count": min(max(rules["questions"] for rules in played), MOST_REGULATION_TOSSUPS),
+            "maximum_regulation_tossup_count": min(max(rules["questions"] + rules["tiebreakers"] for rules in played),
+                                                   MOST_REGULATION_TOSSUPS),
+            "answer_types": answer_types(played)}

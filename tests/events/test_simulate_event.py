@@ -62,7 +62,7 @@ def test_the_event_exports_a_valid_qbj_tournament_and_its_report_as_one_offline_
     phases = {p["name"]: p for p in objects["Tournament"]["phases"]}
     assert set(phases) == {"Preliminaries", "Final"}
     assert len(phases["Preliminaries"]["rounds"]) == 3 and len(phases["Final"]["rounds"]) == 1
-    names = {o["name"] for o in tournament["objects"] if o["type"] == "Registration"}
+    names = {r["name"] for r in objects["Tournament"]["registrations"]}
     assert {t["name"] for t in summary["teams"]} <= names
     report = (tmp_path / "report.html").read_text()
     assert summary["finalist"] in report and "/static/" not in report and 'src="http' not in report
