@@ -22,6 +22,7 @@ CHAT = (5.0, 0.5)
 MODERATOR = (60.0, 30.0)
 MATCH = (200.0, 100.0)  # all the players of one match together
 SOCKET_OPENS = (6.0, 0.5)  # a seat's sockets opening: a phone's reconnects fit, a loop of them does not
+SEAT_FRAMES = (40.0, 20.0)  # every frame of a seat's sockets together, taken before a frame is parsed
 KEEP_BUCKETS = 20_000  # beyond this many, the buckets that refilled completely are forgotten
 
 SEAT_TOO_FAST = "Slow down: this seat is sending too fast; wait a moment."
@@ -55,11 +56,20 @@ class Budgets:
             bucket[0] -= 1
         return None
 
-    def may_open(self, code: str, seat: int) -> bool:
-        """Whether another socket may open for seat `seat` of match `code` now, and takes from its
-        budget. Each one opened takes the seat over from the last and reads the match's log, so a
-        loop of them is a flood of its own."""
-        bucket = self._bucket((code, seat, "open"), SOCKET_OPENS, self.clock())
+    def may_open(self, code: str, seat) -> bool:
+        """Whether another socket may open for seat `seat` of match `code` now (or for a browser's
+        session, whose seat is not read yet), and takes from its budget. Each one opened takes the
+        seat over from the last and reads the match's log, so a loop of them is a flood of its own."""
+        return self.take((code, seat, "open"), SOCKET_OPENS)
+
+    def may_read(self, code: str, who) -> bool:
+        """Whether a frame from a socket of `who` (a seat) may be read at all, before it is parsed:
+        forty sockets on one seat share one seat's worth of frames."""
+        return self.take((code, who, "frames"), SEAT_FRAMES)
+
+    def take(self, key: tuple, size: tuple[float, float]) -> bool:
+        """One from the bucket `key` (of `size`: burst, refilled a second) if it holds one."""
+        bucket = self._bucket(key, size, self.clock())
         if bucket[0] < 1:
             return False
         bucket[0] -= 1

@@ -27,17 +27,16 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from serving.server_internals import daphne_protocol
 
 from game.live.catchup import catch_up
+from game.live.door import TOKEN_HEADER, CLOSE_FORBIDDEN, CLOSE_TOO_OFTEN, SEAT_PASS, header
 from game.conductor.groups import CONDUCTOR_CHANNEL, audience_key
 from game.live.fanout import CLOSE_TOO_SLOW, TOO_SLOW, DaphneWriter, QueuedWriter, hub
 from game.models import Match
 from game.live.client_frames import MODERATOR, PLAYER, FrameError, TokenBucket, error_frame, parse, peek_ref
-from game.live.seat_tokens import HEADER, SESSION_SEATS, read_seat_token, seat_for_token
+from game.live.seat_tokens import SESSION_SEATS, read_seat_token, seat_for_token
 from game.live.socket_clock import SocketClock
 from game.event_log import now_ms
 
-CLOSE_FORBIDDEN = 4403
 CLOSE_NO_MATCH = 4404
-CLOSE_TOO_OFTEN = 4429  # a seat's sockets opened too often: the browser tries again later, as after any close
 CLOSE_TRY_AGAIN = 4503  # "try again later": Daphne (Autobahn) lets an application close only with 1000 or 3000-4999
 NO_CHANNEL = "exhibition.no-channel"  # an alias no layer is configured under: the consumer gets no channel
 log = logging.getLogger(__name__)
@@ -59,11 +58,6 @@ def _seat_keys(code: str, token: str | None) -> tuple[str, str] | None:
     """(seat, team) of the seat the token holds now (not given up since the token was made)."""
     seat = seat_for_token(token, code)
     return (seat.key, seat.team.key) if seat else None
-
-
-def _header(scope, name: str) -> str | None:
-    wanted = name.lower().encode("latin-1")
-    return next((value.decode("latin-1") for key, value in scope.get("headers", []) if key.lower() == wanted), None)
 
 
 class MatchSocket(AsyncWebsocketConsumer):
@@ -161,7 +155,7 @@ class MatchSocket(AsyncWebsocketConsumer):
                                              peek_ref(text_data)))
 
     async def _receive(self, text_data, bytes_data):
-        if not self.bucket.take():
+        if not self.bucket.take() or not self.may_read():
             return await self.send_json(error_frame("slow_down", "Slow down: you are sending too fast; wait a moment.",
                                                     peek_ref(text_data)))
         try:
@@ -268,6 +262,10 @@ class MatchSocket(AsyncWebsocketConsumer):
         """Whose budget this socket's commands spend (game/command_budgets.py): a seat's or the moderator's."""
         return None
 
+    def may_read(self) -> bool:
+        """Whether the next frame may be read at all (before it is parsed), beside this socket's own bucket."""
+        return True
+
     async def forward(self, frame):
         here = hub()
         refusal = here.budgets.refusal(self.code, self.budget_key(), frame.type)
@@ -335,7 +333,11 @@ class PlayerSocket(MatchSocket):
     async def admit(self):
         if "seat" in parse_qs(self.scope.get("query_string", b"").decode("latin-1")):
             return CLOSE_FORBIDDEN  # a credential in a URL is in every proxy's log: refused, so nothing keeps sending one
-        self.token = _header(self.scope, HEADER) or await _session_token(self.scope.get("session"), self.code)
+        sent = header(self.scope, TOKEN_HEADER)
+        if sent is not None:  # the door read it and spent the seat's budget (game/live/door.py)
+            self.token = sent.decode("latin-1")
+            return None if SEAT_PASS in self.scope else CLOSE_FORBIDDEN
+        self.token = await _session_token(self.scope.get("session"), self.code)
         held = read_seat_token(self.token, self.code)
         if held is None:
             return CLOSE_FORBIDDEN
@@ -361,3 +363,6 @@ class PlayerSocket(MatchSocket):
 
     def budget_key(self):
         return self.seat
+
+    def may_read(self):
+        return hub().budgets.may_read(self.code, self.seat)  # the seat's sockets together

@@ -1,0 +1,112 @@
+"""The door of the match sockets: a socket its seat's budget refuses is turned away before any work.
+
+A seat's sockets that open in a loop (a hostile client re-opening whenever it is refused) cost the
+web process a handshake each. This door stands in front of the session, the login and the consumer:
+a player socket whose X-Seat-Token is forged, expired or of another match is closed with 4403, and
+one whose seat opened too often lately (game/command_budgets.py, SOCKET_OPENS) with 4429, without a
+database read, a thread hop or a consumer. A socket that carries no token (a browser: its token is in
+its session) is held to the same budget per session cookie here, and per seat by the consumer once
+the session is read. What the door read from a good token goes on in the scope, so the consumer does
+not read it twice nor spend the seat's budget again.
+
+It accepts before it closes, as the consumer does, so the client sees the code (docs/wire-protocol.md),
+and a socket turned away for opening too often is closed only HOLD_S later: a loop that re-opens
+whenever it is refused is paced by the door, not by its own patience (forty such sockets opened
+about 150 times a second between them when refused at once). Waiting costs a timer, and what the
+socket sends meanwhile is dropped unread; one that sends more than a few frames is closed at once.
+"""
+from __future__ import annotations
+
+import asyncio
+import re
+from http.cookies import SimpleCookie
+
+from django.conf import settings
+
+from game.live.fanout import hub
+from game.live.seat_tokens import HEADER, read_seat_token
+
+CLOSE_FORBIDDEN = 4403
+CLOSE_TOO_OFTEN = 4429  # a seat's sockets opened too often: the browser tries again later, as after any close
+HOLD_S = 2.0  # how long a socket turned away for opening too often is held open before its close
+HOLD_FRAMES = 5  # frames a held socket may send before it is closed at once
+SEAT_PASS = "exhibition.seat_pass"  # scope key: the SeatPass the door read from the header (its budget spent)
+PLAY_PATH = re.compile(r"^/?ws/m/(?P<code>[A-Za-z0-9]{1,12})/play$")
+TOKEN_HEADER = HEADER.lower().encode("latin-1")
+
+
+def header(scope, name: bytes) -> bytes | None:
+    """A request header of the handshake (`name` in lower case), or None."""
+    return next((value for key, value in scope.get("headers", ()) if key.lower() == name), None)
+
+
+def session_key(scope) -> str | None:
+    raw = header(scope, b"cookie")
+    if raw is None:
+        return None
+    try:
+        morsel = SimpleCookie(raw.decode("latin-1")).get(settings.SESSION_COOKIE_NAME)
+    except Exception:  # a cookie header that does not parse names no session
+        return None
+    return morsel.value[:64] if morsel is not None else None
+
+
+def refusal(scope) -> int | None:
+    """The close code a player socket is turned away with at the door, or None to let it in.
+    Sets scope[SEAT_PASS] for a good header token whose seat's budget it spent."""
+    found = PLAY_PATH.match(scope.get("path", ""))
+    if found is None or scope.get("query_string"):
+        return None  # another route, or a query the consumer refuses with its own reason
+    code = found["code"]
+    token = header(scope, TOKEN_HEADER)
+    if token is not None:
+        held = read_seat_token(token.decode("latin-1"), code)
+        if held is None:
+            return CLOSE_FORBIDDEN
+        if not hub().budgets.may_open(code, held.seat):
+            return CLOSE_TOO_OFTEN
+        scope[SEAT_PASS] = held
+        return None
+    session = session_key(scope)
+    if session is not None and not hub().budgets.may_open(code, ("session", session)):
+        return CLOSE_TOO_OFTEN
+    return None
+
+
+class SocketDoor:
+    """Websocket middleware, outside the session and the login: turns away what a budget refuses."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "websocket":
+            scope = dict(scope)
+            code = refusal(scope)
+            if code is not None:
+                return await _turn_away(receive, send, code)
+        return await self.app(scope, receive, send)
+
+
+async def _turn_away(receive, send, code: int) -> None:
+    message = await receive()
+    if message.get("type") != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
+    if code == CLOSE_TOO_OFTEN and not await _hold(receive):
+        return  # the client closed it meanwhile
+    await send({"type": "websocket.close", "code": code})
+
+
+async def _hold(receive) -> bool:
+    """Wait HOLD_S reading and dropping what comes; False if the client went away meanwhile."""
+    loop = asyncio.get_running_loop()
+    until = loop.time() + HOLD_S
+    for _ in range(HOLD_FRAMES):
+        try:
+            message = await asyncio.wait_for(receive(), max(0.0, until - loop.time()))
+        except asyncio.TimeoutError:
+            return True
+        if message.get("type") == "websocket.disconnect":
+            return False
+    return True
