@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 import uuid
 from urllib.parse import parse_qs
 
@@ -32,7 +33,7 @@ from game.conductor.groups import CONDUCTOR_CHANNEL, audience_key
 from game.live.fanout import CLOSE_TOO_SLOW, TOO_SLOW, DaphneWriter, QueuedWriter, hub
 from game.models import Match
 from game.live.client_frames import MODERATOR, PLAYER, FrameError, TokenBucket, error_frame, parse, peek_ref
-from game.live.seat_tokens import SESSION_SEATS, read_seat_token, seat_for_token
+from game.live.seat_tokens import CLOSE_EXPIRED, EXPIRED, SESSION_SEATS, read_seat_token, seat_for_token
 from game.live.socket_clock import SocketClock
 from game.event_log import now_ms
 
@@ -335,13 +336,13 @@ class PlayerSocket(MatchSocket):
             return CLOSE_FORBIDDEN  # a credential in a URL is in every proxy's log: refused, so nothing keeps sending one
         sent = header(self.scope, TOKEN_HEADER)
         if sent is not None:  # the door read it and spent the seat's budget (game/live/door.py)
-            self.token = sent.decode("latin-1")
-            return None if SEAT_PASS in self.scope else CLOSE_FORBIDDEN
+            self.token, self.held = sent.decode("latin-1"), self.scope.get(SEAT_PASS)
+            return None if self.held is not None else CLOSE_FORBIDDEN
         self.token = await _session_token(self.scope.get("session"), self.code)
-        held = read_seat_token(self.token, self.code)
-        if held is None:
+        self.held = read_seat_token(self.token, self.code)
+        if self.held is None:
             return CLOSE_FORBIDDEN
-        if not hub().budgets.may_open(self.code, held.seat):
+        if not hub().budgets.may_open(self.code, self.held.seat):
             return CLOSE_TOO_OFTEN  # before the seat is read and the log is sent: the browser tries again later
         return None
 
@@ -350,7 +351,15 @@ class PlayerSocket(MatchSocket):
         if keys is None:
             return False
         self.seat, self.team = keys
+        wait = max(0.0, self.held.expires - time.time())
+        self.expiry = asyncio.get_running_loop().call_later(wait, self.shut, CLOSE_EXPIRED, EXPIRED)
         return True
+
+    def _leave(self):
+        expiry, self.expiry = getattr(self, "expiry", None), None
+        if expiry is not None:
+            expiry.cancel()
+        super()._leave()
 
     async def hello(self, last_seq: int):
         first = self.key is None

@@ -32,6 +32,7 @@ export const FINAL_CLOSES = {
   4409: "This seat is now playing on another device.",
   4410: "The moderator removed you from this seat.",
   4411: "You left this match.",
+  4412: "Your seat's pass has expired. Join again with the match code to keep playing.",
 };
 
 /**

@@ -60,6 +60,7 @@ def test_a_socket_closed_for_a_bad_frame_reconnects_as_after_any_close():
     (4409, "This seat is now playing on another device.", "This seat is now playing on another device."),
     (4410, "", "The moderator removed you from this seat."),  # no reason from the server: the page's own words
     (4411, "You left this match.", "You left this match."),
+    (4412, "", "Your seat's pass has expired. Join again with the match code to keep playing."),
     (4403, "", "This page may not open the match any more."),
 ])
 def test_a_seat_closed_for_good_is_not_reopened_and_the_page_is_told_why(code, reason, shown):
