@@ -25,7 +25,7 @@ from channels.db import database_sync_to_async
 from channels.exceptions import ChannelFull
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from serving.server_internals import daphne_protocol
+from serving.server_internals import daphne_protocol, unsent_bytes
 
 from game.live.catchup import catch_up
 from game.live.door import TOKEN_HEADER, CLOSE_FORBIDDEN, CLOSE_TOO_OFTEN, SEAT_PASS, header
@@ -39,6 +39,7 @@ from game.event_log import now_ms
 
 CLOSE_NO_MATCH = 4404
 CLOSE_TRY_AGAIN = 4503  # "try again later": Daphne (Autobahn) lets an application close only with 1000 or 3000-4999
+SENT_OUT_S = 30.0  # a snapshot part waits at most this long for the one before it to go out
 NO_CHANNEL = "exhibition.no-channel"  # an alias no layer is configured under: the consumer gets no channel
 log = logging.getLogger(__name__)
 
@@ -227,11 +228,24 @@ class MatchSocket(AsyncWebsocketConsumer):
             texts, seq = await catch_up(self.match["id"], last_seq, self.audience, self.team, force_snapshot)
             for text in texts:
                 await self.send(text_data=text)
+                if len(texts) > 1:  # a snapshot in parts: the next once this one has gone out
+                    await self._sent_out()
             self.last_sent = seq
         finally:
             held, self.holding = self.holding, None
             if held and self.last_sent is not None:
                 self.push(held, {})
+
+    async def _sent_out(self) -> None:
+        """Wait (up to SENT_OUT_S) until what was written to the socket has gone to the kernel, so a
+        snapshot's parts never wait in the server together past the slow-socket bound (fanout.py)."""
+        protocol = daphne_protocol(self.scope.get("exhibition.send"))
+        if protocol is None:
+            return
+        loop = asyncio.get_running_loop()
+        until = loop.time() + SENT_OUT_S
+        while unsent_bytes(protocol.transport) and loop.time() < until and protocol.state == protocol.STATE_OPEN:
+            await asyncio.sleep(0.02)
 
     # -- from the hub -------------------------------------------------------------------------------
 
