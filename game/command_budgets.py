@@ -11,6 +11,11 @@ Each web process checks these for its own sockets before a command leaves it, an
 that holds the match checks them again for everything that reaches it, whichever web process it
 came through. A refusal is answered with `slow_down` (the client retries the same command id a
 moment later) and is stored nowhere.
+
+Sockets have budgets too, checked in the web process before any work: a seat's (or a browser
+session's) sockets opening, all the frames a seat's sockets send, and for spectators, who need no
+token, the sockets opened and frames sent from one address on one match and the resyncs of all of a
+match's spectators (game/live/door.py, game/live/consumers.py).
 """
 from __future__ import annotations
 
@@ -23,6 +28,12 @@ MODERATOR = (60.0, 30.0)
 MATCH = (200.0, 100.0)  # all the players of one match together
 SOCKET_OPENS = (6.0, 0.5)  # a seat's sockets opening: a phone's reconnects fit, a loop of them does not
 SEAT_FRAMES = (40.0, 20.0)  # every frame of a seat's sockets together, taken before a frame is parsed
+# Spectators (anyone may watch), per match and address: a hall behind one router's address still gets
+# in (a hundred at once, ten a second after), one client's five hundred sockets do not multiply its
+# reach. Frames: a watching page sends a hello a connection and a resync when it missed frames.
+WATCH_OPENS_PER_ADDRESS = (100.0, 10.0)
+WATCH_FRAMES_PER_ADDRESS = (100.0, 50.0)
+WATCH_CATCH_UPS = (2000.0, 200.0)  # every spectator's resync of a match together (each reads the log or a snapshot)
 KEEP_BUCKETS = 20_000  # beyond this many, the buckets that refilled completely are forgotten
 
 SEAT_TOO_FAST = "Slow down: this seat is sending too fast; wait a moment."
@@ -61,6 +72,18 @@ class Budgets:
         session, whose seat is not read yet), and takes from its budget. Each one opened takes the
         seat over from the last and reads the match's log, so a loop of them is a flood of its own."""
         return self.take((code, seat, "open"), SOCKET_OPENS)
+
+    def may_watch(self, code: str, address: str) -> bool:
+        """Whether another spectator socket may open on match `code` from `address` now."""
+        return self.take((code, address, "watch"), WATCH_OPENS_PER_ADDRESS)
+
+    def may_read_watching(self, code: str, address: str) -> bool:
+        """Whether a frame of a spectator socket from `address` may be read at all (before it is parsed)."""
+        return self.take((code, address, "watch-frames"), WATCH_FRAMES_PER_ADDRESS)
+
+    def may_catch_up(self, code: str) -> bool:
+        """Whether a spectator's resync of match `code` may be answered now (the match's spectators together)."""
+        return self.take((code, "watch-catch-ups"), WATCH_CATCH_UPS)
 
     def may_read(self, code: str, who) -> bool:
         """Whether a frame from a socket of `who` (a seat) may be read at all, before it is parsed:

@@ -28,7 +28,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from serving.server_internals import daphne_protocol, unsent_bytes
 
 from game.live.catchup import catch_up
-from game.live.door import TOKEN_HEADER, CLOSE_FORBIDDEN, CLOSE_TOO_OFTEN, SEAT_PASS, header
+from game.live.door import ADDRESS, TOKEN_HEADER, CLOSE_FORBIDDEN, CLOSE_TOO_OFTEN, SEAT_PASS, header
 from game.conductor.groups import CONDUCTOR_CHANNEL, audience_key
 from game.live.fanout import CLOSE_TOO_SLOW, TOO_SLOW, DaphneWriter, QueuedWriter, hub
 from game.models import Match
@@ -173,6 +173,9 @@ class MatchSocket(AsyncWebsocketConsumer):
         elif self.last_sent is None:
             await self.send_json(error_frame("hello_first", "Send hello with your last seq first.", frame.ref))
         elif frame.type == "resync":  # after its last seq: the frames it missed, each folded with its feed line
+            if not self.may_catch_up():
+                return await self.send_json(error_frame("slow_down", "Many screens are catching up at once; "
+                                                                     "this one tries again in a moment.", frame.ref))
             last_seq = frame.data.get("last_seq") or 0
             await self.catch_up(last_seq, force_snapshot=last_seq <= 0)
         elif frame.type in self.commands:
@@ -281,6 +284,10 @@ class MatchSocket(AsyncWebsocketConsumer):
         """Whether the next frame may be read at all (before it is parsed), beside this socket's own bucket."""
         return True
 
+    def may_catch_up(self) -> bool:
+        """Whether a resync may be answered now."""
+        return True
+
     async def forward(self, frame):
         here = hub()
         refusal = here.budgets.refusal(self.code, self.budget_key(), frame.type)
@@ -311,7 +318,15 @@ class MatchSocket(AsyncWebsocketConsumer):
 
 
 class SpectatorSocket(MatchSocket):
-    """ws/m/<code>/watch: anyone, read-only."""
+    """ws/m/<code>/watch: anyone, read-only. Its address's spectator sockets share one budget of frames,
+    and the match's spectators one of resyncs (game/command_budgets.py; the door counts its opens)."""
+
+    def may_read(self):
+        address = self.scope.get(ADDRESS)
+        return address is None or hub().budgets.may_read_watching(self.code, address)
+
+    def may_catch_up(self):
+        return hub().budgets.may_catch_up(self.code)
 
 
 class ModeratorSocket(MatchSocket):

@@ -1,5 +1,12 @@
 """The door of the match sockets: a socket its seat's budget refuses is turned away before any work.
 
+Spectators need no token, so theirs is a budget per address: a spectator socket that opens on a
+match more often than its address's share (game/command_budgets.py WATCH_OPENS_PER_ADDRESS) is turned
+away here the same way (4429). The address is the client's as serving/client_address.py reads it
+(behind a trusted proxy, the one the proxy saw); a loopback address is not counted: that is the
+server's own machine (the laptop's hall screen, a bench), or a proxy nobody declared, whose clients
+all share its address. The consumer reads the address from the scope for the frames' budget.
+
 A seat's sockets that open in a loop (a hostile client re-opening whenever it is refused) cost the
 web process a handshake each. This door stands in front of the session, the login and the consumer:
 a player socket whose X-Seat-Token is forged, expired or of another match is closed with 4403, and
@@ -18,10 +25,13 @@ socket sends meanwhile is dropped unread; one that sends more than a few frames 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import re
 from http.cookies import SimpleCookie
 
 from django.conf import settings
+
+from serving.client_address import client_address
 
 from game.live.fanout import hub
 from game.live.seat_tokens import HEADER, read_seat_token
@@ -31,7 +41,8 @@ CLOSE_TOO_OFTEN = 4429  # a seat's sockets opened too often: the browser tries a
 HOLD_S = 2.0  # how long a socket turned away for opening too often is held open before its close
 HOLD_FRAMES = 5  # frames a held socket may send before it is closed at once
 SEAT_PASS = "exhibition.seat_pass"  # scope key: the SeatPass the door read from the header (its budget spent)
-PLAY_PATH = re.compile(r"^/?ws/m/(?P<code>[A-Za-z0-9]{1,12})/play$")
+ADDRESS = "exhibition.address"  # scope key: a spectator's address its budgets count, or None (not counted)
+MATCH_PATH = re.compile(r"^/?ws/m/(?P<code>[A-Za-z0-9]{1,12})/(?P<route>play|watch)$")
 TOKEN_HEADER = HEADER.lower().encode("latin-1")
 
 
@@ -54,10 +65,15 @@ def session_key(scope) -> str | None:
 def refusal(scope) -> int | None:
     """The close code a player socket is turned away with at the door, or None to let it in.
     Sets scope[SEAT_PASS] for a good header token whose seat's budget it spent."""
-    found = PLAY_PATH.match(scope.get("path", ""))
-    if found is None or scope.get("query_string"):
-        return None  # another route, or a query the consumer refuses with its own reason
+    found = MATCH_PATH.match(scope.get("path", ""))
+    if found is None:
+        return None
     code = found["code"]
+    if found["route"] == "watch":
+        scope[ADDRESS] = address = counted_address(scope)
+        return CLOSE_TOO_OFTEN if address is not None and not hub().budgets.may_watch(code, address) else None
+    if scope.get("query_string"):
+        return None  # the consumer refuses a query with its own reason
     token = header(scope, TOKEN_HEADER)
     if token is not None:
         held = read_seat_token(token.decode("latin-1"), code)
@@ -71,6 +87,25 @@ def refusal(scope) -> int | None:
     if session is not None and not hub().budgets.may_open(code, ("session", session)):
         return CLOSE_TOO_OFTEN
     return None
+
+
+class _Handshake:
+    """What client_address() reads of a request, from a websocket's scope."""
+
+    def __init__(self, scope):
+        forwarded = header(scope, b"x-forwarded-for")
+        self.META = {"REMOTE_ADDR": (scope.get("client") or ("",))[0] or ""}
+        if forwarded is not None:
+            self.META["HTTP_X_FORWARDED_FOR"] = forwarded.decode("latin-1")
+
+
+def counted_address(scope) -> str | None:
+    """The client's address, or None where it is not counted (loopback, or none known)."""
+    address = client_address(_Handshake(scope))
+    try:
+        return None if ipaddress.ip_address(address).is_loopback else address
+    except ValueError:
+        return None
 
 
 class SocketDoor:

@@ -102,3 +102,66 @@ async def test_a_seats_sockets_share_one_budget_of_frames_read(conductor, live_m
     other = await connect(f"/ws/m/{match.code}/play", token=match.tokens["Bob"])
     await other.io.send_to(text_data=json.dumps({"type": "ping", "data": {}, "ref": "b"}))
     assert (await other.receive())["type"] == "pong", "another seat reads on"
+
+
+# -- spectators: a budget per address ------------------------------------------------------------
+
+async def watcher(code: str, address: str):
+    """A spectator socket from `address` (as the server reads it: the socket's peer)."""
+    from channels.testing import WebsocketCommunicator
+
+    from exhibition.asgi import websocket_application
+    from tests.conftest import LiveSocket
+
+    io = WebsocketCommunicator(websocket_application, f"/ws/m/{code}/watch",
+                               headers=[(b"host", b"127.0.0.1"), (b"origin", b"http://127.0.0.1")])
+    io.scope["client"] = (address, 40000)
+    await io.connect(timeout=20)
+    return LiveSocket(io)
+
+
+async def test_one_address_opening_spectator_sockets_in_a_loop_is_turned_away_and_others_are_not(
+        conductor, live_match, monkeypatch, short_hold):
+    monkeypatch.setattr(budgets, "WATCH_OPENS_PER_ADDRESS", (3.0, 0.001))
+    match = await sync_to_async(live_match)()
+    opened = [await watcher(match.code, "192.0.2.7") for _ in range(3)]
+    refused = await watcher(match.code, "192.0.2.7")
+    assert (await closed(refused))["code"] == 4429
+    for socket in (await watcher(match.code, "192.0.2.8"), await watcher(match.code, "127.0.0.1")):
+        await socket.hello()
+        assert socket.other[0]["type"] == "welcome", "another address, and the server's own machine, watch on"
+    for socket in opened:
+        await socket.io.disconnect()
+
+
+async def test_one_address_shares_one_budget_of_frames_across_its_spectator_sockets(conductor, live_match,
+                                                                                   monkeypatch):
+    monkeypatch.setattr(budgets, "WATCH_FRAMES_PER_ADDRESS", (10.0, 0.001))
+    match = await sync_to_async(live_match)()
+    sockets = [await watcher(match.code, "192.0.2.9") for _ in range(3)]
+    for socket in sockets:
+        for n in range(5):
+            await socket.io.send_to(text_data=json.dumps({"type": "ping", "data": {}, "ref": f"p{n}"}))
+    answers = [await socket.receive() for socket in sockets for _ in range(5)]
+    assert [a["type"] for a in answers].count("pong") == 10
+    assert {a["data"]["code"] for a in answers if a["type"] == "error"} == {"slow_down"}
+    other = await watcher(match.code, "192.0.2.10")
+    await other.io.send_to(text_data=json.dumps({"type": "ping", "data": {}, "ref": "x"}))
+    assert (await other.receive())["type"] == "pong"
+    for socket in sockets + [other]:
+        await socket.io.disconnect()
+
+
+async def test_a_matchs_spectators_share_one_budget_of_resyncs(conductor, live_match, connect, monkeypatch):
+    monkeypatch.setattr(budgets, "WATCH_CATCH_UPS", (2.0, 0.001))
+    match = await sync_to_async(live_match)()
+    screens = [await connect(f"/ws/m/{match.code}/watch") for _ in range(3)]
+    for screen in screens:
+        await screen.hello()
+        await screen.until(lambda f: f["type"] == "snapshot")
+    answers = []
+    for screen in screens:
+        await screen.send("resync")
+        answers.append(await screen.until(lambda f: f["type"] in ("snapshot", "error")))
+    assert [a["type"] for a in answers] == ["snapshot", "snapshot", "error"]
+    assert answers[-1]["data"]["code"] == "slow_down"
