@@ -39,6 +39,8 @@ from game.event_log import now_ms
 
 CLOSE_NO_MATCH = 4404
 CLOSE_TRY_AGAIN = 4503  # "try again later": Daphne (Autobahn) lets an application close only with 1000 or 3000-4999
+REFUSED_BEFORE_CLOSE = 40  # frames refused in a row (a page waits seconds after one) before the socket is closed
+TOO_FAST = "This connection sent too fast for too long; reconnecting in a moment."
 SENT_OUT_S = 30.0  # a snapshot part waits at most this long for the one before it to go out
 NO_CHANNEL = "exhibition.no-channel"  # an alias no layer is configured under: the consumer gets no channel
 log = logging.getLogger(__name__)
@@ -108,6 +110,7 @@ class MatchSocket(AsyncWebsocketConsumer):
         self.last_sent = None  # the highest seq this client has; None until its hello
         self.holding = None  # live frames that arrived while the socket catches up
         self.bucket = TokenBucket(*self.rate)
+        self.refused_in_a_row = 0  # frames refused by a budget since the last one read
         self.open = False  # stays False for a socket that is closed for lack of a match or a right
         await self.accept()  # accept first, so the browser sees why in the close code
         refused = await self.admit()
@@ -158,8 +161,13 @@ class MatchSocket(AsyncWebsocketConsumer):
 
     async def _receive(self, text_data, bytes_data):
         if not self.bucket.take() or not self.may_read():
+            self.refused_in_a_row += 1
+            if self.refused_in_a_row >= REFUSED_BEFORE_CLOSE:  # no page sends like this: the door paces it now
+                self.open = False
+                return self.shut(CLOSE_TOO_OFTEN, TOO_FAST)
             return await self.send_json(error_frame("slow_down", "Slow down: you are sending too fast; wait a moment.",
                                                     peek_ref(text_data)))
+        self.refused_in_a_row = 0
         try:
             frame = parse(text_data, bytes_data)
         except FrameError as problem:

@@ -165,3 +165,23 @@ async def test_a_matchs_spectators_share_one_budget_of_resyncs(conductor, live_m
         answers.append(await screen.until(lambda f: f["type"] in ("snapshot", "error")))
     assert [a["type"] for a in answers] == ["snapshot", "snapshot", "error"]
     assert answers[-1]["data"]["code"] == "slow_down"
+
+
+async def test_a_socket_that_keeps_sending_past_its_budget_is_closed_and_meets_the_door(conductor, live_match,
+                                                                                      connect):
+    from game.live.consumers import REFUSED_BEFORE_CLOSE, TOO_FAST
+
+    match = await sync_to_async(live_match)()
+    flood = await connect(f"/ws/m/{match.code}/watch")
+    burst = 20  # a socket's own bucket (game/live/consumers.py MatchSocket.rate)
+    for n in range(burst + REFUSED_BEFORE_CLOSE):
+        await flood.io.send_to(text_data=json.dumps({"type": "ping", "data": {}, "ref": f"p{n}"}))
+    answers = []
+    while True:
+        message = await flood.io.receive_output(timeout=20)
+        if message["type"] == "websocket.close":
+            break
+        answers.append(json.loads(message["text"]))
+    assert message == {"type": "websocket.close", "code": 4429, "reason": TOO_FAST}
+    assert [a["type"] for a in answers].count("pong") == burst
+    assert len(answers) == burst + REFUSED_BEFORE_CLOSE - 1, "refused ones answered slow_down, until the close"
