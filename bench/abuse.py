@@ -6,7 +6,7 @@ Prints, from one run, each figure beside its unloaded baseline:
   round trip (command sent to ack received): first with nothing else going on (the baseline), then
   while FLOOD_SOCKETS sockets on ONE seat of another match send commands (chat, buzz, answer) as fast
   as the server answers them for FLOOD_S seconds, each socket opening again whenever it is closed
-  (a second device takes a seat over). Printed: the bystander's median and p95 round trip in both
+  (a second device takes a seat over); FLOOD_ROUNDS times, alternating. Printed: the bystander's median and p95 round trip in both
   phases and their ratio, what the flood sent and how it was answered, and what the flooded match
   stored (its chat events, its refusals stored as rows: none, whether its log is whole).
 - **Spectator flood.** Phones on seats of a third match that reads a long tossup on its clock record
@@ -49,8 +49,10 @@ WATCH_FLOOD_SOCKETS = 500
 WATCH_FLOOD_RATE = 10  # resyncs a second from each flooding spectator socket
 WATCH_FLOOD_ADDRESS = "10.66.0.1"  # the flooding client, as the proxy in front would name it
 PHONES = 6  # seats of the reading match, each a phone measuring word lag
-READ_WORDS = 400  # the reading match's tossup: longer than the run reads it at 600 words a minute
-ROUND_TRIPS = 60  # the bystander's commands in the unloaded phase
+READ_WORDS = 600  # the reading match's tossup: longer than the run reads it at 600 words a minute
+FLOOD_ROUNDS = 3  # unloaded, then flooded, this many times: a p99 of the pooled round trips, not the one worst
+HOLD_CLEARS_S = 2.5  # before an unloaded phase: the sockets the door held are closed
+ROUND_TRIPS = 60  # the bystander's commands in each unloaded phase
 PACE_S = 0.05  # between two of the bystander's commands: 20 a second, inside a moderator's budget of 30
 BASELINE_JOINS = 10
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -164,25 +166,30 @@ async def flood(stack: Stack, ports: list[int], info: dict) -> dict:
     lag = LoopLag()
     lag.start()
     refused = {"unloaded": collections.Counter(), "flooded": collections.Counter()}
-    quiet = await round_trips(mod, ROUND_TRIPS, refused["unloaded"])
-    quiet_lag, lag.samples = lag.samples, []
-    # The flood runs in a process of its own, so this one's event loop times only the bystander.
-    flooder = await asyncio.create_subprocess_exec(
-        sys.executable, __file__, "--flood-worker",
-        json.dumps({"ports": ports, "code": info["flooded"], "token": info["token"], "seconds": FLOOD_S}),
-        stdout=asyncio.subprocess.PIPE)
-    await asyncio.sleep(1.0)  # the flood is under way
-    loaded = []
-    until = time.monotonic() + FLOOD_S - 1.5
-    while time.monotonic() < until:
-        loaded += await round_trips(mod, 2, refused["flooded"])
-    tally = collections.Counter(json.loads((await flooder.communicate())[0].decode().strip().splitlines()[-1]))
+    quiet, loaded, quiet_lag, loaded_lag, tally = [], [], [], [], collections.Counter()
+    for _ in range(FLOOD_ROUNDS):  # unloaded and flooded alternate, so both see the same machine
+        await asyncio.sleep(HOLD_CLEARS_S)
+        lag.samples = []
+        quiet += await round_trips(mod, ROUND_TRIPS, refused["unloaded"])
+        quiet_lag += lag.samples
+        # The flood runs in a process of its own, so this one's event loop times only the bystander.
+        flooder = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--flood-worker",
+            json.dumps({"ports": ports, "code": info["flooded"], "token": info["token"], "seconds": FLOOD_S}),
+            stdout=asyncio.subprocess.PIPE)
+        await asyncio.sleep(1.0)  # the flood is under way
+        lag.samples = []
+        until = time.monotonic() + FLOOD_S - 1.5
+        while time.monotonic() < until:
+            loaded += await round_trips(mod, 2, refused["flooded"])
+        loaded_lag += lag.samples
+        tally += collections.Counter(json.loads((await flooder.communicate())[0].decode().strip().splitlines()[-1]))
     await lag.stop()
     await mod.close()
     await flooded_mod.close()
     stored = stack.django(STORED, {"match": info["flooded_id"], "codes": []}, "stored")
     return {"quiet": quiet, "loaded": loaded, "tally": tally, "stored": stored, "refused": refused,
-            "lag": (statistics.median(quiet_lag or [0]), statistics.median(lag.samples or [0]))}
+            "lag": (statistics.median(quiet_lag or [0]), statistics.median(loaded_lag or [0]))}
 
 
 async def flood_worker(spec: dict) -> None:
@@ -256,18 +263,21 @@ async def spectator_flood(ports: list[int], info: dict) -> dict:
     frame, _, _ = await mod.command("start", retry=True)
     assert frame.get("type") == "ack", frame
     await asyncio.sleep(3.0)  # the lead-in, and the first words
-    quiet_from = time.time() * 1000
-    await asyncio.sleep(FLOOD_S)
-    quiet_until = time.time() * 1000
-    flooder = await asyncio.create_subprocess_exec(
-        sys.executable, __file__, "--watch-flood-worker",
-        json.dumps({"ports": ports, "code": info["flooded"], "seconds": FLOOD_S + 1}), stdout=asyncio.subprocess.PIPE)
-    await asyncio.sleep(1.5)  # the flood is under way
-    loaded_from = time.time() * 1000
-    await asyncio.sleep(FLOOD_S - 1)
-    loaded_until = time.time() * 1000
-    tally = collections.Counter(json.loads((await flooder.communicate())[0].decode().strip().splitlines()[-1]))
-    quiet, loaded = word_lags(phones, quiet_from, quiet_until), word_lags(phones, loaded_from, loaded_until)
+    quiet, loaded, tally = [], [], collections.Counter()
+    for _ in range(FLOOD_ROUNDS):  # unloaded and flooded alternate, so both see the same machine
+        await asyncio.sleep(HOLD_CLEARS_S)
+        quiet_from = time.time() * 1000
+        await asyncio.sleep(FLOOD_S)
+        quiet += word_lags(phones, quiet_from, time.time() * 1000)
+        flooder = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--watch-flood-worker",
+            json.dumps({"ports": ports, "code": info["flooded"], "seconds": FLOOD_S + 1}),
+            stdout=asyncio.subprocess.PIPE)
+        await asyncio.sleep(1.5)  # the flood is under way
+        loaded_from = time.time() * 1000
+        await asyncio.sleep(FLOOD_S - 1)
+        loaded += word_lags(phones, loaded_from, time.time() * 1000)
+        tally += collections.Counter(json.loads((await flooder.communicate())[0].decode().strip().splitlines()[-1]))
     for sock in [*phones, mod]:
         await sock.close()
     return {"quiet": quiet, "loaded": loaded, "tally": tally}
@@ -343,7 +353,7 @@ def report(flooded: dict, stormed: dict, storm: int, env: dict) -> None:
           f"p99 {pct(loaded, .99) / pct(quiet, .99):7.2f}x   (target p99 <= 3x; this client's own loop lag, "
           f"median: {flooded['lag'][0]:.1f} / {flooded['lag'][1]:.1f} ms)")
     tally, stored = flooded["tally"], flooded["stored"]
-    print(f"  the flood: {FLOOD_SOCKETS} sockets on one seat for {FLOOD_S:.0f} s: "
+    print(f"  the flood, {FLOOD_ROUNDS} times: {FLOOD_SOCKETS} sockets on one seat for {FLOOD_S:.0f} s: "
           + ", ".join(f"{k} {v}" for k, v in tally.most_common()))
     print(f"  the flooded match stored {stored['events']} events ({stored['chats']} chats), log whole: "
           f"{stored['whole']}; receipts {stored['receipts']}, refusals stored as rows: {stored['refusal_rows']}")
@@ -353,7 +363,7 @@ def report(flooded: dict, stormed: dict, storm: int, env: dict) -> None:
         print(f"  {name:9}  median {statistics.median(lags or [float('nan')]):7.1f}   p95 {pct(lags, .95):7.1f}   "
               f"p99 {pct(lags, .99):7.1f}   ({len(lags)} words)")
     print(f"  ratio      p99 {pct(watched['loaded'], .99) / pct(watched['quiet'], .99):7.2f}x   (target <= 3x)")
-    print(f"  the flood: {WATCH_FLOOD_SOCKETS} spectator sockets from {WATCH_FLOOD_ADDRESS} on the flooded match, "
+    print(f"  the flood, {FLOOD_ROUNDS} times: {WATCH_FLOOD_SOCKETS} spectator sockets from {WATCH_FLOOD_ADDRESS} on the flooded match, "
           f"resync {WATCH_FLOOD_RATE}/s each: " + ", ".join(f"{k} {v}" for k, v in watched["tally"].most_common()))
     alone = [r["ms"] for r in stormed["alone"]]
     times = [r["ms"] for r in stormed["results"] if r["seated"]]

@@ -47,6 +47,7 @@ class Budgets:
     def __init__(self, clock=time.monotonic):
         self.clock = clock
         self._buckets: dict[tuple, list[float]] = {}  # key -> [tokens, last refill, burst, rate]
+        self._refused: dict[tuple, int] = {}  # an opens' key -> opens refused since the last one let in
 
     def refusal(self, code: str, who: str | None, kind: str) -> str | None:
         """None if a command of type `kind` from `who` (the actor's key: "moderator" or a seat id)
@@ -71,11 +72,19 @@ class Budgets:
         """Whether another socket may open for seat `seat` of match `code` now (or for a browser's
         session, whose seat is not read yet), and takes from its budget. Each one opened takes the
         seat over from the last and reads the match's log, so a loop of them is a flood of its own."""
-        return self.take((code, seat, "open"), SOCKET_OPENS)
+        return self.opens_refused(code, seat) == 0
 
-    def may_watch(self, code: str, address: str) -> bool:
-        """Whether another spectator socket may open on match `code` from `address` now."""
-        return self.take((code, address, "watch"), WATCH_OPENS_PER_ADDRESS)
+    def opens_refused(self, code: str, who, size: tuple[float, float] = SOCKET_OPENS) -> int:
+        """0 if another socket of `who` (a seat, a session, a spectator's address) may open on match
+        `code` now, taking from its budget; else how many of its opens were refused in a row."""
+        key = (code, who, "open")
+        if self.take(key, size):
+            self._refused.pop(key, None)
+            return 0
+        if len(self._refused) >= KEEP_BUCKETS:
+            self._refused.clear()
+        refused = self._refused[key] = self._refused.get(key, 0) + 1
+        return refused
 
     def may_read_watching(self, code: str, address: str) -> bool:
         """Whether a frame of a spectator socket from `address` may be read at all (before it is parsed)."""

@@ -17,10 +17,12 @@ the session is read. What the door read from a good token goes on in the scope, 
 not read it twice nor spend the seat's budget again.
 
 It accepts before it closes, as the consumer does, so the client sees the code (docs/wire-protocol.md),
-and a socket turned away for opening too often is closed only HOLD_S later: a loop that re-opens
-whenever it is refused is paced by the door, not by its own patience (forty such sockets opened
-about 150 times a second between them when refused at once). Waiting costs a timer, and what the
-socket sends meanwhile is dropped unread; one that sends more than a few frames is closed at once.
+and a socket turned away for opening too often is closed only HOLD_S later, twice as long for each
+refusal in a row after that up to HOLD_MAX_S: a loop that re-opens whenever it is refused is paced by
+the door, not by its own patience (forty such sockets opened about 150 times a second between them
+when refused at once, and a handshake costs the process more than anything the door does). A phone
+that reconnects too eagerly once waits HOLD_S. Waiting costs a timer, and what the socket sends
+meanwhile is dropped unread; one that sends more than a few frames is closed at once.
 """
 from __future__ import annotations
 
@@ -33,12 +35,14 @@ from django.conf import settings
 
 from serving.client_address import client_address
 
+from game import command_budgets
 from game.live.fanout import hub
 from game.live.seat_tokens import HEADER, read_seat_token
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_TOO_OFTEN = 4429  # a seat's sockets opened too often: the browser tries again later, as after any close
 HOLD_S = 2.0  # how long a socket turned away for opening too often is held open before its close
+HOLD_MAX_S = 30.0  # the longest, after many refusals in a row
 HOLD_FRAMES = 5  # frames a held socket may send before it is closed at once
 SEAT_PASS = "exhibition.seat_pass"  # scope key: the SeatPass the door read from the header (its budget spent)
 ADDRESS = "exhibition.address"  # scope key: a spectator's address its budgets count, or None (not counted)
@@ -62,31 +66,33 @@ def session_key(scope) -> str | None:
     return morsel.value[:64] if morsel is not None else None
 
 
-def refusal(scope) -> int | None:
-    """The close code a player socket is turned away with at the door, or None to let it in.
-    Sets scope[SEAT_PASS] for a good header token whose seat's budget it spent."""
+def refusal(scope) -> tuple[int, float] | None:
+    """(the close code, how long to hold the socket first) a socket is turned away with at the door,
+    or None to let it in. Sets scope[SEAT_PASS] for a good header token whose seat's budget it spent."""
     found = MATCH_PATH.match(scope.get("path", ""))
     if found is None:
         return None
-    code = found["code"]
+    code, budgets = found["code"], hub().budgets
     if found["route"] == "watch":
         scope[ADDRESS] = address = counted_address(scope)
-        return CLOSE_TOO_OFTEN if address is not None and not hub().budgets.may_watch(code, address) else None
+        if address is None:
+            return None
+        return _too_often(budgets.opens_refused(code, ("watch", address), command_budgets.WATCH_OPENS_PER_ADDRESS))
     if scope.get("query_string"):
         return None  # the consumer refuses a query with its own reason
     token = header(scope, TOKEN_HEADER)
     if token is not None:
         held = read_seat_token(token.decode("latin-1"), code)
         if held is None:
-            return CLOSE_FORBIDDEN
-        if not hub().budgets.may_open(code, held.seat):
-            return CLOSE_TOO_OFTEN
+            return CLOSE_FORBIDDEN, 0.0
         scope[SEAT_PASS] = held
-        return None
+        return _too_often(budgets.opens_refused(code, held.seat))
     session = session_key(scope)
-    if session is not None and not hub().budgets.may_open(code, ("session", session)):
-        return CLOSE_TOO_OFTEN
-    return None
+    return None if not session else _too_often(budgets.opens_refused(code, ("session", session)))
+
+
+def _too_often(refused: int) -> tuple[int, float] | None:
+    return (CLOSE_TOO_OFTEN, min(HOLD_MAX_S, HOLD_S * 2 ** (refused - 1))) if refused else None
 
 
 class _Handshake:
@@ -117,26 +123,26 @@ class SocketDoor:
     async def __call__(self, scope, receive, send):
         if scope["type"] == "websocket":
             scope = dict(scope)
-            code = refusal(scope)
-            if code is not None:
-                return await _turn_away(receive, send, code)
+            refused = refusal(scope)
+            if refused is not None:
+                return await _turn_away(receive, send, *refused)
         return await self.app(scope, receive, send)
 
 
-async def _turn_away(receive, send, code: int) -> None:
+async def _turn_away(receive, send, code: int, hold: float) -> None:
     message = await receive()
     if message.get("type") != "websocket.connect":
         return
     await send({"type": "websocket.accept"})
-    if code == CLOSE_TOO_OFTEN and not await _hold(receive):
+    if hold and not await _hold(receive, hold):
         return  # the client closed it meanwhile
     await send({"type": "websocket.close", "code": code})
 
 
-async def _hold(receive) -> bool:
-    """Wait HOLD_S reading and dropping what comes; False if the client went away meanwhile."""
+async def _hold(receive, seconds: float) -> bool:
+    """Wait `seconds` reading and dropping what comes; False if the client went away meanwhile."""
     loop = asyncio.get_running_loop()
-    until = loop.time() + HOLD_S
+    until = loop.time() + seconds
     for _ in range(HOLD_FRAMES):
         try:
             message = await asyncio.wait_for(receive(), max(0.0, until - loop.time()))

@@ -185,3 +185,20 @@ async def test_a_socket_that_keeps_sending_past_its_budget_is_closed_and_meets_t
     assert message == {"type": "websocket.close", "code": 4429, "reason": TOO_FAST}
     assert [a["type"] for a in answers].count("pong") == burst
     assert len(answers) == burst + REFUSED_BEFORE_CLOSE - 1, "refused ones answered slow_down, until the close"
+
+
+async def test_each_refusal_in_a_row_holds_the_next_socket_twice_as_long(conductor, live_match, connect, monkeypatch):
+    """A loop that re-opens whenever it is refused waits longer each time; a socket let in starts it over."""
+    held = []
+
+    async def hold(receive, seconds):
+        held.append(seconds)
+        return True
+
+    monkeypatch.setattr(door, "_hold", hold)
+    match = await sync_to_async(live_match)()
+    for _ in range(int(budgets.SOCKET_OPENS[0])):
+        await connect(f"/ws/m/{match.code}/play", token=match.tokens["Bob"])
+    for _ in range(6):
+        assert (await closed(await connect(f"/ws/m/{match.code}/play", token=match.tokens["Bob"])))["code"] == 4429
+    assert held == [2.0, 4.0, 8.0, 16.0, 30.0, 30.0]
