@@ -97,7 +97,9 @@ for match in matches:
     boxed = box_score(state)["scores"]
     archived = {names[t]: p for t, p in summed[match.id].items()}
     archived = {name: archived.get(name, 0) for name in folded}
+    kinds = [e["type"] for e in events]
     out[match.id] = {"status": state.status, "seq": state.seq, "equal": folded == boxed == archived,
+                     "bot_guesses": kinds.count("bot_guess"), "bot_missed": kinds.count("bot_missed"),
                      "scores": folded, "seqs": [e["seq"] for e in events] == list(range(1, len(events) + 1))}
 print(json.dumps(out))
 """
@@ -223,6 +225,8 @@ async def run(args) -> int:
                              uploader(ports, until, mischief["uploader"]),
                              *(play_slot(ports, info, pending, until, out, number) for _ in range(slots)))
         rss["end"] = (time.monotonic(), stack.usage())
+        if stack.procs["bots"].poll() is not None:
+            print(f"The bot worker exited:\n{stack.log_tail('bots')}")
         mischief["flood"].update(json.loads((await flooder.communicate())[0].decode().strip().splitlines()[-1]))
         scores = stack.django(SCORES, {"ids": out["played"]}, "scores")
         report(args, out, scores, mischief, rss, time.monotonic() - began)
@@ -237,6 +241,8 @@ def report(args, out, scores, mischief, rss, elapsed_s: float) -> None:
           f"{len(out['failed'])} failed" + (f": {out['failed'][:3]}" if out["failed"] else ""))
     print(f"  seq gaps on every socket: {out['gaps']}; logs whole: {whole} of {len(scores)}")
     print(f"  final score equal in the log's fold, the box score and the archive's sum: {equal} of {len(scores)}")
+    print(f"  the bots: {sum(s['bot_guesses'] for s in scores.values())} guesses, "
+          f"{sum(s['bot_missed'] for s in scores.values())} missed (timed out or failed)")
     refused = collections.Counter(b.get("error") or b.get("late_answer") or "ok" for b in out["buzzes"])
     print("  buzzes: " + ", ".join(f"{k} {v}" for k, v in refused.most_common())
           + (f"; late to reach every socket: {len(out['late'])}" if out["late"] else ""))
