@@ -22,7 +22,8 @@ refusal in a row after that up to HOLD_MAX_S: a loop that re-opens whenever it i
 the door, not by its own patience (forty such sockets opened about 150 times a second between them
 when refused at once, and a handshake costs the process more than anything the door does). A phone
 that reconnects too eagerly once waits HOLD_S. Waiting costs a timer, and what the socket sends
-meanwhile is dropped unread; one that sends more than a few frames is closed at once.
+meanwhile is dropped unread (a page sends a hello); one that sends faster than HOLD_FRAMES_PER_S
+frames a second on average is closed at once.
 """
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ CLOSE_FORBIDDEN = 4403
 CLOSE_TOO_OFTEN = 4429  # a seat's sockets opened too often: the browser tries again later, as after any close
 HOLD_S = 2.0  # how long a socket turned away for opening too often is held open before its close
 HOLD_MAX_S = 30.0  # the longest, after many refusals in a row
-HOLD_FRAMES = 5  # frames a held socket may send before it is closed at once
+HOLD_FRAMES_PER_S = 20  # a held socket that sends faster than this on average is closed at once
 SEAT_PASS = "exhibition.seat_pass"  # scope key: the SeatPass the door read from the header (its budget spent)
 ADDRESS = "exhibition.address"  # scope key: a spectator's address its budgets count, or None (not counted)
 MATCH_PATH = re.compile(r"^/?ws/m/(?P<code>[A-Za-z0-9]{1,12})/(?P<route>play|watch)$")
@@ -140,14 +141,19 @@ async def _turn_away(receive, send, code: int, hold: float) -> None:
 
 
 async def _hold(receive, seconds: float) -> bool:
-    """Wait `seconds` reading and dropping what comes; False if the client went away meanwhile."""
+    """Wait `seconds` reading and dropping what comes; False if the client went away meanwhile. A
+    client that sends faster than HOLD_FRAMES_PER_S on average is closed at once."""
     loop = asyncio.get_running_loop()
-    until = loop.time() + seconds
-    for _ in range(HOLD_FRAMES):
+    began = loop.time()
+    frames = 0
+    while (left := began + seconds - loop.time()) > 0:
         try:
-            message = await asyncio.wait_for(receive(), max(0.0, until - loop.time()))
+            message = await asyncio.wait_for(receive(), left)
         except asyncio.TimeoutError:
             return True
         if message.get("type") == "websocket.disconnect":
             return False
+        frames += 1
+        if frames > HOLD_FRAMES_PER_S * (loop.time() - began + 1):
+            return True
     return True
