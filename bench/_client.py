@@ -179,9 +179,10 @@ class Sock:
         except (TimeoutError, ConnectionError):
             return False
 
-    async def command(self, kind: str, data: dict | None = None, retry: bool = False):
+    async def command(self, kind: str, data: dict | None = None, retry: bool = False, refusals=None):
         """Send a command; (reply frame, sent ms, reply received ms). With retry, it is sent again with
-        the same id until it is answered with anything but "try again", as the browser does."""
+        the same id until it is answered with anything but "try again", as the browser does; each
+        "try again" (or no answer in time) is counted by its code in `refusals` (a Counter) if given."""
         command_id = f"bench-{self.name}-{self.refs + 1}-{os.getpid()}"
         first_sent = None
         end = time.monotonic() + (FAULT_TIMEOUT if retry else STEP_TIMEOUT)
@@ -198,12 +199,16 @@ class Sock:
             except Exception:
                 if not retry or time.monotonic() > end:
                     raise
+                if refusals is not None:
+                    refusals["no answer"] += 1
                 await asyncio.sleep(0.2)
                 continue
             finally:
                 self.replies.pop(ref, None)
             if retry and frame.get("type") == "error" and frame["data"].get("code") in TRY_AGAIN \
                     and time.monotonic() < end:
+                if refusals is not None:
+                    refusals[frame["data"]["code"]] += 1
                 await asyncio.sleep(0.2)
                 continue
             return frame, first_sent, received

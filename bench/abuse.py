@@ -6,9 +6,15 @@ Prints, from one run, each figure beside its unloaded baseline:
   round trip (command sent to ack received): first with nothing else going on (the baseline), then
   while FLOOD_SOCKETS sockets on ONE seat of another match send commands (chat, buzz, answer) as fast
   as the server answers them for FLOOD_S seconds, each socket opening again whenever it is closed
-  (a second device takes a seat over). Printed: the bystander's median and p95 round trip in both
+  (a second device takes a seat over); FLOOD_ROUNDS times, alternating. Printed: the bystander's median and p95 round trip in both
   phases and their ratio, what the flood sent and how it was answered, and what the flooded match
   stored (its chat events, its refusals stored as rows: none, whether its log is whole).
+- **Spectator flood.** Phones on seats of a third match that reads a long tossup on its clock record
+  each word's lag (receive time - the frame's stamp): first with nothing else going on, then while
+  WATCH_FLOOD_SOCKETS spectator sockets from ONE client address (its X-Forwarded-For, believed from
+  127.0.0.1 as from our nginx) watch the flooded match and each sends resync WATCH_FLOOD_RATE times a
+  second, opening again whenever it is closed. Printed: the phones' word lag median, p95 and p99 in
+  both phases and their ratio (target p99 <= 3x), and how the flood was answered.
 - **Join storm.** N phones (--storm) take a seat in the same moment, spread over the web processes,
   each following the answers as the browser does (503 busy: post again; 202 taking your seat: look
   again). Baseline: joins one at a time in the same run. Printed: every status seen (never a 500),
@@ -39,7 +45,15 @@ from _servers import Stack, free_port  # noqa: E402
 
 FLOOD_SOCKETS = 40
 FLOOD_S = 5.0
-ROUND_TRIPS = 40  # the bystander's commands in each phase
+WATCH_FLOOD_SOCKETS = 500
+WATCH_FLOOD_RATE = 10  # resyncs a second from each flooding spectator socket
+WATCH_FLOOD_ADDRESS = "10.66.0.1"  # the flooding client, as the proxy in front would name it
+PHONES = 6  # seats of the reading match, each a phone measuring word lag
+READ_WORDS = 600  # the reading match's tossup: longer than the run reads it at 600 words a minute
+FLOOD_ROUNDS = 3  # unloaded, then flooded, this many times: a p99 of the pooled round trips, not the one worst
+HOLD_CLEARS_S = 2.5  # before an unloaded phase: the sockets the door held are closed
+ROUND_TRIPS = 60  # the bystander's commands in each unloaded phase
+PACE_S = 0.05  # between two of the bystander's commands: 20 a second, inside a moderator's budget of 30
 BASELINE_JOINS = 10
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 TEAM = re.compile(r'name="team" value="(\d+)"')
@@ -65,10 +79,19 @@ def make(title, seats=("Ann", "Bob")):
                                       TeamSpec("Others", [SeatSpec("Zed", captain=True)])])
 flooded, bystander = make("Flooded"), make("Bystander")
 ann = flooded.teams.get(position=0).seats.get(name="Ann")
+long_packet = Packet.objects.create(slug="bench-abuse-reading", title="Abuse bench, read aloud")
+Question.objects.create(packet=long_packet, position=0, kind="tossup", answer="Nothing",
+                        text=" ".join(f"word{n}" for n in range(arg["read_words"])) + ".")
+reading = create_match_record(title="Reading", packet=long_packet, format_name="quizbowl",
+                              overrides={"questions": 1, "tiebreakers": 0, "words_per_minute": 600},
+                              teams=[TeamSpec("Phones", [SeatSpec(f"P{n}", captain=n == 0) for n in range(arg["phones"])]),
+                                     TeamSpec("Others", [SeatSpec("Zed", captain=True)])])
+phones = [make_seat_token(seat) for seat in reading.teams.get(position=0).seats.order_by("id")]
 joins = [make(f"Storm {n}", seats=()).code for n in range(arg["storm_matches"] + 1)]
 client = Client()
 client.force_login(get_user_model().objects.create_user("bench-moderator", password=None, is_staff=True))
 print(json.dumps({"flooded": flooded.code, "flooded_id": flooded.id, "bystander": bystander.code,
+                  "reading": reading.code, "phones": phones,
                   "token": make_seat_token(ann), "joins": joins, "session": client.cookies["sessionid"].value}))
 """
 
@@ -92,15 +115,17 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-async def round_trips(moderator, n: int) -> list[float]:
-    """The bystander's moderator: pause, resume, ... one at a time; each round trip in ms."""
+async def round_trips(moderator, n: int, refusals: collections.Counter | None = None) -> list[float]:
+    """The bystander's moderator: pause, resume, ... one at a time; each round trip in ms (from the
+    first send to the ack, through any "try again" answers, which `refusals` counts by code)."""
     times = []
     for i in range(n):
         kind = "pause" if i % 2 == 0 else "resume"
         frame, sent, received = await moderator.command(kind, {"reason": "bench"} if kind == "pause" else {},
-                                                        retry=True)
+                                                        retry=True, refusals=refusals)
         if frame.get("type") == "ack":
             times.append(received - sent)
+        await asyncio.sleep(PACE_S)
     return times
 
 
@@ -140,25 +165,31 @@ async def flood(stack: Stack, ports: list[int], info: dict) -> dict:
         assert frame.get("type") == "ack", frame
     lag = LoopLag()
     lag.start()
-    quiet = await round_trips(mod, ROUND_TRIPS)
-    quiet_lag, lag.samples = lag.samples, []
-    # The flood runs in a process of its own, so this one's event loop times only the bystander.
-    flooder = await asyncio.create_subprocess_exec(
-        sys.executable, __file__, "--flood-worker",
-        json.dumps({"ports": ports, "code": info["flooded"], "token": info["token"], "seconds": FLOOD_S}),
-        stdout=asyncio.subprocess.PIPE)
-    await asyncio.sleep(1.0)  # the flood is under way
-    loaded = []
-    until = time.monotonic() + FLOOD_S - 1.5
-    while time.monotonic() < until:
-        loaded += await round_trips(mod, 2)
-    tally = collections.Counter(json.loads((await flooder.communicate())[0].decode().strip().splitlines()[-1]))
+    refused = {"unloaded": collections.Counter(), "flooded": collections.Counter()}
+    quiet, loaded, quiet_lag, loaded_lag, tally = [], [], [], [], collections.Counter()
+    for _ in range(FLOOD_ROUNDS):  # unloaded and flooded alternate, so both see the same machine
+        await asyncio.sleep(HOLD_CLEARS_S)
+        lag.samples = []
+        quiet += await round_trips(mod, ROUND_TRIPS, refused["unloaded"])
+        quiet_lag += lag.samples
+        # The flood runs in a process of its own, so this one's event loop times only the bystander.
+        flooder = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--flood-worker",
+            json.dumps({"ports": ports, "code": info["flooded"], "token": info["token"], "seconds": FLOOD_S}),
+            stdout=asyncio.subprocess.PIPE)
+        await asyncio.sleep(1.0)  # the flood is under way
+        lag.samples = []
+        until = time.monotonic() + FLOOD_S - 1.5
+        while time.monotonic() < until:
+            loaded += await round_trips(mod, 2, refused["flooded"])
+        loaded_lag += lag.samples
+        tally += collections.Counter(json.loads((await flooder.communicate())[0].decode().strip().splitlines()[-1]))
     await lag.stop()
     await mod.close()
     await flooded_mod.close()
     stored = stack.django(STORED, {"match": info["flooded_id"], "codes": []}, "stored")
-    return {"quiet": quiet, "loaded": loaded, "tally": tally, "stored": stored,
-            "lag": (statistics.median(quiet_lag or [0]), statistics.median(lag.samples or [0]))}
+    return {"quiet": quiet, "loaded": loaded, "tally": tally, "stored": stored, "refused": refused,
+            "lag": (statistics.median(quiet_lag or [0]), statistics.median(loaded_lag or [0]))}
 
 
 async def flood_worker(spec: dict) -> None:
@@ -167,6 +198,89 @@ async def flood_worker(spec: dict) -> None:
     await asyncio.gather(*(flood_one_socket(spec["ports"], n, spec["code"], spec["token"], until, tally)
                            for n in range(FLOOD_SOCKETS)))
     print(json.dumps(tally))
+
+
+async def watch_flood_one(port: int, code: str, until: float, tally: collections.Counter):
+    """One hostile spectator socket: resync WATCH_FLOOD_RATE times a second, what comes back unread;
+    open again when closed. Raw sockets, so the flooding process spends little of the machine."""
+    import websockets
+
+    hello = json.dumps({"type": "hello", "data": {"last_seq": 0}})
+    resync = json.dumps({"type": "resync"})
+    while time.monotonic() < until:
+        try:
+            async with websockets.connect(f"ws://127.0.0.1:{port}/ws/m/{code}/watch", origin=f"http://127.0.0.1:{port}",
+                                          additional_headers={"X-Forwarded-For": WATCH_FLOOD_ADDRESS},
+                                          max_size=None, ping_interval=None, close_timeout=1) as ws:
+                tally["opened"] += 1
+                reader = asyncio.ensure_future(_drain(ws, tally))
+                await ws.send(hello)
+                while time.monotonic() < until and not reader.done():
+                    await ws.send(resync)
+                    tally["resyncs sent"] += 1
+                    await asyncio.sleep(1 / WATCH_FLOOD_RATE)
+                if reader.done():
+                    tally[f"closed {ws.close_code}"] += 1
+                reader.cancel()
+        except Exception as problem:
+            code_seen = getattr(getattr(problem, "rcvd", None), "code", None)
+            tally[f"closed {code_seen}" if code_seen else "could not open"] += 1
+            await asyncio.sleep(0.05)
+
+
+async def _drain(ws, tally: collections.Counter) -> None:
+    import websockets
+
+    try:
+        async for raw in ws:
+            if '"slow_down"' in raw[:200]:
+                tally["slow_down"] += 1
+            elif raw.startswith('{"type":"snapshot"'):
+                tally["snapshots"] += 1
+    except websockets.ConnectionClosed:
+        pass
+
+
+async def watch_flood_worker(spec: dict) -> None:
+    tally = collections.Counter()
+    until = time.monotonic() + spec["seconds"]
+    await asyncio.gather(*(watch_flood_one(spec["ports"][n % len(spec["ports"])], spec["code"], until, tally)
+                           for n in range(WATCH_FLOOD_SOCKETS)))
+    print(json.dumps(tally))
+
+
+def word_lags(phones: list, since: float, until: float) -> list[float]:
+    """received - stamp of each word frame the phones received between two times (ms since the epoch)."""
+    return [received - t for p in phones for _, kind, t, received, _ in p.events
+            if kind == "word_revealed" and since <= received < until]
+
+
+async def spectator_flood(ports: list[int], info: dict) -> dict:
+    phones = [await connect(ports[n % len(ports)], f"/ws/m/{info['reading']}/play", f"phone{n}", "player",
+                            seat_token=token) for n, token in enumerate(info["phones"])]
+    mod = await connect(ports[0], f"/ws/m/{info['reading']}/moderate", "reader", "moderator",
+                        cookie=f"sessionid={info['session']}")
+    frame, _, _ = await mod.command("start", retry=True)
+    assert frame.get("type") == "ack", frame
+    await asyncio.sleep(3.0)  # the lead-in, and the first words
+    quiet, loaded, tally = [], [], collections.Counter()
+    for _ in range(FLOOD_ROUNDS):  # unloaded and flooded alternate, so both see the same machine
+        await asyncio.sleep(HOLD_CLEARS_S)
+        quiet_from = time.time() * 1000
+        await asyncio.sleep(FLOOD_S)
+        quiet += word_lags(phones, quiet_from, time.time() * 1000)
+        flooder = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--watch-flood-worker",
+            json.dumps({"ports": ports, "code": info["flooded"], "seconds": FLOOD_S + 1}),
+            stdout=asyncio.subprocess.PIPE)
+        await asyncio.sleep(1.5)  # the flood is under way
+        loaded_from = time.time() * 1000
+        await asyncio.sleep(FLOOD_S - 1)
+        loaded += word_lags(phones, loaded_from, time.time() * 1000)
+        tally += collections.Counter(json.loads((await flooder.communicate())[0].decode().strip().splitlines()[-1]))
+    for sock in [*phones, mod]:
+        await sock.close()
+    return {"quiet": quiet, "loaded": loaded, "tally": tally}
 
 
 async def phone(base: str, code: str, name: str, start: asyncio.Event | None) -> dict:
@@ -230,15 +344,27 @@ def report(flooded: dict, stormed: dict, storm: int, env: dict) -> None:
     quiet, loaded = flooded["quiet"], flooded["loaded"]
     q50, l50 = statistics.median(quiet), statistics.median(loaded) if loaded else float("nan")
     print("\nFlood: the bystander match's moderator, round trip of pause/resume (ms)")
-    print(f"  unloaded   median {q50:7.1f}   p95 {pct(quiet, .95):7.1f}   ({len(quiet)} commands)")
-    print(f"  flooded    median {l50:7.1f}   p95 {pct(loaded, .95):7.1f}   ({len(loaded)} commands)")
-    print(f"  ratio      median {l50 / q50:7.2f}x  p95 {pct(loaded, .95) / pct(quiet, .95):7.2f}x   "
-          f"(this client's own loop lag, median: {flooded['lag'][0]:.1f} / {flooded['lag'][1]:.1f} ms)")
+    for name, times in (("unloaded", quiet), ("flooded", loaded)):
+        told = ", ".join(f"{k} {v}" for k, v in flooded["refused"][name].most_common()) or "none"
+        print(f"  {name:9}  median {statistics.median(times):7.1f}   p95 {pct(times, .95):7.1f}   "
+              f"p99 {pct(times, .99):7.1f}   ({len(times)} commands; told to try again: {told})")
+    q50, l50 = statistics.median(quiet), statistics.median(loaded) if loaded else float("nan")
+    print(f"  ratio      median {l50 / q50:7.2f}x  p95 {pct(loaded, .95) / pct(quiet, .95):7.2f}x  "
+          f"p99 {pct(loaded, .99) / pct(quiet, .99):7.2f}x   (target p99 <= 3x; this client's own loop lag, "
+          f"median: {flooded['lag'][0]:.1f} / {flooded['lag'][1]:.1f} ms)")
     tally, stored = flooded["tally"], flooded["stored"]
-    print(f"  the flood: {FLOOD_SOCKETS} sockets on one seat for {FLOOD_S:.0f} s: "
+    print(f"  the flood, {FLOOD_ROUNDS} times: {FLOOD_SOCKETS} sockets on one seat for {FLOOD_S:.0f} s: "
           + ", ".join(f"{k} {v}" for k, v in tally.most_common()))
     print(f"  the flooded match stored {stored['events']} events ({stored['chats']} chats), log whole: "
           f"{stored['whole']}; receipts {stored['receipts']}, refusals stored as rows: {stored['refusal_rows']}")
+    watched = flooded["watched"]
+    print(f"\nSpectator flood: another match's {PHONES} phones, word lag (receive - stamp, ms)")
+    for name, lags in (("unloaded", watched["quiet"]), ("flooded", watched["loaded"])):
+        print(f"  {name:9}  median {statistics.median(lags or [float('nan')]):7.1f}   p95 {pct(lags, .95):7.1f}   "
+              f"p99 {pct(lags, .99):7.1f}   ({len(lags)} words)")
+    print(f"  ratio      p99 {pct(watched['loaded'], .99) / pct(watched['quiet'], .99):7.2f}x   (target <= 3x)")
+    print(f"  the flood, {FLOOD_ROUNDS} times: {WATCH_FLOOD_SOCKETS} spectator sockets from {WATCH_FLOOD_ADDRESS} on the flooded match, "
+          f"resync {WATCH_FLOOD_RATE}/s each: " + ", ".join(f"{k} {v}" for k, v in watched["tally"].most_common()))
     alone = [r["ms"] for r in stormed["alone"]]
     times = [r["ms"] for r in stormed["results"] if r["seated"]]
     statuses = collections.Counter(s for r in stormed["results"] for s in r["statuses"])
@@ -258,17 +384,20 @@ def report(flooded: dict, stormed: dict, storm: int, env: dict) -> None:
 
 async def run(args) -> int:
     web = 2 if args.layer == "redis" else 1
-    with Stack(args.layer, args.db, "abuse", web=web, conductors=2) as stack:
+    with Stack(args.layer, args.db, "abuse", web=web, conductors=2, own_redis=args.layer == "redis") as stack:
         stack.env["EXHIBITION_JOINS_PER_MINUTE"] = "1000000"  # every phone here comes from 127.0.0.1
+        stack.env["TRUSTED_PROXIES"] = "127.0.0.1"  # as behind our nginx: the spectator flood's address is its own
         stack.prepare()
         storm_matches = -(-args.storm // PLAYERS_A_MATCH)
-        info = stack.django(SETUP, {"storm_matches": storm_matches}, "setup")
+        info = stack.django(SETUP, {"storm_matches": storm_matches, "phones": PHONES, "read_words": READ_WORDS},
+                            "setup")
         ports = [free_port() for _ in range(web)]
         stack.start_servers(ports)
         await stack.wait_ready(ports)
         print(f"abuse bench: {args.layer} layer, {args.db}, {web} web process(es)"
               + (", 2 conductors" if args.layer == "redis" else ", the embedded conductor"))
         flooded = await flood(stack, ports, info)
+        flooded["watched"] = await spectator_flood(ports, info)
         stormed = await join_storm(stack, ports, info, args.storm)
         report(flooded, stormed, args.storm, stack.env)
     return 0
@@ -281,9 +410,13 @@ def main(argv=None) -> int:
     parser.add_argument("--storm", type=int, default=200, choices=range(1, 1001), metavar="1-1000",
                         help="phones joining at once")
     parser.add_argument("--flood-worker", metavar="JSON", help=argparse.SUPPRESS)  # the flood's own process
+    parser.add_argument("--watch-flood-worker", metavar="JSON", help=argparse.SUPPRESS)  # the spectators' flood's
     args = parser.parse_args(argv)
     if args.flood_worker:
         asyncio.run(flood_worker(json.loads(args.flood_worker)))
+        return 0
+    if args.watch_flood_worker:
+        asyncio.run(watch_flood_worker(json.loads(args.watch_flood_worker)))
         return 0
     return asyncio.run(run(args))
 

@@ -1,7 +1,8 @@
 """ASGI entry point: HTTP through Django, websockets through the Channels consumers.
 
 Websockets are bounded in what they may send (serving/websocket_limits.py), then pass the Origin
-check (ALLOWED_HOSTS) and the session login before a consumer sees them. In the embedded default
+check (ALLOWED_HOSTS), the door that turns away what a seat's budget refuses (game/live/door.py)
+and the session login before a consumer sees them. In the embedded default
 (no REDIS_URL) the application also starts the conductor inside this process on the first request;
 with Redis, `manage.py conduct` runs it separately. GET /healthz is answered before all of that
 (exhibition/health.py). Before any of it, a request body over its page's limit is answered 413 by
@@ -25,6 +26,7 @@ from serving.request_bodies import body_limit, refusal_page  # noqa: E402
 from serving.server_internals import bound_request_bodies  # noqa: E402
 from serving.websocket_limits import BoundedMessages  # noqa: E402
 from game.conductor.embedded import ConductorStarter, embedded_enabled  # noqa: E402
+from game.live.door import SocketDoor  # noqa: E402
 from game.live.routing import websocket_urlpatterns  # noqa: E402
 
 
@@ -43,7 +45,7 @@ class KeepServerSend:
 
 
 websocket_application = BoundedMessages(KeepServerSend(
-    AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))))
+    AllowedHostsOriginValidator(SocketDoor(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))))))
 
 application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocket_application})
 if embedded_enabled():

@@ -11,6 +11,11 @@ Each web process checks these for its own sockets before a command leaves it, an
 that holds the match checks them again for everything that reaches it, whichever web process it
 came through. A refusal is answered with `slow_down` (the client retries the same command id a
 moment later) and is stored nowhere.
+
+Sockets have budgets too, checked in the web process before any work: a seat's (or a browser
+session's) sockets opening, all the frames a seat's sockets send, and for spectators, who need no
+token, the sockets opened and frames sent from one address on one match and the resyncs of all of a
+match's spectators (game/live/door.py, game/live/consumers.py).
 """
 from __future__ import annotations
 
@@ -22,6 +27,13 @@ CHAT = (5.0, 0.5)
 MODERATOR = (60.0, 30.0)
 MATCH = (200.0, 100.0)  # all the players of one match together
 SOCKET_OPENS = (6.0, 0.5)  # a seat's sockets opening: a phone's reconnects fit, a loop of them does not
+SEAT_FRAMES = (40.0, 20.0)  # every frame of a seat's sockets together, taken before a frame is parsed
+# Spectators (anyone may watch), per match and address: a hall behind one router's address still gets
+# in (a hundred at once, ten a second after), one client's five hundred sockets do not multiply its
+# reach. Frames: a watching page sends a hello a connection and a resync when it missed frames.
+WATCH_OPENS_PER_ADDRESS = (100.0, 10.0)
+WATCH_FRAMES_PER_ADDRESS = (100.0, 50.0)
+WATCH_CATCH_UPS = (2000.0, 200.0)  # every spectator's resync of a match together (each reads the log or a snapshot)
 KEEP_BUCKETS = 20_000  # beyond this many, the buckets that refilled completely are forgotten
 
 SEAT_TOO_FAST = "Slow down: this seat is sending too fast; wait a moment."
@@ -35,6 +47,7 @@ class Budgets:
     def __init__(self, clock=time.monotonic):
         self.clock = clock
         self._buckets: dict[tuple, list[float]] = {}  # key -> [tokens, last refill, burst, rate]
+        self._refused: dict[tuple, int] = {}  # an opens' key -> opens refused since the last one let in
 
     def refusal(self, code: str, who: str | None, kind: str) -> str | None:
         """None if a command of type `kind` from `who` (the actor's key: "moderator" or a seat id)
@@ -55,11 +68,40 @@ class Budgets:
             bucket[0] -= 1
         return None
 
-    def may_open(self, code: str, seat: int) -> bool:
-        """Whether another socket may open for seat `seat` of match `code` now, and takes from its
-        budget. Each one opened takes the seat over from the last and reads the match's log, so a
-        loop of them is a flood of its own."""
-        bucket = self._bucket((code, seat, "open"), SOCKET_OPENS, self.clock())
+    def may_open(self, code: str, seat) -> bool:
+        """Whether another socket may open for seat `seat` of match `code` now (or for a browser's
+        session, whose seat is not read yet), and takes from its budget. Each one opened takes the
+        seat over from the last and reads the match's log, so a loop of them is a flood of its own."""
+        return self.opens_refused(code, seat) == 0
+
+    def opens_refused(self, code: str, who, size: tuple[float, float] = SOCKET_OPENS) -> int:
+        """0 if another socket of `who` (a seat, a session, a spectator's address) may open on match
+        `code` now, taking from its budget; else how many of its opens were refused in a row."""
+        key = (code, who, "open")
+        if self.take(key, size):
+            self._refused.pop(key, None)
+            return 0
+        if len(self._refused) >= KEEP_BUCKETS:
+            self._refused.clear()
+        refused = self._refused[key] = self._refused.get(key, 0) + 1
+        return refused
+
+    def may_read_watching(self, code: str, address: str) -> bool:
+        """Whether a frame of a spectator socket from `address` may be read at all (before it is parsed)."""
+        return self.take((code, address, "watch-frames"), WATCH_FRAMES_PER_ADDRESS)
+
+    def may_catch_up(self, code: str) -> bool:
+        """Whether a spectator's resync of match `code` may be answered now (the match's spectators together)."""
+        return self.take((code, "watch-catch-ups"), WATCH_CATCH_UPS)
+
+    def may_read(self, code: str, who) -> bool:
+        """Whether a frame from a socket of `who` (a seat) may be read at all, before it is parsed:
+        forty sockets on one seat share one seat's worth of frames."""
+        return self.take((code, who, "frames"), SEAT_FRAMES)
+
+    def take(self, key: tuple, size: tuple[float, float]) -> bool:
+        """One from the bucket `key` (of `size`: burst, refilled a second) if it holds one."""
+        bucket = self._bucket(key, size, self.clock())
         if bucket[0] < 1:
             return False
         bucket[0] -= 1

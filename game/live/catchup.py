@@ -4,6 +4,13 @@ A snapshot is the fold of the whole event log. A thousand watchers opening the b
 once would fold it a thousand times, so each web process keeps the latest folded state of each
 match it serves and folds only the events added since (StateCache), and encodes each audience's
 snapshot of a given seq once.
+
+A snapshot's text longer than PART_CHARS (the moderator's, of a long match with the longest questions
+the limits allow, passes 1 MiB: every question's text and answer, and every one played again in the
+history) is sent as "snapshot_part" frames the page joins back into the snapshot frame
+(static/js/match-socket.js): each part under the bound on what a socket may have waiting
+(fanout.SLOW_SOCKET_BYTES), and the consumer sends the next one only once the last one has gone out
+(docs/wire-protocol.md).
 """
 from __future__ import annotations
 
@@ -18,6 +25,7 @@ from game.engine.api import apply, project, snapshot
 from game.models import MatchEvent
 
 CATCH_UP_LIMIT = 300  # further behind than this, a snapshot is cheaper than replaying events
+PART_CHARS = 128 * 1024  # a part's characters: at most 6 bytes each in JSON (\uXXXX), so a part is under 1 MiB
 MATCHES_KEPT = 64
 
 
@@ -84,14 +92,24 @@ class StateCache:
             if match_id in self.next_read:
                 self._start_read(match_id)
 
-    async def snapshot_text(self, match_id: int, audience: str, team: str | None) -> tuple[str, int]:
+    async def snapshot_texts(self, match_id: int, audience: str, team: str | None) -> tuple[list[str], int]:
+        """The snapshot frame's text (or its parts' texts) for an audience, and its seq."""
         state = await self.state(match_id)
         seq = state.seq if state is not None else 0
         cached = self.snapshots.get((match_id, audience, team))
         if cached is None or cached[0] != seq:
-            cached = (seq, encode({"type": "snapshot", "data": snapshot(state, audience, team)}))
+            cached = (seq, in_parts(encode({"type": "snapshot", "data": snapshot(state, audience, team)}), seq))
             self.snapshots[(match_id, audience, team)] = cached
         return cached[1], seq
+
+
+def in_parts(text: str, seq: int) -> list[str]:
+    """A frame's text as it goes out: whole if it is short, else as snapshot_part frames to be joined."""
+    if len(text) <= PART_CHARS:
+        return [text]
+    pieces = [text[at:at + PART_CHARS] for at in range(0, len(text), PART_CHARS)]
+    return [encode({"type": "snapshot_part", "data": {"seq": seq, "part": n, "parts": len(pieces), "text": piece}})
+            for n, piece in enumerate(pieces)]
 
 
 _caches: dict = {}
@@ -110,11 +128,9 @@ def cache() -> StateCache:
 async def catch_up(match_id: int, after: int, audience: str, team: str | None, force_snapshot: bool = False):
     """The frame texts that bring a client from seq `after` to now, and the seq they end at."""
     if force_snapshot or after <= 0:  # a snapshot in any case: no need to ask how far the log goes
-        text, seq = await cache().snapshot_text(match_id, audience, team)
-        return [text], seq
+        return await cache().snapshot_texts(match_id, audience, team)
     latest = await last_seq(match_id)
     if after > latest or latest - after > CATCH_UP_LIMIT:
-        text, seq = await cache().snapshot_text(match_id, audience, team)
-        return [text], seq
+        return await cache().snapshot_texts(match_id, audience, team)
     events = await _events_after(match_id, after)
     return [encode(project(e, audience, team)) for e in events], (events[-1]["seq"] if events else after)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 import uuid
 from urllib.parse import parse_qs
 
@@ -24,21 +25,23 @@ from channels.db import database_sync_to_async
 from channels.exceptions import ChannelFull
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from serving.server_internals import daphne_protocol
+from serving.server_internals import daphne_protocol, unsent_bytes
 
 from game.live.catchup import catch_up
+from game.live.door import ADDRESS, TOKEN_HEADER, CLOSE_FORBIDDEN, CLOSE_TOO_OFTEN, SEAT_PASS, header
 from game.conductor.groups import CONDUCTOR_CHANNEL, audience_key
 from game.live.fanout import CLOSE_TOO_SLOW, TOO_SLOW, DaphneWriter, QueuedWriter, hub
 from game.models import Match
 from game.live.client_frames import MODERATOR, PLAYER, FrameError, TokenBucket, error_frame, parse, peek_ref
-from game.live.seat_tokens import HEADER, SESSION_SEATS, read_seat_token, seat_for_token
+from game.live.seat_tokens import CLOSE_EXPIRED, EXPIRED, SESSION_SEATS, read_seat_token, seat_for_token
 from game.live.socket_clock import SocketClock
 from game.event_log import now_ms
 
-CLOSE_FORBIDDEN = 4403
 CLOSE_NO_MATCH = 4404
-CLOSE_TOO_OFTEN = 4429  # a seat's sockets opened too often: the browser tries again later, as after any close
 CLOSE_TRY_AGAIN = 4503  # "try again later": Daphne (Autobahn) lets an application close only with 1000 or 3000-4999
+REFUSED_BEFORE_CLOSE = 40  # frames refused in a row (a page waits seconds after one) before the socket is closed
+TOO_FAST = "This connection sent too fast for too long; reconnecting in a moment."
+SENT_OUT_S = 30.0  # a snapshot part waits at most this long for the one before it to go out
 NO_CHANNEL = "exhibition.no-channel"  # an alias no layer is configured under: the consumer gets no channel
 log = logging.getLogger(__name__)
 
@@ -59,11 +62,6 @@ def _seat_keys(code: str, token: str | None) -> tuple[str, str] | None:
     """(seat, team) of the seat the token holds now (not given up since the token was made)."""
     seat = seat_for_token(token, code)
     return (seat.key, seat.team.key) if seat else None
-
-
-def _header(scope, name: str) -> str | None:
-    wanted = name.lower().encode("latin-1")
-    return next((value.decode("latin-1") for key, value in scope.get("headers", []) if key.lower() == wanted), None)
 
 
 class MatchSocket(AsyncWebsocketConsumer):
@@ -112,6 +110,7 @@ class MatchSocket(AsyncWebsocketConsumer):
         self.last_sent = None  # the highest seq this client has; None until its hello
         self.holding = None  # live frames that arrived while the socket catches up
         self.bucket = TokenBucket(*self.rate)
+        self.refused_in_a_row = 0  # frames refused by a budget since the last one read
         self.open = False  # stays False for a socket that is closed for lack of a match or a right
         await self.accept()  # accept first, so the browser sees why in the close code
         refused = await self.admit()
@@ -161,9 +160,14 @@ class MatchSocket(AsyncWebsocketConsumer):
                                              peek_ref(text_data)))
 
     async def _receive(self, text_data, bytes_data):
-        if not self.bucket.take():
+        if not self.bucket.take() or not self.may_read():
+            self.refused_in_a_row += 1
+            if self.refused_in_a_row >= REFUSED_BEFORE_CLOSE:  # no page sends like this: the door paces it now
+                self.open = False
+                return self.shut(CLOSE_TOO_OFTEN, TOO_FAST)
             return await self.send_json(error_frame("slow_down", "Slow down: you are sending too fast; wait a moment.",
                                                     peek_ref(text_data)))
+        self.refused_in_a_row = 0
         try:
             frame = parse(text_data, bytes_data)
         except FrameError as problem:
@@ -177,6 +181,9 @@ class MatchSocket(AsyncWebsocketConsumer):
         elif self.last_sent is None:
             await self.send_json(error_frame("hello_first", "Send hello with your last seq first.", frame.ref))
         elif frame.type == "resync":  # after its last seq: the frames it missed, each folded with its feed line
+            if not self.may_catch_up():
+                return await self.send_json(error_frame("slow_down", "Many screens are catching up at once; "
+                                                                     "this one tries again in a moment.", frame.ref))
             last_seq = frame.data.get("last_seq") or 0
             await self.catch_up(last_seq, force_snapshot=last_seq <= 0)
         elif frame.type in self.commands:
@@ -232,11 +239,24 @@ class MatchSocket(AsyncWebsocketConsumer):
             texts, seq = await catch_up(self.match["id"], last_seq, self.audience, self.team, force_snapshot)
             for text in texts:
                 await self.send(text_data=text)
+                if len(texts) > 1:  # a snapshot in parts: the next once this one has gone out
+                    await self._sent_out()
             self.last_sent = seq
         finally:
             held, self.holding = self.holding, None
             if held and self.last_sent is not None:
                 self.push(held, {})
+
+    async def _sent_out(self) -> None:
+        """Wait (up to SENT_OUT_S) until what was written to the socket has gone to the kernel, so a
+        snapshot's parts never wait in the server together past the slow-socket bound (fanout.py)."""
+        protocol = daphne_protocol(self.scope.get("exhibition.send"))
+        if protocol is None:
+            return
+        loop = asyncio.get_running_loop()
+        until = loop.time() + SENT_OUT_S
+        while unsent_bytes(protocol.transport) and loop.time() < until and protocol.state == protocol.STATE_OPEN:
+            await asyncio.sleep(0.02)
 
     # -- from the hub -------------------------------------------------------------------------------
 
@@ -268,6 +288,14 @@ class MatchSocket(AsyncWebsocketConsumer):
         """Whose budget this socket's commands spend (game/command_budgets.py): a seat's or the moderator's."""
         return None
 
+    def may_read(self) -> bool:
+        """Whether the next frame may be read at all (before it is parsed), beside this socket's own bucket."""
+        return True
+
+    def may_catch_up(self) -> bool:
+        """Whether a resync may be answered now."""
+        return True
+
     async def forward(self, frame):
         here = hub()
         refusal = here.budgets.refusal(self.code, self.budget_key(), frame.type)
@@ -298,7 +326,15 @@ class MatchSocket(AsyncWebsocketConsumer):
 
 
 class SpectatorSocket(MatchSocket):
-    """ws/m/<code>/watch: anyone, read-only."""
+    """ws/m/<code>/watch: anyone, read-only. Its address's spectator sockets share one budget of frames,
+    and the match's spectators one of resyncs (game/command_budgets.py; the door counts its opens)."""
+
+    def may_read(self):
+        address = self.scope.get(ADDRESS)
+        return address is None or hub().budgets.may_read_watching(self.code, address)
+
+    def may_catch_up(self):
+        return hub().budgets.may_catch_up(self.code)
 
 
 class ModeratorSocket(MatchSocket):
@@ -335,11 +371,15 @@ class PlayerSocket(MatchSocket):
     async def admit(self):
         if "seat" in parse_qs(self.scope.get("query_string", b"").decode("latin-1")):
             return CLOSE_FORBIDDEN  # a credential in a URL is in every proxy's log: refused, so nothing keeps sending one
-        self.token = _header(self.scope, HEADER) or await _session_token(self.scope.get("session"), self.code)
-        held = read_seat_token(self.token, self.code)
-        if held is None:
+        sent = header(self.scope, TOKEN_HEADER)
+        if sent is not None:  # the door read it and spent the seat's budget (game/live/door.py)
+            self.token, self.held = sent.decode("latin-1"), self.scope.get(SEAT_PASS)
+            return None if self.held is not None else CLOSE_FORBIDDEN
+        self.token = await _session_token(self.scope.get("session"), self.code)
+        self.held = read_seat_token(self.token, self.code)
+        if self.held is None:
             return CLOSE_FORBIDDEN
-        if not hub().budgets.may_open(self.code, held.seat):
+        if not hub().budgets.may_open(self.code, self.held.seat):
             return CLOSE_TOO_OFTEN  # before the seat is read and the log is sent: the browser tries again later
         return None
 
@@ -348,7 +388,15 @@ class PlayerSocket(MatchSocket):
         if keys is None:
             return False
         self.seat, self.team = keys
+        wait = max(0.0, self.held.expires - time.time())
+        self.expiry = asyncio.get_running_loop().call_later(wait, self.shut, CLOSE_EXPIRED, EXPIRED)
         return True
+
+    def _leave(self):
+        expiry, self.expiry = getattr(self, "expiry", None), None
+        if expiry is not None:
+            expiry.cancel()
+        super()._leave()
 
     async def hello(self, last_seq: int):
         first = self.key is None
@@ -361,3 +409,6 @@ class PlayerSocket(MatchSocket):
 
     def budget_key(self):
         return self.seat
+
+    def may_read(self):
+        return hub().budgets.may_read(self.code, self.seat)  # the seat's sockets together

@@ -5,6 +5,9 @@ and names the seat, the match and the seat's credential generation. So a token o
 stops working EXHIBITION_SEAT_TOKEN_HOURS after the join, and stops working at once when its seat is
 given up (the player leaves or the moderator removes it: game/seats_left.py bumps the generation).
 
+A socket opened with a token is closed when the token's age passes (game/live/consumers.py, 4412), so
+a seat is never played on a token that would no longer open it.
+
 It never travels in a URL, because proxies log URLs. A browser keeps it in its session (the HttpOnly
 session cookie names the session, not the token), and its player socket reads it from there; other
 clients (tests, benches) send it in the X-Seat-Token header of the websocket handshake.
@@ -21,14 +24,18 @@ from game.models import Seat
 SALT = "exhibition.seat"
 HEADER = "X-Seat-Token"
 SESSION_SEATS = "seats"  # request.session[SESSION_SEATS][match code] -> the token of the seat held there
+CLOSE_EXPIRED = 4412  # an open socket's token passed its age: final, the page says to join again
+EXPIRED = "Your seat's pass has expired. Join again with the match code to keep playing."
 
 
 @dataclass(frozen=True)
 class SeatPass:
-    """What a genuine, unexpired token says: a seat's primary key and the generation it was made for."""
+    """What a genuine, unexpired token says: a seat's primary key, the generation it was made for,
+    and when it stops working (seconds since the epoch)."""
 
     seat: int
     generation: int
+    expires: float = float("inf")
 
 
 def make_seat_token(seat) -> str:
@@ -53,7 +60,8 @@ def read_seat_token(token, code: str) -> SeatPass | None:
     seat, generation = value.get("seat"), value.get("gen")
     if not all(isinstance(n, int) and not isinstance(n, bool) for n in (seat, generation)):
         return None
-    return SeatPass(seat, generation)
+    made = signing.b62_decode(token.rsplit(":", 2)[-2])  # the signing stamp, genuine once loads() passed
+    return SeatPass(seat, generation, made + max_age_seconds())
 
 
 def seat_for_token(token, code: str) -> Seat | None:

@@ -32,6 +32,7 @@ export const FINAL_CLOSES = {
   4409: "This seat is now playing on another device.",
   4410: "The moderator removed you from this seat.",
   4411: "You left this match.",
+  4412: "Your seat's pass has expired. Join again with the match code to keep playing.",
 };
 
 /**
@@ -62,6 +63,7 @@ export class MatchClient {
     this.behindTimer = null;  // a heartbeat said we are behind: the check that asks for the missed frames if we still are
     this.ws = null;
     this.closed = false;
+    this.parts = null;  // a snapshot arriving in parts: {seq, texts} so far
     this.clockProbe = null;  // a ClockProbe (server-clock.js) on a page whose commands say when they were pressed
   }
 
@@ -148,7 +150,9 @@ export class MatchClient {
         this.clockProbe?.start();
         for (const entry of this.pending.values()) this.transmit(entry);  // the same ids: applied once
         return;
+      case "snapshot_part": return this.snapshotPart(frame.data || {});
       case "snapshot":
+        this.parts = null;
         this.resyncing = false;
         applySnapshot(this.view, frame.data || {});
         this.onChange(this.view, frame);
@@ -173,6 +177,19 @@ export class MatchClient {
         applyFrame(this.view, frame, this);
         this.onChange(this.view, frame);
     }
+  }
+
+  /** A long snapshot comes in parts, in order (docs/wire-protocol.md): joined, it is the snapshot frame. */
+  snapshotPart({ seq, part, parts, text }) {
+    if (part === 0) this.parts = { seq, texts: [] };
+    if (!this.parts || this.parts.seq !== seq || this.parts.texts.length !== part) { this.parts = null; return; }
+    this.parts.texts.push(text);
+    if (this.parts.texts.length < parts) return;
+    const joined = this.parts.texts.join("");
+    this.parts = null;
+    let frame;
+    try { frame = JSON.parse(joined); } catch { return; }
+    if (frame?.type === "snapshot") this.receive(frame);
   }
 
   settle(ref, ok, data) {

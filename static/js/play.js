@@ -19,8 +19,9 @@ const announcer = new Announcer($("said"), $("said-now"), { seat: ME, team: MY_T
 const probe = new ClockProbe((frame) => client.raw(frame));
 client.clockProbe = probe;
 
-// The seat is no longer this page's: it went to another device, was removed or left. The page stays
-// closed (no reconnect) and says what to do next.
+// The seat is no longer this page's: it went to another device, was removed or left, or its pass
+// expired. The page stays closed (no reconnect) and says what to do next: play here again (4409), or
+// join again (the others).
 let isEnded = false;
 function ended({ code, reason }) {
   if (isEnded) return;

@@ -19,51 +19,16 @@ from game.engine import stages
 from game.engine.api import Rejected, decide, decide_and_fold, fold
 from game.engine.fold import apply_in_place
 from game.engine.stages import PAUSE_REFUSALS, REFUSALS, STAGES, Stage, StageRules, refusal, stage_of
-from game.simulation import SimulatedCompetitor, VirtualMatch, correct_answer
+from game.simulation import SimulatedCompetitor, VirtualMatch
 
 from .played import PLAYED
-from .support import MOD, SYS, Match, answered_quizbowl
+from .support import MOD, SYS, EngineRunner, Match, answered_quizbowl
 from .test_properties import FORMATS, PROPERTY_SETTINGS, play
 
 S = Stage
 
 
 # -- generated matches ----------------------------------------------------------------------------------
-
-class EngineRunner:
-    """What VirtualMatch asks of the store's MatchRunner, on the engine alone: decide and fold (a refusal
-    kept on the record is stored, as the runner stores it), then the judge's suggestion on every typed
-    answer, as the runner's follow-up: right when it is the answer the simulated people know."""
-
-    def __init__(self, match: Match):
-        self.match = match
-
-    @property
-    def state(self):
-        return self.match.state
-
-    def handle(self, command: dict, now: int) -> list[dict]:
-        m = self.match
-        m.now = max(m.now, now)
-        try:
-            events = decide(m.state, command, m.now)
-        except Rejected as refusal:
-            self._store(refusal.events)
-            raise
-        self._store(events)
-        for seq, event in enumerate(events, m.state.seq - len(events) + 1):
-            if event["type"] in ("answer", "submission"):
-                d = event["data"]
-                verdict = "accept" if d["text"] == correct_answer(m.state) else "reject"
-                judged = {"for": seq, "seat": d["seat"], "team": d["team"], "text": d["text"], "verdict": verdict}
-                events = events + self.handle({"type": "judge", "actor": SYS, "data": judged}, now)
-        return events
-
-    def _store(self, events: list[dict]):
-        for event in events:
-            self.match.state = apply_in_place(self.match.state, event)
-        self.match.events.extend(events)
-
 
 def simulated(preset: str, seed: int) -> Match:
     """A whole match played by simulate's people and bots on a virtual clock."""

@@ -126,6 +126,13 @@ if (scenario === "retry_until_answered") {
 } else if (scenario === "gives_up") {
   track("pause", client.send("pause", { reason: "tea" }));
   advance(60000);
+} else if (scenario.startsWith("snapshot_in_parts")) {  // snapshot_in_parts:<a JSON file of frame texts>
+  const { readFileSync } = await import("node:fs");
+  for (const text of JSON.parse(readFileSync(scenario.slice("snapshot_in_parts:".length), "utf8"))) {
+    sockets[0].onmessage?.({ data: text });
+    marks.push(client.view.seq);
+  }
+  marks.push(client.view.history.map((h) => h.text).join("|"));
 } else if (scenario.startsWith("closed_for_good")) {  // closed_for_good:<code>:<reason>
   const [, code, reason] = scenario.split(":");
   track("buzz", client.send("buzz", { seen: 3, question: 0, phase: 1 }));

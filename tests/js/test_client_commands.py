@@ -60,6 +60,7 @@ def test_a_socket_closed_for_a_bad_frame_reconnects_as_after_any_close():
     (4409, "This seat is now playing on another device.", "This seat is now playing on another device."),
     (4410, "", "The moderator removed you from this seat."),  # no reason from the server: the page's own words
     (4411, "You left this match.", "You left this match."),
+    (4412, "", "Your seat's pass has expired. Join again with the match code to keep playing."),
     (4403, "", "This page may not open the match any more."),
 ])
 def test_a_seat_closed_for_good_is_not_reopened_and_the_page_is_told_why(code, reason, shown):
@@ -67,6 +68,25 @@ def test_a_seat_closed_for_good_is_not_reopened_and_the_page_is_told_why(code, r
     assert out["sockets"] == 1, "no reconnect"
     assert out["ended"] == [{"code": code, "reason": shown}]
     assert [(s["name"], s["code"], s["message"]) for s in out["settled"]] == [("buzz", "ended", shown)]
+
+
+def test_a_snapshot_sent_in_parts_is_joined_and_applied_once_whole(tmp_path, monkeypatch):
+    """The server's own split (game/live/catchup.py): parts are joined in order; a part out of its
+    place (a snapshot cut short by a newer one) is dropped, and only a whole snapshot is applied."""
+    from game.live import catchup
+
+    monkeypatch.setattr(catchup, "PART_CHARS", 40)
+    history = [{"text": f"Question {n}: \"quoted\", accented é, emoji 🎉", "index": n} for n in range(5)]
+    old = catchup.in_parts(catchup.encode({"type": "snapshot", "data": {"seq": 5, "history": history[:2]}}), 5)
+    new = catchup.in_parts(catchup.encode({"type": "snapshot", "data": {"seq": 9, "history": history}}), 9)
+    assert len(old) > 2 and len(new) > 2
+    frames = old[:2] + new[1:2] + new  # seq 5 cut short; a part of 9 before its first is out of place
+    path = tmp_path / "frames.json"
+    path.write_text(json.dumps(frames), encoding="utf-8")
+    out = run(f"snapshot_in_parts:{path}")
+    *seqs, texts = out["marks"]
+    assert seqs == [0] * (len(frames) - 1) + [9], "applied once, when the last part of 9 came"
+    assert texts == "|".join(h["text"] for h in history)
 
 
 def test_an_ordinary_drop_still_reconnects():

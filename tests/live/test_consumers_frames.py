@@ -5,13 +5,16 @@ never any other exception: an exception there would close the socket with 1011 (
 such frames). The fuzz tests below throw JSON values and raw text at it.
 """
 import json
+import time
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.live.client_frames import KNOWN, MAX_FRAME_BYTES, SESSION, FrameError, TokenBucket, parse
-from game.live.seat_tokens import SeatPass, make_seat_token, read_seat_token
+from django.conf import settings as django_settings
+
+from game.live.seat_tokens import make_seat_token, read_seat_token
 
 CID = "cmd-0123456789"
 
@@ -150,7 +153,10 @@ def test_a_seat_token_opens_only_its_own_match(live_match):
     other = live_match(title="Other")
     ann = match.teams.get(position=0).seats.get(name="Ann")
     token = make_seat_token(ann)
-    assert read_seat_token(token, match.code) == SeatPass(ann.pk, 0)
+    held = read_seat_token(token, match.code)
+    assert (held.seat, held.generation) == (ann.pk, 0)
+    hours = django_settings.EXHIBITION_SEAT_TOKEN_HOURS
+    assert time.time() < held.expires <= time.time() + hours * 3600, "it stops working that long after it was made"
     assert read_seat_token(token, other.code) is None
     assert read_seat_token(token[:-1] + ("A" if token[-1] != "A" else "B"), match.code) is None
     assert read_seat_token("", match.code) is None

@@ -86,6 +86,20 @@ async def test_an_expired_token_is_refused(conductor, live_match, connect, setti
     assert (await closed(socket))["code"] == 4403
 
 
+async def test_an_open_socket_is_closed_when_its_token_expires_and_told_why(conductor, live_match, connect, settings):
+    from game.live.seat_tokens import EXPIRED, make_seat_token
+
+    match = await sync_to_async(live_match)()
+    settings.EXHIBITION_SEAT_TOKEN_HOURS = 3 / 3600  # three seconds
+    ann_seat = await sync_to_async(Seat.objects.select_related("team__match").get)(team__match=match, name="Ann")
+    token = await sync_to_async(make_seat_token)(ann_seat)
+    ann = await player(connect, match, "Ann", token=token)
+    assert ann.other[0]["type"] == "welcome", "a fresh token opens the seat"
+    assert await closed(ann) == {"type": "websocket.close", "code": 4412, "reason": EXPIRED}
+    again = await connect(f"/ws/m/{match.code}/play", token=token)
+    assert (await closed(again))["code"] == 4403, "and the same token opens nothing any more"
+
+
 # -- given up: removed by the moderator, or left -------------------------------------------------
 
 async def test_the_moderator_removes_a_seat_and_its_token_stops_working(conductor, conduct, live_match, connect,
