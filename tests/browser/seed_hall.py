@@ -144,7 +144,7 @@ def play_to(runner: MatchRunner, stage: str, now: int):
             bot("500mib", "Macbeth", 0.31, [["Macbeth", 0.31], ["King Lear", 0.22], ["Othello", 0.1]], 0.6)
         if stage == "buzz" and word == 39:  # the humans' captain buzzes after word 40 and is ruled wrong
             now = attempt(next(s for s in seats if s["kind"] == "human"), "Macbeth")
-            runner.handle({"type": "rule", "actor": moderator, "data": {"verdict": "reject", "after": 0}}, now + 500)
+            runner.handle({"type": "rule", "actor": moderator, "data": {"verdict": "reject", "answer": runner.state.q.floor_seq}}, now + 500)
             now += 500
         if stage == "buzz" and word == 69:  # the small bot buzzes after word 70 and waits for its ruling
             attempt(bots["500mib"], "Hamlet")
