@@ -1,7 +1,7 @@
 """A soak with mischief: the production shape playing matches for a while, beside three hostile clients.
 
 The production shape (PostgreSQL, the Redis channel layer, two web processes, two conductors, a
-Celery worker for the bots of every tier) plays --matches matches at a time, one after another,
+Celery worker a bot tier, as docker-compose.yml runs them) plays --matches matches at a time, one after another,
 for --minutes: in each a moderator, three phones and a simulated bot (500mib, 6gib and unlimited in
 turn, asked every word but never buzzing first, so the phones' buzz, answer and the moderator's
 ruling make each question). Meanwhile, from the start to the end:
@@ -201,10 +201,12 @@ async def run(args) -> int:
                                     "texts": [question_text(i) for i in range(QUESTIONS + 2)]}, "setup")
         ports = [free_port() for _ in range(2)]
         stack.start_servers(ports)
-        stack.start("bots", [str(Path(PYTHON).parent / "celery"), "-A", "exhibition", "worker", "-Q",
-                             ",".join(f"bots.{t}" for t in TIERS), "--concurrency", "2", "--loglevel", "WARNING"])
+        for tier in TIERS:  # one worker a tier: a tier's memory limit holds its worker's processes
+            stack.start(f"bots-{tier}", [str(Path(PYTHON).parent / "celery"), "-A", "exhibition", "worker", "-Q",
+                                         f"bots.{tier}", "-n", f"{tier}@%h", "--concurrency", "1",
+                                         "--loglevel", "WARNING"])
         await stack.wait_ready(ports)
-        print(f"soak: {args.minutes:g} min, {slots} matches at a time, 2 web processes, 2 conductors, a bot worker")
+        print(f"soak: {args.minutes:g} min, {slots} matches at a time, 2 web processes, 2 conductors, a bot worker a tier")
         began = time.monotonic()
         until = began + args.minutes * 60
         out = {"buzzes": [], "late": {}, "gaps": 0, "played": [], "failed": []}
@@ -225,8 +227,9 @@ async def run(args) -> int:
                              uploader(ports, until, mischief["uploader"]),
                              *(play_slot(ports, info, pending, until, out, number) for _ in range(slots)))
         rss["end"] = (time.monotonic(), stack.usage())
-        if stack.procs["bots"].poll() is not None:
-            print(f"The bot worker exited:\n{stack.log_tail('bots')}")
+        for tier in TIERS:
+            if stack.procs[f"bots-{tier}"].poll() is not None:
+                print(f"The {tier} bot worker exited:\n{stack.log_tail(f'bots-{tier}')}")
         mischief["flood"].update(json.loads((await flooder.communicate())[0].decode().strip().splitlines()[-1]))
         scores = stack.django(SCORES, {"ids": out["played"]}, "scores")
         report(args, out, scores, mischief, rss, time.monotonic() - began)
@@ -254,7 +257,7 @@ def report(args, out, scores, mischief, rss, elapsed_s: float) -> None:
     for name in sorted(end):
         if start.get(name) and end.get(name) and name != "redis":
             a, b = start[name]["rss"] / MIB, end[name]["rss"] / MIB
-            print(f"  {name:12} {a:7.1f} -> {b:7.1f}   {(b - a) / hours:+8.1f} MiB/h"
+            print(f"  {name:14} {a:7.1f} -> {b:7.1f}   {(b - a) / hours:+8.1f} MiB/h"
                   + ("   (a few minutes say little: an hour is --minutes 60)" if hours < 0.5 and name == "daphne" else ""))
 
 
