@@ -181,12 +181,10 @@ def kind_code(cls) -> CodeSize:
 
 
 def _probe(module: str) -> CodeSize:
-    # The child interpreter's environment: this process's, passed on whole (its settings read it again
-    # through serving/environment.py), with the settings module and the project on its path.
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE", "exhibition.settings"),
-           "PYTHONPATH": os.pathsep.join([str(PROJECT), os.environ.get("PYTHONPATH", "")])}
+    # The child inherits this process's environment (its settings read it again through
+    # serving/environment.py); `-m` from the project's folder puts the project on its path.
     try:
-        done = subprocess.run([sys.executable, "-m", "bots.footprint", module], cwd=PROJECT, env=env,
+        done = subprocess.run([sys.executable, "-m", "bots.footprint", module], cwd=PROJECT,
                               capture_output=True, text=True, timeout=PROBE_TIMEOUT_S)
     except (OSError, subprocess.TimeoutExpired) as error:
         raise FootprintError(f"The code of {module} could not be measured ({error}).") from None
