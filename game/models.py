@@ -49,6 +49,7 @@ class Question(models.Model):
     class Kind(models.TextChoices):
         SHORT = "short", "short answer (EfficientQA style)"
         TOSSUP = "tossup", "pyramidal tossup (quizbowl)"
+        BONUS = "bonus", "bonus: a leadin and its parts (quizbowl)"
 
     packet = models.ForeignKey(Packet, on_delete=models.CASCADE, related_name="questions")
     position = models.PositiveIntegerField()
@@ -59,6 +60,8 @@ class Question(models.Model):
     category = models.CharField(max_length=100, blank=True)
     subcategory = models.CharField(max_length=100, blank=True)
     source = models.JSONField(default=dict, blank=True, help_text="Source metadata (ids, tournament, year).")
+    parts = models.JSONField(default=list, blank=True, help_text=(
+        "A bonus's parts, in order: each {text, answer, value} (a bonus's text is its leadin)."))
 
     class Meta:
         ordering = ["packet", "position"]
@@ -78,6 +81,7 @@ class Question(models.Model):
             "category": self.category,
             "subcategory": self.subcategory,
             "source": dict(self.source or {}),
+            "parts": [dict(part) for part in self.parts or []],
         }
 
 

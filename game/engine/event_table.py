@@ -187,7 +187,9 @@ EVENTS: dict[str, EventType] = {
          "seats": list_of(SEAT),
          "questions": list_of(record(qid=TEXT, text=TEXT, kind=TEXT.optional(), answer=TEXT.optional(),
                                      accepted=list_of(TEXT).optional(), category=TEXT.optional(),
-                                     subcategory=TEXT.optional(), source=OBJECT.optional())),
+                                     subcategory=TEXT.optional(), source=OBJECT.optional(),
+                                     parts=list_of(record(text=TEXT, answer=TEXT, value=WHOLE)).optional(
+                                         "a bonus's parts; only bonuses have them"))),
          "question_order": record(order=TEXT, seed=WHOLE_OR_NULL, start_at=WHOLE, categories=list_of(TEXT),
                                   prefer_power=FLAG).optional("older logs lack it: packet order")},
         sees("public_roster")),

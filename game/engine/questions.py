@@ -19,13 +19,15 @@ _TRAILING = re.compile(r"\W*$")  # a word's closing punctuation: the voice pause
 @dataclass(frozen=True)
 class Question:
     qid: str
-    kind: str  # "short" or "tossup"
-    text: str  # as printed, power mark included
+    kind: str  # "short", "tossup" or "bonus"
+    text: str  # as printed, power mark included (a bonus: its leadin)
     answer: str  # the answer line, shown to the moderator and revealed at close
     accepted: tuple[str, ...] = ()
     category: str = ""
     subcategory: str = ""
     source: dict = field(default_factory=dict, compare=False, hash=False)
+    # A bonus's parts, in order: each {"text", "answer", "value"} (answer: an answer line as a tossup's).
+    parts: tuple[dict, ...] = field(default=(), compare=False, hash=False)
     words: tuple[str, ...] = field(init=False)
     power_index: int | None = field(init=False)  # number of words read before the power mark
 
@@ -45,6 +47,7 @@ class Question:
             category=data.get("category", ""),
             subcategory=data.get("subcategory", ""),
             source=dict(data.get("source") or {}),
+            parts=tuple(dict(part) for part in data.get("parts") or ()),
         )
 
     @property
@@ -61,6 +64,7 @@ class Question:
             "category": self.category,
             "subcategory": self.subcategory,
             "source": dict(self.source),
+            **({"parts": [dict(part) for part in self.parts]} if self.parts else {}),
         }
 
 
