@@ -79,6 +79,7 @@ from _client import FAULT_TIMEOUT, STEP_TIMEOUT, LoopLag, Sock, connect, now_ms,
 from _profile import Profiler, summary  # noqa: E402
 from _servers import PYTHON, ServerError, Stack, free_port  # noqa: E402
 from _storm import floor_storm, live_storm  # noqa: E402
+from _matches_setup import MATCHES_SETUP, human, team  # noqa: E402
 
 WORDS_PER_MINUTE = 300
 BUZZ_AFTER = 8  # words shown on the buzzing player's screen before it buzzes
@@ -91,31 +92,12 @@ MAX_RUNS = 8
 MAX_REPEATS = 8
 MIB = 1024 * 1024
 
-SETUP = r"""
-import json, sys
-import django
-django.setup()
-from django.contrib.auth import get_user_model
-from django.test import Client
-from game.models import Packet, Question
-from game.live.seat_tokens import make_seat_token
-from game.match_setup import SeatSpec, TeamSpec, create_match_record
-arg = json.loads(sys.argv[1])
-packet = Packet.objects.create(slug="bench-latency", title="Latency bench")
-for i, text in enumerate(arg["texts"]):
-    Question.objects.create(packet=packet, position=i, kind="tossup", text=text, answer=f"Answer {i}")
-matches = []
-for m in range(arg["matches"]):
-    teams = [TeamSpec(side, [SeatSpec(f"{side} {n}", captain=n == 0) for n in range(arg["per_team"])])
-             for side in ("Left", "Right")]
-    match = create_match_record(title=f"Latency bench {m}", packet=packet, format_name="quizbowl",
-                                overrides=arg["rules"], teams=teams)
-    tokens = [[make_seat_token(seat) for seat in team.seats.order_by("id")] for team in match.teams.order_by("position")]
-    matches.append({"code": match.code, "id": match.id, "tokens": tokens})
-client = Client()
-client.force_login(get_user_model().objects.create_user("bench-moderator", password=None, is_staff=True))
-print(json.dumps({"matches": matches, "session": client.cookies["sessionid"].value}))
-"""
+
+
+def two_sides(matches: int, per_team: int) -> list:
+    """The teams of each match: Left and Right, each of per_team human seats, the first its captain."""
+    return [[team(side, *(human(f"{side} {n}", n == 0) for n in range(per_team))) for side in ("Left", "Right")]
+            for _ in range(matches)]
 
 DUMP = r"""
 import json, sys
@@ -560,8 +542,9 @@ def run_one(layer: str, args, spectators: int, number: int) -> dict:
         stack.prepare()
         rules = {"reveal": "clock", "words_per_minute": WORDS_PER_MINUTE, "lead_in_seconds": args.lead_in,
                  "questions": questions, "tiebreakers": 0}
-        info = stack.django(SETUP, {"texts": [question_text(i) for i in range(questions)], "rules": rules,
-                                    "matches": matches, "per_team": max(1, args.players // 2)}, "setup")
+        info = stack.django(MATCHES_SETUP, {"slug": "bench-latency", "rules": rules,
+                                            "texts": [question_text(i) for i in range(questions)],
+                                            "matches": two_sides(matches, max(1, args.players // 2))}, "setup")
         ports = [free_port() for _ in range(args.web)]
         stack.start_servers(ports)
         budget = 60 + questions * 20 + (spectators + matches * 10) * 0.5 + (2 * FAULT_TIMEOUT if args.fault else 0)
@@ -621,8 +604,8 @@ def run_storm(layer: str, args, number: int) -> dict:
         stack.prepare()
         rules = {"reveal": "clock", "words_per_minute": STORM_WPM, "lead_in_seconds": 0, "questions": 2,
                  "tiebreakers": 0}
-        info = stack.django(SETUP, {"texts": [question_text(i) for i in range(2)], "rules": rules, "matches": 2,
-                                    "per_team": 1}, "setup")
+        info = stack.django(MATCHES_SETUP, {"slug": "bench-latency", "rules": rules, "matches": two_sides(2, 1),
+                                            "texts": [question_text(i) for i in range(2)]}, "setup")
         ports = [free_port() for _ in range(args.web)]
         stack.start_servers(ports)
 

@@ -37,6 +37,7 @@ sys.dont_write_bytecode = True
 from _client import connect  # noqa: E402
 from _servers import PYTHON, Stack, free_port  # noqa: E402
 from latency import Room, play_room, question_text  # noqa: E402
+from _matches_setup import MATCHES_SETUP, human, team  # noqa: E402
 
 TIERS = ("500mib", "6gib", "unlimited")
 QUESTIONS = 4
@@ -45,37 +46,6 @@ BODY_MB = 20
 UPLOAD_EVERY_S = 5.0
 MIB = 1024 * 1024
 
-SETUP = r"""
-import json, sys
-import django
-django.setup()
-from django.contrib.auth import get_user_model
-from django.test import Client
-from game.models import Packet, Question
-from game.live.seat_tokens import make_seat_token
-from game.match_setup import SeatSpec, TeamSpec, create_match_record
-from game.seating import bot_seat
-arg = json.loads(sys.argv[1])
-packet = Packet.objects.create(slug="bench-soak", title="Soak bench")
-for i, text in enumerate(arg["texts"]):
-    Question.objects.create(packet=packet, position=i, kind="tossup", text=text, answer=f"Answer {i}")
-matches = []
-for m in range(arg["matches"]):
-    tier = arg["tiers"][m % len(arg["tiers"])]
-    teams = [TeamSpec("Left", [SeatSpec("Left 0", captain=True), SeatSpec("Left 1")]),
-             TeamSpec("Right", [SeatSpec("Right 0", captain=True), bot_seat(tier)])]
-    match = create_match_record(title=f"Soak {m}", packet=packet, format_name="quizbowl", overrides=arg["rules"],
-                                teams=teams)
-    tokens = [[make_seat_token(s) for s in team.seats.filter(kind="human").order_by("id")]
-              for team in match.teams.order_by("position")]
-    matches.append({"code": match.code, "id": match.id, "tokens": tokens})
-flood = create_match_record(title="Flooded", packet=packet, format_name="quizbowl", overrides=arg["rules"],
-                            teams=[TeamSpec("A", [SeatSpec("Ann", captain=True)]), TeamSpec("B", [SeatSpec("Bo", captain=True)])])
-client = Client()
-client.force_login(get_user_model().objects.create_user("bench-moderator", password=None, is_staff=True))
-print(json.dumps({"matches": matches, "session": client.cookies["sessionid"].value, "flooded": flood.code,
-                  "token": make_seat_token(flood.teams.get(position=0).seats.get()), "join": flood.code}))
-"""
 
 SCORES = r"""
 import json, sys
@@ -197,8 +167,13 @@ async def run(args) -> int:
         total = slots * (int(args.minutes * 60 / 25) + 2)  # more than the run can play
         rules = {"questions": QUESTIONS, "tiebreakers": 0, "words_per_minute": 300, "lead_in_seconds": 0,
                  "bot_min_words": 500}  # bots are asked every word, and never buzz before the phones
-        info = stack.django(SETUP, {"matches": total, "tiers": TIERS, "rules": rules,
-                                    "texts": [question_text(i) for i in range(QUESTIONS + 2)]}, "setup")
+        played = [[team("Left", human("Left 0", True), human("Left 1")),
+                   team("Right", human("Right 0", True), {"tier": TIERS[m % len(TIERS)]})] for m in range(total)]
+        flood = [team("A", human("Ann", True)), team("B", human("Bo", True))]
+        info = stack.django(MATCHES_SETUP, {"slug": "bench-soak", "matches": [*played, flood], "rules": rules,
+                                            "texts": [question_text(i) for i in range(QUESTIONS + 2)]}, "setup")
+        flooded = info["matches"].pop()
+        info.update(flooded=flooded["code"], join=flooded["code"], token=flooded["tokens"][0][0])
         ports = [free_port() for _ in range(2)]
         stack.start_servers(ports)
         for tier in TIERS:  # one worker a tier: a tier's memory limit holds its worker's processes
