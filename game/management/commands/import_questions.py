@@ -37,5 +37,6 @@ class Command(BaseCommand):
             raise CommandError(f"Nothing was imported from {options['path']} ({len(report.errors)} broken lines); fix the lines above and try again.")
         skipped = f"; {len(report.errors)} broken lines were skipped (listed above)" if report.errors else ""
         self.stdout.write(self.style.SUCCESS(
-            f'Imported {report.imported} questions as {report.format_label} into packet "{report.packet.slug}"{skipped}.'
+            f'Imported {report.imported} questions ({report.by_kind}) as {report.format_label} into packet '
+            f'"{report.packet.slug}"{skipped}.'
         ))
