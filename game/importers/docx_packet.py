@@ -187,6 +187,17 @@ class Item:
     answers: int = 0  # ANSWER: lines seen outside parts
     parts: list[Part] = field(default_factory=list)
 
+    def take(self, text: str, pieces: list[Piece]) -> None:
+        """A paragraph (or line) of this item that is not its ANSWER: line: a bonus part's start, or the rest."""
+        part = BONUS_PART.match(text) if self.bonus or not self.answers else None
+        if part and (self.bonus or BONUS_PART_NUMBER.match(text)):
+            self.bonus = True
+            self.parts.append(Part(part.group(1)))
+            if rest := text[part.end():].strip():
+                self.parts[-1].text.append(rest)
+        else:
+            self.add(text, pieces)
+
     def add(self, text: str, pieces: list[Piece]) -> None:
         """A paragraph (or line) of this item that starts nothing new: text, a multi-line answer's next
         line, or the category after the last answer."""
@@ -249,7 +260,6 @@ def read_items(paragraphs, name: str) -> tuple[list[Row], str]:
         if not text:
             continue
         numbered = NUMBERED.match(text)
-        part = BONUS_PART.match(text) if current is not None and (current.bonus or not current.answers) else None
         if ANSWER.match(text):
             answer = marked_up(pieces, skip=ANSWER.match(plain(pieces)).end())
             if current is None:
@@ -269,18 +279,13 @@ def read_items(paragraphs, name: str) -> tuple[list[Row], str]:
             number = int(numbered.group(1) or numbered.group(2)) if numbered else int(heading.group(1))
             current = Item(line, number, bonus=in_bonuses or bool(heading))
             items.append(current)
-            rest = numbered.group(3).strip() if numbered else ""
-            if rest:
-                current.text.append(rest)
+            rest = numbered.group(3) if numbered else text[heading.end():].lstrip(" .):")
+            if rest.strip():
+                current.take(rest.strip(), pieces)
         elif current is None:
             title = title or text[:200]
-        elif part and (BONUS_PART_NUMBER.match(text) or current.bonus):
-            current.bonus = True
-            current.parts.append(Part(part.group(1)))
-            if rest := text[part.end():].strip():
-                current.parts[-1].text.append(rest)
         else:
-            current.add(text, pieces)
+            current.take(text, pieces)
     rows += [item.row(name) for item in items]
     rows.sort(key=lambda row: row.line)
     return rows, title

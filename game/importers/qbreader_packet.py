@@ -77,7 +77,9 @@ def bonus(record) -> dict:
     source = _source(record)
     if _listed(record, "difficultyModifiers"):
         source["difficulty_modifiers"] = [str(mark)[:1] for mark in _listed(record, "difficultyModifiers")]
-    parts = [{"text": text, "answer": answer, "value": value} for text, answer, value in zip_longest(texts, answers, values)]
+    count = max(len(texts), len(answers))  # a value with neither text nor answer is no part
+    parts = [{"text": text, "answer": answer, "value": value}
+             for text, answer, value in zip_longest(texts, answers, values[:count])]
     return {"kind": "bonus", "text": _text(record, "leadin"), "parts": parts, "source": source, **_category(record)}
 
 
