@@ -24,6 +24,13 @@ MOONS = ("This moon has the most volcanic activity.", "This moon is the largest 
          "This moon's icy crust may hide an ocean.")
 
 
+# What a host reads about a broken bonus, whichever format it came in: its name ("Bonus 3" where the
+# file numbers it, "The bonus" where its line does) and the part to fix.
+NO_ANSWER = "{}, part {} has no answer line; add its ANSWER: line after the part."
+NOT_A_NUMBER = "{}, part {} has the value 'ten', not a whole number of points; write it as 10 (in a Word packet, [10] before the part)."
+NO_PARTS = "{} has no parts; give it 1 to 6 parts, each with its text, answer line and value."
+
+
 def errors_of(report) -> list[tuple[int, str]]:
     return [(e.line, e.message) for e in report.errors]
 
@@ -101,10 +108,7 @@ def test_broken_bonuses_in_a_word_packet_are_named_with_their_line_and_the_rest_
                           "broken.docx", "broken")
     assert report.by_kind == "1 tossup and 2 bonuses"
     assert errors_of(report) == [
-        (12, "Bonus 2, part 2 has no answer line; add its ANSWER: line after the part."),
-        (18, "Bonus 3, part 1 has the value 'ten', not a whole number of points; write it as 10 (in a Word packet, "
-             "[10] before the part)."),
-        (21, "Bonus 4 has no parts; give it 1 to 6 parts, each with its text, answer line and value."),
+        (12, NO_ANSWER.format("Bonus 2", 2)), (18, NOT_A_NUMBER.format("Bonus 3", 1)), (21, NO_PARTS.format("Bonus 4")),
         (22, "Bonus 5 has 7 parts; a bonus has at most 6, so split it or remove some.")]
     assert [b.source["number"] for b in bonuses_of(report.packet)] == [1, 6]
 
@@ -159,10 +163,7 @@ def test_broken_qbreader_bonuses_are_named_by_line_and_the_rest_come_in():
     report = import_bytes(text.encode(), "broken.json", "broken", fmt="qbreader")
     assert report.by_kind == "0 tossups and 1 bonus"
     assert errors_of(report) == [
-        (3, "Bonus 2, part 3 has no answer line; add its ANSWER: line after the part."),
-        (4, "Bonus 3, part 2 has the value 'ten', not a whole number of points; write it as 10 (in a Word packet, "
-            "[10] before the part)."),
-        (5, "Bonus 4 has no parts; give it 1 to 6 parts, each with its text, answer line and value."),
+        (3, NO_ANSWER.format("Bonus 2", 3)), (4, NOT_A_NUMBER.format("Bonus 3", 2)), (5, NO_PARTS.format("Bonus 4")),
         (6, "Bonus 5, part 1 is worth 40; a part is worth 5 to 30 points.")]
 
 
@@ -192,7 +193,7 @@ def test_packet_json_refuses_parts_on_a_tossup_and_bad_parts_by_line():
     report = import_bytes(text.encode(), "p.json", "p")
     assert errors_of(report) == [
         (2, 'Only a bonus has parts; make its kind "bonus", or remove its parts.'),
-        (3, "The bonus, part 2 has no answer line; add its ANSWER: line after the part."),
+        (3, NO_ANSWER.format("The bonus", 2)),
         (4, "The bonus, part 2 is not an object with a text, an answer and a value.")]
     assert report.by_kind == "0 tossups and 1 bonus"
 
@@ -216,7 +217,4 @@ def test_a_csv_with_a_kind_column_has_a_bonus_a_row():
     assert bonus.parts == [{"text": "This river flows through Cairo.", "answer": "<b><u>Nile</u></b>", "value": 10},
                            {"text": "This river flows through Paris.", "answer": "<b><u>Seine</u></b>", "value": 15}]
     assert errors_of(report) == [
-        (5, "The bonus, part 2 has no answer line; add its ANSWER: line after the part."),
-        (6, "The bonus, part 1 has the value 'ten', not a whole number of points; write it as 10 (in a Word packet, "
-            "[10] before the part)."),
-        (7, "The bonus has no parts; give it 1 to 6 parts, each with its text, answer line and value.")]
+        (5, NO_ANSWER.format("The bonus", 2)), (6, NOT_A_NUMBER.format("The bonus", 1)), (7, NO_PARTS.format("The bonus"))]
