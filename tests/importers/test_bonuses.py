@@ -5,7 +5,9 @@ import as a tossup over it does; export_packet writes bonuses that import back t
 from __future__ import annotations
 
 import json
+import re
 from io import StringIO
+from pathlib import Path
 
 import docx
 import pytest
@@ -218,3 +220,12 @@ def test_a_csv_with_a_kind_column_has_a_bonus_a_row():
                            {"text": "This river flows through Paris.", "answer": "<b><u>Seine</u></b>", "value": 15}]
     assert errors_of(report) == [
         (5, NO_ANSWER.format("The bonus", 2)), (6, NOT_A_NUMBER.format("The bonus", 1)), (7, NO_PARTS.format("The bonus"))]
+
+
+def test_the_packet_csv_the_docs_show_imports_as_they_say():
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "judging.md").read_text()
+    example = re.search(r"```\n(kind,text,answer,part1.*?)```", docs, re.S).group(1)
+    report = import_bytes(example.encode(), "packet.csv", "docs-csv")
+    assert (report.errors, report.by_kind) == ([], "1 tossup and 1 bonus")
+    assert [p["answer"] for p in bonuses_of(report.packet)[0].parts] == [
+        "<b><u>Nile</u></b>", "<b><u>Seine</u></b>", "<b><u>Tiber</u></b>"]

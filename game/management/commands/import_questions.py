@@ -10,7 +10,8 @@ from game.importers.run import PROGRESS_EVERY, import_path
 
 
 class Command(BaseCommand):
-    help = "Import questions (QANTA JSON, NQ-open JSONL, tossups.csv, plain CSV, packet JSON or a Word .docx packet) into a packet."
+    help = ("Import questions (QANTA JSON, qbreader packet JSON, NQ-open JSONL, tossups.csv, CSV, packet JSON or a "
+            "Word .docx packet; tossups, bonuses and short questions) into a packet.")
 
     def add_arguments(self, parser):
         parser.add_argument("path", help="the file to import (.json, .json.gz, .jsonl, .csv, .docx)")
