@@ -7,6 +7,8 @@ from game.importers.run import import_path
 from game.models import Packet
 
 DEMO_PACKET = Path(__file__).resolve().parent / "fixtures" / "demo_packet.json"
+# Tossup-bonus quizbowl's demo: 8 tossups with power marks, then 8 three-part bonuses.
+DEMO_BONUS_PACKET = Path(__file__).resolve().parent / "fixtures" / "demo_bonus_packet.json"
 
 # The demo match's rules beside the format's. Its questions are short (ten words, three seconds at 200
 # words a minute) and the 500 MiB demo bot decides at word 3 to 6, so with the format's 0.3 s bot delay
@@ -19,10 +21,19 @@ DEMO_RULES = {"bot_reaction_ms": 1200}
 
 
 def ensure_demo_packet() -> Packet:
-    packet = Packet.objects.filter(slug="demo").first()
+    return ensure_packet(DEMO_PACKET, "demo")
+
+
+def ensure_demo_bonus_packet() -> Packet:
+    return ensure_packet(DEMO_BONUS_PACKET, "demo-bonus")
+
+
+def ensure_packet(path: Path, slug: str) -> Packet:
+    """The packet `slug`, imported from the packet JSON at `path` the first time it is asked for."""
+    packet = Packet.objects.filter(slug=slug).first()
     if packet is not None and packet.questions.exists():
         return packet
-    report = import_path(DEMO_PACKET, "demo", replace=packet is not None)
+    report = import_path(path, slug, replace=packet is not None)
     if report.errors:
-        raise RuntimeError(f"The demo packet has broken lines: {report.errors}")
+        raise RuntimeError(f"The packet {path.name} has broken lines: {report.errors}")
     return report.packet

@@ -67,10 +67,13 @@ def array_items(text: str, start: int, lines: Lines) -> Iterator[tuple[int, obje
             position = _skip(text, position + 1)
 
 
-def _fields_besides(text: str, start: int, array_start: int, lines: Lines) -> dict:
-    """The object's own fields, parsed with its (long) array left out; {} when they do not parse."""
-    array_end = value_end(text, array_start, lines.where)
-    rest = text[start:array_start] + "[]" + text[array_end:]
+def _fields_besides(text: str, start: int, spans: list[tuple[int, int]], lines: Lines) -> dict:
+    """The object's own fields, parsed with its (long) arrays, (start, end) each, left out; {} when they do not parse."""
+    pieces, cursor = [], start
+    for array_start, array_end in spans:
+        pieces += [text[cursor:array_start], "[]"]
+        cursor = array_end
+    rest = "".join(pieces) + text[cursor:]
     value_end(rest, 0, lambda _: f"{lines.name}, the fields around the list", LINE)
     try:
         whole = json.loads(rest)
@@ -88,14 +91,32 @@ def object_with_array(text: str, key: str, name: str) -> tuple[dict, Iterator[tu
     position = _skip(text, 0)
     if text.startswith("[", position):
         return {}, array_items(text, position, lines)
+    fields, arrays = _object_arrays(text, (key,), lines, position)
+    return fields, arrays[key]
+
+
+def object_with_arrays(text: str, keys: tuple[str, ...], name: str) -> tuple[dict, dict[str, Iterator[tuple[int, object, str | None]]]]:
+    """The other top-level fields of a JSON object, and the items of each of its lists under `keys` that
+    it has (at least one), in the order the lists come in the file (read them in that order)."""
+    lines = Lines(text, name)
+    return _object_arrays(text, keys, lines, _skip(text, 0))
+
+
+def _object_arrays(text: str, keys: tuple[str, ...], lines: Lines, position: int):
     if not text.startswith("{", position):
         raise ImportProblem("The file does not start with a JSON list or object; check it is the right file.")
-    found = re.compile(r'"%s"\s*:\s*\[' % re.escape(key)).search(text, position)
-    if not found:
-        raise ImportProblem(f'The JSON object has no "{key}" list; put the questions in a list under "{key}".')
-    array_start = found.end() - 1
-    fields = {k: v for k, v in _fields_besides(text, position, array_start, lines).items() if k != key}
-    return fields, array_items(text, array_start, lines)
+    opening = re.compile(r'"(%s)"\s*:\s*\[' % "|".join(re.escape(key) for key in keys))
+    spans: dict[str, tuple[int, int]] = {}
+    cursor = position
+    while len(spans) < len(keys) and (found := opening.search(text, cursor)):
+        array_start = found.end() - 1
+        cursor = value_end(text, array_start, lines.where)  # a key inside this list is its items', not the file's
+        spans.setdefault(found.group(1), (array_start, cursor))
+    if not spans:
+        named = " or ".join(f'"{key}"' for key in keys)
+        raise ImportProblem(f'The JSON object has no {named} list; put the questions in a list under {named}.')
+    fields = {k: v for k, v in _fields_besides(text, position, sorted(spans.values()), lines).items() if k not in keys}
+    return fields, {key: array_items(text, spans[key][0], lines) for key in sorted(spans, key=spans.get)}
 
 
 def json_lines(lines: Iterable[tuple[int, str]], name: str) -> Iterator[tuple[int, object, str | None]]:

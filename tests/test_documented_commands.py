@@ -101,7 +101,7 @@ HOW = {
     ".venv/bin/python manage.py simulate_event --teams 4 --prelim-questions 5 --final-questions 10 --seed 1 -o out/":
         Run(says="Finalist: "),
     ".venv/bin/python manage.py import_questions PATH --slug SLUG [--title T] "
-    "[--format auto|qanta|nq|tossups-csv|csv|packet|docx]":
+    "[--format auto|qanta|qbreader|nq|tossups-csv|csv|packet|docx]":
         Run({"PATH": "game/fixtures/demo_packet.json", "SLUG": "docs-packet", "T": "Docs"}),
     ".venv/bin/python manage.py export_packet SLUG [-o FILE]": Run({"SLUG": "docs-packet", "FILE": "{out}/packet.json"}),
     ".venv/bin/python manage.py import_passages PATH --corpus NAME":

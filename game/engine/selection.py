@@ -24,7 +24,7 @@ from game.engine.questions import POWER_MARK
 
 ORDERS = ("packet", "shuffled")
 MAX_SEED = 2**53 - 1  # a seed must survive JSON and JavaScript numbers unchanged
-NOUNS = {"tossup": ("tossup", "tossups"), "short": ("short question", "short questions")}
+NOUNS = {"tossup": ("tossup", "tossups"), "short": ("short question", "short questions"), "bonus": ("bonus", "bonuses")}
 
 
 class SelectionError(Rejected):

@@ -8,8 +8,11 @@ A tossup starts at "1." / "1)" / "Tossup 1"; its text may run over several parag
 paragraph (or line, after a soft line break) starting "ANSWER:". The answer line keeps what the writer made bold or underlined as
 <b>/<u> tags, which the judge reads as the line's required part (game/judging/answerline.py). "(*)"
 stays in the text as the power mark. A paragraph in angle brackets after the answer is the category.
-Exhibition's questions have no bonus parts, so bonuses (after a "Bonuses" heading, or a numbered
-item with [10] parts) are listed as skipped, each with its number, as are tossups with no ANSWER line.
+Bonuses follow a "Bonuses" heading (or are numbered items with [10] parts, or start "Bonus 1"): a
+leadin, then parts, each starting with its value ("[10]"; "[10e]", "[10m]", "[10h]" mark the part's
+difficulty, kept in the source) and followed by its ANSWER: line, which may run over more lines up
+to the next part. A tossup with no ANSWER line, a bonus part without one, and a value that is not a
+number are listed as errors, each with its item's number and first paragraph.
 
 A .docx is a zip: before python-docx opens it, the zip's directory is read from the file's last
 bytes and each member's size checked (limits.DOCX_*), so a zip bomb costs a few reads to refuse.
@@ -25,7 +28,7 @@ from typing import BinaryIO
 from intake.limits import DOCX_DEPTH, DOCX_MEMBER, DOCX_MEMBERS, DOCX_PARAGRAPHS, FILE, UNPACKED, LimitExceeded
 from intake.problems import ImportProblem
 
-from game.importers.parsed_rows import Parsed, Row, checked
+from game.importers.parsed_rows import Parsed, Row, named
 
 DOCUMENT = "word/document.xml"
 END_OF_DIRECTORY = b"PK\x05\x06"
@@ -34,7 +37,11 @@ NUMBERED = re.compile(r"^\s*(?:(?:tossup|toss-up|question)\s*#?\s*(\d{1,4})\s*[.
 ANSWER = re.compile(r"^\s*answer\s*:\s*", re.I)
 BONUS_HEADING = re.compile(r"^\s*bonus(?:es)?\s*$|^\s*bonus\s+(\d{1,4})\b", re.I)
 TOSSUP_HEADING = re.compile(r"^\s*toss-?ups?\s*$", re.I)
-BONUS_PART = re.compile(r"^\s*\[\s*\d{1,2}\s*[a-z]?\s*\]")
+# A bonus part starts with its value in brackets: [10], or [10e]/[10m]/[10h] where the writer marks its
+# difficulty. In a bonus, any short bracketed word there is read as a value (and "[ten]" is named as not one).
+BONUS_PART = re.compile(r"^\s*\[\s*([^\]\s]{1,8})\s*\]")
+BONUS_PART_NUMBER = re.compile(r"^\s*\[\s*\d{1,2}\s*[a-z]?\s*\]")
+PART_VALUE_MARK = re.compile(r"^(\d{1,2})\s*([emh])?$", re.I)
 CATEGORY = re.compile(r"^\s*<([^<>]{1,200})>\s*$")
 
 
@@ -157,31 +164,88 @@ def marked_up(pieces: list[Piece], skip: int = 0) -> str:
 
 
 @dataclass
+class Part:
+    """A bonus part being read: its value as written ("10", "10e"), its text, its answer line's lines."""
+
+    value: str
+    text: list[str] = field(default_factory=list)
+    answer: list[str] = field(default_factory=list)
+    answers: int = 0  # ANSWER: lines: more than one means a part's value was left out
+
+
+@dataclass
 class Item:
-    """A numbered item of the packet being read: where it starts, its paragraphs, its answer line."""
+    """A numbered item of the packet being read: where it starts, its paragraphs, its answer line, and a
+    bonus's parts."""
 
     line: int
     number: int
     bonus: bool
-    text: list[str] = field(default_factory=list)
+    text: list[str] = field(default_factory=list)  # a tossup's text, a bonus's leadin
     answer: str | None = None
     category: str = ""
-    parts: int = 0  # [10] bonus parts seen
+    answers: int = 0  # ANSWER: lines seen outside parts
+    parts: list[Part] = field(default_factory=list)
+
+    def take(self, text: str, pieces: list[Piece]) -> None:
+        """A paragraph (or line) of this item that is not its ANSWER: line: a bonus part's start, or the rest."""
+        part = BONUS_PART.match(text) if self.bonus or not self.answers else None
+        if part and (self.bonus or BONUS_PART_NUMBER.match(text)):
+            self.bonus = True
+            self.parts.append(Part(part.group(1)))
+            if rest := text[part.end():].strip():
+                self.parts[-1].text.append(rest)
+        else:
+            self.add(text, pieces)
+
+    def add(self, text: str, pieces: list[Piece]) -> None:
+        """A paragraph (or line) of this item that starts nothing new: text, a multi-line answer's next
+        line, or the category after the last answer."""
+        part = self.parts[-1] if self.parts else None
+        if (self.answer is not None or (part and part.answer)) and (category := CATEGORY.match(text)):
+            self.category = category.group(1)
+        elif part is None:
+            if self.answer is None:
+                self.text.append(text)
+        elif part.answer:
+            part.answer.append(marked_up(pieces))
+        else:
+            part.text.append(text)
 
     def row(self, packet: str) -> Row:
-        label = f"Tossup {self.number}"
+        category, _, subcategory = self.category.partition(",")
+        data = {"category": category.strip(), "subcategory": subcategory.strip(),
+                "source": {"packet": packet, "number": self.number}}
         if self.bonus or self.parts:
-            return Row(self.line, error=f"Bonus {self.number} skipped: Exhibition plays tossups only (its questions "
-                                        "have no bonus parts).")
+            return self.bonus_row(data)
+        label = f"Tossup {self.number}"
         if self.answer is None:
             return Row(self.line, error=f"{label} has no ANSWER: line; add one after its text (or remove the tossup).")
+        if self.answers > 1:
+            return Row(self.line, error=f"{label} has {self.answers} ANSWER: lines; keep one, or number the "
+                                        "parts of a bonus [10].")
         text = " ".join(" ".join(self.text).split())
         if text.count("(*)") > 1:
             return Row(self.line, error=f"{label} has {text.count('(*)')} power marks (*); keep the one where power ends.")
-        category, _, subcategory = self.category.partition(",")
-        row = checked(self.line, {"kind": "tossup", "text": text, "answer": self.answer, "category": category.strip(),
-                                  "subcategory": subcategory.strip(), "source": {"packet": packet, "number": self.number}})
-        return row if row.error is None else Row(self.line, error=f"{label}: {row.error}")
+        return named(self.line, {"kind": "tossup", "text": text, "answer": self.answer, **data}, label)
+
+    def bonus_row(self, data: dict) -> Row:
+        label = f"Bonus {self.number}"
+        if self.answers:
+            return Row(self.line, error=f"{label} has an ANSWER: line before its first part; start each part with "
+                                        "its value, e.g. [10], and put its ANSWER: line after it.")
+        for number, part in enumerate(self.parts, 1):
+            if part.answers > 1:
+                return Row(self.line, error=f"{label}, part {number} has {part.answers} ANSWER: lines; start the part "
+                                            "after its first one with its value, e.g. [10].")
+        values = [PART_VALUE_MARK.match(part.value) for part in self.parts]
+        marks = [value.group(2).lower() for value in values if value and value.group(2)]
+        if marks:
+            data["source"]["difficulty_modifiers"] = marks
+        parts = [{"text": " ".join(" ".join(part.text).split()), "answer": " ".join(part.answer),
+                  "value": value.group(1) if value else part.value} for part, value in zip(self.parts, values)]
+        return named(self.line, {"kind": "bonus", "text": " ".join(" ".join(self.text).split()), "parts": parts,
+                                 **data}, label)
 
 
 def read_items(paragraphs, name: str) -> tuple[list[Row], str]:
@@ -197,13 +261,16 @@ def read_items(paragraphs, name: str) -> tuple[list[Row], str]:
             continue
         numbered = NUMBERED.match(text)
         if ANSWER.match(text):
+            answer = marked_up(pieces, skip=ANSWER.match(plain(pieces)).end())
             if current is None:
                 rows.append(Row(line, error="This ANSWER: line has no numbered tossup before it; number the tossup "
                                             "(\"1.\", \"1)\" or \"Tossup 1\")."))
-            elif current.answer is None:
-                current.answer = marked_up(pieces, skip=ANSWER.match(plain(pieces)).end())
+            elif current.parts:
+                current.parts[-1].answers += 1
+                current.parts[-1].answer = current.parts[-1].answer or [answer]
             else:
-                current.parts += 1  # a second answer line: a bonus part's
+                current.answers += 1
+                current.answer = answer if current.answer is None else current.answer
         elif TOSSUP_HEADING.match(text):
             in_bonuses = False
         elif (heading := BONUS_HEADING.match(text)) and not heading.group(1):
@@ -212,17 +279,13 @@ def read_items(paragraphs, name: str) -> tuple[list[Row], str]:
             number = int(numbered.group(1) or numbered.group(2)) if numbered else int(heading.group(1))
             current = Item(line, number, bonus=in_bonuses or bool(heading))
             items.append(current)
-            rest = numbered.group(3).strip() if numbered else ""
-            if rest:
-                current.text.append(rest)
+            rest = numbered.group(3) if numbered else text[heading.end():].lstrip(" .):")
+            if rest.strip():
+                current.take(rest.strip(), pieces)
         elif current is None:
             title = title or text[:200]
-        elif BONUS_PART.match(text):
-            current.parts += 1
-        elif current.answer is not None and (category := CATEGORY.match(text)):
-            current.category = category.group(1)
-        elif current.answer is None:
-            current.text.append(text)
+        else:
+            current.take(text, pieces)
     rows += [item.row(name) for item in items]
     rows.sort(key=lambda row: row.line)
     return rows, title

@@ -10,14 +10,15 @@ from intake.limits import LimitExceeded
 from intake.problems import ImportProblem
 from intake.source import Source, plain_name
 
-from game.importers import docx_packet, nq, packet_json, plain_csv, qanta, tossups_csv
+from game.importers import docx_packet, nq, packet_json, plain_csv, qanta, qbreader_packet, tossups_csv
 from game.importers.parsed_rows import Parsed
 
 FORMATS = {
     "qanta": ("QANTA JSON", qanta.parse),
+    "qbreader": ("qbreader packet JSON (tossups and bonuses)", qbreader_packet.parse),
     "nq": ("NQ-open JSONL", nq.parse),
     "tossups-csv": ("tossups.csv (qb-tournament-runner)", tossups_csv.parse),
-    "csv": ("plain CSV (question, answer)", plain_csv.parse),
+    "csv": ("CSV (question, answer; or kind, text, answer and bonus parts)", plain_csv.parse),
     "packet": ("Exhibition packet JSON", packet_json.parse),
     "docx": ("Word packet (.docx)", docx_packet.parse),  # reads the packed file itself (a zip): run.import_file
 }
@@ -34,11 +35,14 @@ def detect(name: str, text: str) -> str:
     head = text[:4096]
     if name.endswith((".csv", ".tsv")):
         first = next(records(io.StringIO(head, newline=""), name), (0, []))[1]
-        return "tossups-csv" if tossups_csv.has_tossup_header(header_names(first)) else "csv"
+        names = header_names(first)
+        return "tossups-csv" if tossups_csv.has_tossup_header(names) and not plain_csv.has_kind_header(names) else "csv"
     if name.endswith(".jsonl"):
         return "nq"
     if f'"{packet_json.FORMAT_NAME}"' in head:
         return "packet"
+    if qbreader_packet.looks_like(head):
+        return "qbreader"
     first = _first_line(text)
     if not name.endswith(".json") and first.startswith("{") and first.endswith("}") and _is_json(first):
         return "nq"  # one complete object on the first line: JSON lines

@@ -1,7 +1,10 @@
 """Our own packet JSON: the one format that carries every field we keep, read and written here.
 
 {"format": "exhibition-packet", "version": 1, "slug", "title", "description", "source",
- "questions": [{"kind", "text", "answer", "accepted", "category", "subcategory", "source"}]}
+ "questions": [{"kind", "text", "answer", "accepted", "category", "subcategory", "source", "parts"}]}
+
+"parts" is a bonus's (kind "bonus", its text the leadin): [{"text", "answer", "value"}, ...]. Only
+bonuses carry it, so a file of tossups and short questions reads and writes as before bonuses existed.
 """
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from game.importers.parsed_rows import Parsed, rows_from
 
 FORMAT_NAME = "exhibition-packet"
 VERSION = 1
-QUESTION_FIELDS = ("kind", "text", "answer", "accepted", "category", "subcategory", "source")
+QUESTION_FIELDS = ("kind", "text", "answer", "accepted", "category", "subcategory", "source", "parts")
 PACKET_FIELDS = ("slug", "title", "description", "source")
 
 
@@ -30,7 +33,8 @@ def parse(source) -> Parsed:
 
 def packet_to_dict(packet) -> dict:
     """A Packet and its questions, in position order, as packet JSON."""
-    questions = [{name: getattr(q, name) for name in QUESTION_FIELDS} for q in packet.questions.order_by("position")]
+    questions = [{name: getattr(q, name) for name in QUESTION_FIELDS if name != "parts" or q.parts}
+                 for q in packet.questions.order_by("position")]
     header = {name: getattr(packet, name) for name in PACKET_FIELDS}
     return {"format": FORMAT_NAME, "version": VERSION, **header, "questions": questions}
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Callable
@@ -10,8 +11,9 @@ from intake.limits import QUESTIONS, LimitExceeded
 from intake.problems import ImportProblem
 from intake.source import Source, plain_name
 
+from game.engine.api import NOUNS
 from game.importers import docx_packet
-from game.importers.parsed_rows import LineError
+from game.importers.parsed_rows import KINDS, LineError
 from game.importers.question_size import check_question_size
 from game.importers.file_kinds import FORMATS, parse
 from game.importers.save import check_slug, save_packet
@@ -26,10 +28,21 @@ class ImportReport:
     lines_read: int = 0
     errors: list[LineError] = field(default_factory=list)
     packet: object = None
+    kinds: Counter = field(default_factory=Counter)  # questions imported, by kind
 
     @property
     def format_label(self) -> str:
         return FORMATS[self.format][0] if self.format in FORMATS else self.format
+
+    @property
+    def by_kind(self) -> str:
+        """What came in, by kind: "12 tossups and 4 bonuses"; a quizbowl file always says both counts,
+        so a host sees at once when a packet's bonuses (or tossups) did not come in."""
+        counts = Counter(self.kinds)
+        if counts["tossup"] or counts["bonus"]:
+            counts.update({"tossup": 0, "bonus": 0})
+        said = [f"{n} {NOUNS[kind][n != 1]}" for kind, n in sorted(counts.items(), key=lambda item: KINDS.index(item[0]))]
+        return " and ".join([", ".join(said[:-1]), said[-1]]) if len(said) > 1 else "".join(said)
 
 
 def import_file(
@@ -69,6 +82,7 @@ def import_file(
         else:
             check_question_size(row.question, where)
             questions.append(row.question)
+            report.kinds[row.question["kind"]] += 1
         if progress and report.lines_read % every == 0:
             progress(report.lines_read, len(questions))
     report.imported = len(questions)

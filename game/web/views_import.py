@@ -14,7 +14,9 @@ from game.importers.file_kinds import FORMATS
 from game.importers.run import import_file
 
 class ImportForm(forms.Form):
-    file = forms.FileField(help_text="QANTA .json or .json.gz, NQ-open .jsonl, tossups.csv, a question,answer CSV, packet JSON, or a Word .docx packet.")
+    file = forms.FileField(help_text="QANTA .json or .json.gz, qbreader packet .json, NQ-open .jsonl, tossups.csv, a "
+                                     "question,answer CSV (or kind, text, answer and bonus parts), packet JSON, or a "
+                                     "Word .docx packet; bonuses come in with their parts.")
     slug = forms.SlugField(max_length=80, help_text="A short name for the packet, e.g. qanta-guessdev.")
     title = forms.CharField(max_length=200, required=False, help_text="Leave empty to take it from the file.")
     format = forms.ChoiceField(choices=[("auto", "detect from the file")] + [(k, label) for k, (label, _) in FORMATS.items()], initial="auto")

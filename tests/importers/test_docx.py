@@ -45,7 +45,7 @@ def as_bytes(document) -> bytes:
 def packet(missing_answer: bool = False) -> bytes:
     """A packet as writers send them: a title, tossups numbered three ways (one over two paragraphs), bold
     labels and bold-underlined required parts split across runs, a category line, an answer line after a
-    soft line break in its tossup's paragraph, and a bonus."""
+    soft line break in its tossup's paragraph, and a bonus whose second answer line runs onto a second line."""
     d = docx.Document()
     add(d, ("Exhibition Open 2026 — Packet 3", True, False))
     add(d, "Tossups")
@@ -68,16 +68,18 @@ def packet(missing_answer: bool = False) -> bytes:
     add(d, ("ANSWER: ", True, False), ("Io", True, True))
     add(d, "[10] This moon is the largest in the Solar System.")
     add(d, ("ANSWER: ", True, False), ("Ganymede", True, True))
+    add(d, "[accept Jupiter ", ("III", False, True), "]")
+    add(d, "<Science, Astronomy>")
     return as_bytes(d)
 
 
 @pytest.mark.django_db
 def test_a_realistic_packet_imports_its_tossups_with_required_parts_and_power_marks():
     report = import_bytes(packet(), "Packet 3.docx", "open-3")
-    assert report.format == "docx" and report.imported == 3
+    assert report.format == "docx" and report.imported == 4 and report.by_kind == "3 tossups and 1 bonus"
     questions = list(report.packet.questions.order_by("position"))
     assert report.packet.title == "Exhibition Open 2026 — Packet 3"
-    newton, rabbit, istanbul = questions
+    newton, rabbit, istanbul, moons = questions
     assert newton.text == NEWTON and newton.kind == "tossup"
     assert (newton.category, newton.subcategory) == ("Science", "Physics")
     assert newton.answer == "Isaac <b><u>Newton</u></b>", "runs alike are joined, the bold ANSWER: label is not kept"
@@ -90,17 +92,23 @@ def test_a_realistic_packet_imports_its_tossups_with_required_parts_and_power_ma
     line = parse_answer_line(istanbul.answer)
     assert line.main == "Istanbul" and line.required == ("Istanbul",) and line.required_source == "markup"
     assert parse_answer_line(newton.answer).required == ("Newton",)
-    assert [(e.line, e.message) for e in report.errors] == [
-        (11, "Bonus 1 skipped: Exhibition plays tossups only (its questions have no bonus parts).")]
+    assert (moons.kind, moons.text, moons.answer) == ("bonus", "For 10 points each, name these moons of Jupiter.", "")
+    assert moons.parts == [
+        {"text": "This moon has the most volcanic activity.", "answer": "<b><u>Io</u></b>", "value": 10},
+        {"text": "This moon is the largest in the Solar System.", "answer": "<b><u>Ganymede</u></b> [accept Jupiter <u>III</u>]",
+         "value": 10}]
+    assert (moons.category, moons.subcategory, moons.source) == ("Science", "Astronomy", {"packet": "Packet 3.docx", "number": 1})
+    assert parse_answer_line(moons.parts[1]["answer"]).required == ("Ganymede",)
+    assert report.errors == []
 
 
 @pytest.mark.django_db
 def test_a_tossup_without_its_answer_line_is_named_and_the_others_come_in():
     report = import_bytes(packet(missing_answer=True), "p.docx", "p")
-    assert report.imported == 2
+    assert report.imported == 3 and report.by_kind == "2 tossups and 1 bonus"
     assert report.errors[0].line == 6
     assert report.errors[0].message == "Tossup 2 has no ANSWER: line; add one after its text (or remove the tossup)."
-    assert [q.answer for q in report.packet.questions.order_by("position")] == [
+    assert [q.answer for q in report.packet.questions.filter(kind="tossup").order_by("position")] == [
         "Isaac <b><u>Newton</u></b>", "<b><u>Istanbul</u></b> [or <b><u>Byzantium</u></b> before mention]"]
 
 
@@ -162,10 +170,10 @@ def test_a_file_that_is_not_a_readable_packet_is_refused_with_nothing_saved(case
 @pytest.mark.django_db
 def test_the_paragraph_limit_is_checked_before_reading_the_questions(settings):
     settings.EXHIBITION_IMPORT_MAX_DOCX_PARAGRAPHS = 10
-    with pytest.raises(LimitExceeded, match="number of paragraphs is 15 paragraphs, over the limit of 10 paragraphs"):
+    with pytest.raises(LimitExceeded, match="number of paragraphs is 17 paragraphs, over the limit of 10 paragraphs"):
         import_bytes(packet(), "p.docx", "p")
-    settings.EXHIBITION_IMPORT_MAX_DOCX_PARAGRAPHS = 15
-    assert import_bytes(packet(), "p.docx", "p").imported == 3
+    settings.EXHIBITION_IMPORT_MAX_DOCX_PARAGRAPHS = 17
+    assert import_bytes(packet(), "p.docx", "p").imported == 4
 
 
 @pytest.mark.django_db
@@ -174,10 +182,10 @@ def test_the_command_and_the_host_page_take_a_docx(tmp_path, client):
     path.write_bytes(packet())
     out, err = io.StringIO(), io.StringIO()
     call_command("import_questions", str(path), "--slug", "cmd", stdout=out, stderr=err)
-    assert 'Imported 3 questions as Word packet (.docx) into packet "cmd"' in out.getvalue()
-    assert "line 11: Bonus 1 skipped" in err.getvalue()
+    assert 'Imported 4 questions (3 tossups and 1 bonus) as Word packet (.docx) into packet "cmd"' in out.getvalue()
+    assert err.getvalue() == ""
     call_command("import_questions", str(path), "--slug", "chosen", "--format", "docx", stdout=io.StringIO(), stderr=io.StringIO())
-    assert Packet.objects.get(slug="chosen").questions.count() == 3
+    assert Packet.objects.get(slug="chosen").questions.count() == 4
     (tmp_path / "text.docx").write_text("not a packet")
     with pytest.raises(CommandError, match="is not a .docx.*Nothing was imported"):
         call_command("import_questions", str(tmp_path / "text.docx"), "--slug", "no", stdout=io.StringIO())
@@ -185,8 +193,9 @@ def test_the_command_and_the_host_page_take_a_docx(tmp_path, client):
     client.force_login(get_user_model().objects.create_user("host", password="pw", is_staff=True))
     page = client.post("/host/import/", {"file": SimpleUploadedFile("Packet 3.docx", packet()), "slug": "page",
                                          "title": "", "format": "auto"})
-    assert page.status_code == 200 and Packet.objects.get(slug="page").questions.count() == 3
-    assert b"Bonus 1 skipped" in page.content and b"Word packet (.docx)" in page.content
+    assert page.status_code == 200 and Packet.objects.get(slug="page").questions.count() == 4
+    assert b'<span id="imported-kinds">3 tossups and 1 bonus</span>' in page.content
+    assert b"Word packet (.docx)" in page.content
 
 
 def bomb(path, unpacked=1024 * MB) -> None:

@@ -10,7 +10,8 @@ from game.importers.run import PROGRESS_EVERY, import_path
 
 
 class Command(BaseCommand):
-    help = "Import questions (QANTA JSON, NQ-open JSONL, tossups.csv, plain CSV, packet JSON or a Word .docx packet) into a packet."
+    help = ("Import questions (QANTA JSON, qbreader packet JSON, NQ-open JSONL, tossups.csv, CSV, packet JSON or a "
+            "Word .docx packet; tossups, bonuses and short questions) into a packet.")
 
     def add_arguments(self, parser):
         parser.add_argument("path", help="the file to import (.json, .json.gz, .jsonl, .csv, .docx)")
@@ -37,5 +38,6 @@ class Command(BaseCommand):
             raise CommandError(f"Nothing was imported from {options['path']} ({len(report.errors)} broken lines); fix the lines above and try again.")
         skipped = f"; {len(report.errors)} broken lines were skipped (listed above)" if report.errors else ""
         self.stdout.write(self.style.SUCCESS(
-            f'Imported {report.imported} questions as {report.format_label} into packet "{report.packet.slug}"{skipped}.'
+            f'Imported {report.imported} questions ({report.by_kind}) as {report.format_label} into packet '
+            f'"{report.packet.slug}"{skipped}.'
         ))
