@@ -19,7 +19,9 @@ COMMANDS: dict[str, tuple[frozenset, dict | None]] = {
     "start": (MODERATOR, {}), "next": (MODERATOR, {}), "end": (MODERATOR, {}), "resume": (MODERATOR, {}),
     "reveal": (MODERATOR, {"word": int}),
     # "answer": the seq of the event that put the ruled answer on the floor (the console's floor_seq).
-    "rule": (MODERATOR, {"verdict": str, "heard": str, "answer": int, "reason": str, "public": bool}),
+    # In a bonus, "part" (0-based) names the part ruled (game/engine/bonus.py).
+    "rule": (MODERATOR, {"verdict": str, "heard": str, "answer": int, "reason": str, "public": bool, "part": int}),
+    "read_part": (MODERATOR, {"part": int}),  # the moderator read this bonus part (the next one) aloud
     "undo": (MODERATOR, {"ruling": int}),
     "override": (MODERATOR, {"ruling": int, "verdict": str, "reason": str, "public": bool, "confirm": bool}),
     "adjust": (MODERATOR, {"team": str, "points": int, "reason": str, "public": bool, "scores_seq": int,
@@ -35,6 +37,7 @@ COMMANDS: dict[str, tuple[frozenset, dict | None]] = {
     "answer": (SEAT, {"text": str, "question": int}),
     "submit": (SEAT, {"text": str, "question": int, "phase": int}),
     "pass": (SEAT, {"question": int, "phase": int}),
+    "bonus_answer": (SEAT, {"text": str, "question": int, "part": int}),  # a team's answer to a bonus part
     "chat": (PLAYER, {"text": str}),
     "leave": (PLAYER, {}),
     "protest": (PLAYER, {"ruling": int, "text": str}),  # the text: at most game/engine/protests.py MAX_PROTEST

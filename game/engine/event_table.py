@@ -85,11 +85,15 @@ TEXT_OR_NULL, WHOLE_OR_NULL, NUMBER_OR_NULL = TEXT.or_null(), WHOLE.or_null(), N
 
 # Shapes more than one event carries.
 SCORE_CHANGES = map_of(WHOLE)  # team -> points this event adds (fold.py and the browser add them to the scores)
-DEADLINE = record(kind=TEXT, at=WHOLE)  # kind: answer, prompt, dead or discussion; at: ms
+DEADLINE = record(kind=TEXT, at=WHOLE)  # kind: answer, prompt, dead, discussion, confer or bounce; at: ms
 RESULT = record(team=TEXT, seat=TEXT_OR_NULL, points=WHOLE, phase=WHOLE).or_null()  # who got the question
 SEAT = record(id=TEXT, name=TEXT, team=TEXT, kind=TEXT, tier=TEXT_OR_NULL, captain=FLAG, simulated=FLAG)
 GUESS = record(word=WHOLE, guess=TEXT_OR_NULL, confidence=NUMBER, buzz=FLAG,
                alternatives=list_of(list_of(TEXT, NUMBER)), threshold=NUMBER_OR_NULL)
+QUESTION = record(qid=TEXT, text=TEXT, kind=TEXT.optional(), answer=TEXT.optional(), accepted=list_of(TEXT).optional(),
+                  category=TEXT.optional(), subcategory=TEXT.optional(), source=OBJECT.optional(),
+                  parts=list_of(record(text=TEXT, answer=TEXT, value=WHOLE)).optional(
+                      "a bonus's parts; only bonuses have them"))
 REASON = TEXT.optional("the moderator's note: absent when none was given")
 PUBLIC = MARK.optional("the moderator showed the reason to the room")
 CORRECTION = MARK.optional("a change of score after the final whistle, confirmed as a correction")
@@ -162,6 +166,8 @@ VIEWS: dict[str, View] = {
                           keeps=("rules", "teams", "seats"), adds={"question_count": WHOLE_OR_NULL}),
     "clean_answer": View("The answer as the hall is shown it: the main answer, without the line's directives.",
                          changes=("answer",)),
+    "clean_part_answer": View("A bonus part's answer, when the ruling carries it, as the hall is shown it: the main "
+                              "answer, without the line's directives.", changes=("answer",)),
 }
 
 
@@ -185,11 +191,9 @@ EVENTS: dict[str, EventType] = {
          "teams": list_of(record(id=TEXT, name=TEXT, kind=TEXT.optional(
              "human or computer; older logs lack it: a team with a bot seat is the computer's"))),
          "seats": list_of(SEAT),
-         "questions": list_of(record(qid=TEXT, text=TEXT, kind=TEXT.optional(), answer=TEXT.optional(),
-                                     accepted=list_of(TEXT).optional(), category=TEXT.optional(),
-                                     subcategory=TEXT.optional(), source=OBJECT.optional(),
-                                     parts=list_of(record(text=TEXT, answer=TEXT, value=WHOLE)).optional(
-                                         "a bonus's parts; only bonuses have them"))),
+         "questions": list_of(QUESTION),
+         "bonuses": list_of(QUESTION).optional("a format with bonuses: the packet's bonuses, in packet order; "
+                                               "absent otherwise and in older logs"),
          "question_order": record(order=TEXT, seed=WHOLE_OR_NULL, start_at=WHOLE, categories=list_of(TEXT),
                                   prefer_power=FLAG).optional("older logs lack it: packet order")},
         sees("public_roster")),
@@ -282,6 +286,32 @@ EVENTS: dict[str, EventType] = {
         sees(("without_private_reason", "held_words_removed"))),
     "undo": EventType("The moderator undid the question's last ruling.",
                       {"ruling": WHOLE, "number": WHOLE, "score_changes": SCORE_CHANGES}, _OPEN_HALL),
+    # A tossup's bonus (game/engine/bonus.py)
+    "bonus_started": EventType(
+        "The team that got the tossup hears a bonus: its leadin and what each part is worth.",
+        {"number": WHOLE, "index": WHOLE, "team": TEXT, "leadin": TEXT, "values": list_of(WHOLE)},
+        _OPEN_HALL),
+    "bonus_part_read": EventType(
+        "The moderator read a bonus part: its text, and the clock for the team to confer and answer.",
+        {"number": WHOLE, "part": WHOLE, "team": TEXT, "text": TEXT, "value": WHOLE, "deadline": DEADLINE},
+        _OPEN_HALL),
+    "bonus_answered": EventType(
+        "A team's answer to a bonus part (its captain's or its bot's), said aloud in the room.",
+        {"number": WHOLE, "part": WHOLE, "team": TEXT, "seat": TEXT, "text": TEXT, "bounce": FLAG},
+        _OPEN_HALL),
+    "bonus_part_ruled": EventType(
+        "The moderator (or the clock) ruled a team's answer to a bonus part; the part's answer line comes with "
+        "the ruling that ends the part.",
+        {"id": WHOLE, "number": WHOLE, "part": WHOLE, "team": TEXT, "seat": TEXT_OR_NULL, "text": TEXT_OR_NULL,
+         "heard": TEXT_OR_NULL, "verdict": TEXT, "points": WHOLE, "score_changes": SCORE_CHANGES, "bounce": FLAG,
+         "by": TEXT, "answered": WHOLE_OR_NULL, "deadline": DEADLINE.or_null(),
+         "answer": TEXT.optional("the part's answer line: present exactly when this ruling ends the part"),
+         "reason": REASON, "public": PUBLIC},
+        sees(("without_private_reason", "clean_part_answer"))),
+    "bonus_ended": EventType(
+        "The bonus is over: what each team scored on it (the controlling team's parts, the other's bouncebacks).",
+        {"number": WHOLE, "index": WHOLE, "team": TEXT, "points": SCORE_CHANGES},
+        _OPEN_HALL),
     # Bots and the judge
     "bot_guess": EventType(
         "A bot's current guess, confidence and top guesses (held from the hall while a human may still score).",

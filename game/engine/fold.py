@@ -18,7 +18,7 @@ from game.engine.rule_table import complete
 from game.engine.stages import Stage, buzz_floor_stage
 from game.engine.state import MatchState, QuestionState
 from game.engine.protests import fold_filed, fold_resolved
-from game.engine import voice
+from game.engine import bonus, voice
 
 
 def initial_state(data: dict) -> MatchState:
@@ -27,6 +27,7 @@ def initial_state(data: dict) -> MatchState:
         teams=[dict(t) for t in data["teams"]],
         seats={s["id"]: dict(s) for s in data["seats"]},
         questions=tuple(Question.from_dict(q) for q in data["questions"]),
+        bonuses=tuple(Question.from_dict(b) for b in data.get("bonuses") or ()),
         scores={t["id"]: 0 for t in data["teams"]},
     )
 
@@ -292,6 +293,8 @@ def _history_entry(s: MatchState, q: QuestionState, thrown_out: bool, reason: st
         "number": q.number, "index": q.index, "qid": s.questions[q.index].qid, "tiebreaker": q.tiebreaker,
         "thrown_out": thrown_out, "reason": reason, "reason_public": public, "phase": q.phase + 1, "result": q.result,
         "rulings": list(q.ruling_ids), "score_changes": dict(q.score_changes), "buzzes": list(q.buzz_log),
+        "bonus": None if q.bonus is None else {"index": q.bonus["index"], "team": q.bonus["team"],
+                                               "points": dict(q.bonus["points"])},
     }
 
 
@@ -307,6 +310,8 @@ def _question_thrown_out(s: MatchState, d, t):
 
 def _undo(s: MatchState, d, t):
     q = s.q
+    if q.bonus is not None:  # a bonus's part ruling (the tossup's ruling stands once its bonus began)
+        return bonus.fold_undo(s, d, t, _add_scores)
     restored = q.checkpoint
     if q.closed:
         s.history.pop()
@@ -342,6 +347,10 @@ def _undo(s: MatchState, d, t):
     restored.floor_seq = s.seq + 1  # the undone ruling's answer is back on the floor: it is ruled from here
     s.rulings.pop(d["ruling"], None)
     s.q = restored
+
+
+def _bonus_part_ruled(s: MatchState, d, t):
+    bonus.fold_part_ruled(s, d, t, _question_copy, _add_scores)
 
 
 def _override(s: MatchState, d, t):
@@ -526,6 +535,11 @@ _HANDLERS = {
     "protest_filed": fold_filed,
     "protest_resolved": fold_resolved,
     "voice_ready": voice.fold_voice_ready,
+    "bonus_started": bonus.fold_started,
+    "bonus_part_read": bonus.fold_part_read,
+    "bonus_answered": bonus.fold_answered,
+    "bonus_part_ruled": _bonus_part_ruled,
+    "bonus_ended": bonus.fold_ended,
     "voice_chosen": voice.fold_voice_chosen,
 }
 EVENT_TYPES = frozenset(EVENTS)  # the table's types: each has a handler here (tests/engine/test_event_table.py)

@@ -34,7 +34,15 @@ QUIZBOWL = {
     ],
 }
 
-_VALUES = {p["name"]: p for p in (EFFICIENTQA, QUIZBOWL)}
+QUIZBOWL_BONUS = {
+    "name": "quizbowl_bonus",
+    "label": "Quizbowl tossups and bonuses (ACF)",
+    "question_kind": "tossup",
+    "bonuses": True,
+    "phases": QUIZBOWL["phases"],
+}
+
+_VALUES = {p["name"]: p for p in (EFFICIENTQA, QUIZBOWL, QUIZBOWL_BONUS)}
 
 
 def _checked(values: dict) -> dict:

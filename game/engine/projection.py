@@ -19,6 +19,7 @@ names (what part of an event an audience gets) are the small functions here.
 """
 from __future__ import annotations
 
+from game.engine import bonus
 from game.engine.event_table import EVENTS, HIDDEN, VIEWS as DECLARED, column, views_of
 from game.engine.questions import clean_answer
 from game.engine.rule_table import complete
@@ -128,6 +129,11 @@ def with_clean_answer(data: dict) -> dict:
     return dict(data, answer=clean_answer(data.get("answer", "")))
 
 
+def with_clean_part_answer(data: dict) -> dict:
+    """A bonus part's ruling: the part's answer, when it carries one, as the hall is shown it."""
+    return dict(data, answer=clean_answer(data["answer"])) if "answer" in data else data
+
+
 VIEWS = {
     "without_private_reason": private_reason,
     "held_words_removed": held_words_removed,
@@ -140,6 +146,7 @@ VIEWS = {
     "first_word_time_only": first_word_time_only,
     "public_roster": public_roster,
     "clean_answer": with_clean_answer,
+    "clean_part_answer": with_clean_part_answer,
 }
 # type -> column -> the view functions to apply in order (None: hidden), worked out once from the table.
 _PLANS = {kind: {col: None if cell == HIDDEN else tuple(VIEWS[name] for name in views_of(cell))
@@ -173,6 +180,8 @@ def snapshot(state: MatchState | None, audience: str, team: str | None = None) -
         "rulings": [r if staff else _hall_ruling(r) for r in state.rulings.values()],
         "question": _question_view(state, audience, team),
         "questions": [q.to_dict() for q in state.questions] if staff else None,
+        "bonuses": [b.to_dict() for b in state.bonuses] if staff else None,
+        "bonuses_left": bonus.bonuses_left(state) if staff else None,
     }
 
 
@@ -238,14 +247,22 @@ def _question_view(state: MatchState, audience: str, team: str | None) -> dict |
         "bot_cards": bot_cards(state, audience) if audience != "bot" else {},
         "snippets": list(q.snippets),
         "ruling_ids": list(q.ruling_ids),
-        "can_undo": bool(q.ruling_ids) if staff else None,
-        "last_ruling": q.ruling_ids[-1] if staff and q.ruling_ids else None,
+        "can_undo": _last_ruling(q) is not None if staff else None,
+        "last_ruling": _last_ruling(q) if staff else None,
         "buzz_log": list(q.buzz_log) if staff else [b for b in q.buzz_log if b["outcome"] == "won"],
         "buzzes": [dict(b) for b in q.buzzes],
         "answers": [dict(a) for a in q.answers] if staff else [],
         "suggestions": state.pending_suggestions() if staff else [],
+        "bonus": bonus.view(state, staff),
     }
     return view
+
+
+def _last_ruling(q) -> int | None:
+    """The ruling an undo takes back: in a bonus its last part ruling (the tossup's stands), else the question's last."""
+    if q.bonus is not None:
+        return bonus.last_ruling(q.bonus)
+    return q.ruling_ids[-1] if q.ruling_ids else None
 
 
 def _submissions(per_team: dict, audience: str, team: str | None) -> dict:

@@ -48,7 +48,7 @@ MODE_CHOICES = (("buzz", "buzz in: a player buzzes as the words are read"),
 MODES = tuple(mode for mode, _ in MODE_CHOICES)
 TIERS = tuple(TIER_LIMITS)  # a phase's bot_tier: the tiers of bots/tiers.py, plain data below the engine
 # The host page's fieldsets for the rules of the whole match, in page order (each phase has its own).
-GROUPS = ("Match", "Reading", "Answering", "Bots: fairness and audience")
+GROUPS = ("Match", "Reading", "Answering", "Bonuses", "Bots: fairness and audience")
 
 
 @dataclass(frozen=True)
@@ -127,14 +127,14 @@ def _check_number(where: str, value, kind: str, low, high):
     return value
 
 
-_MATCH, _READING, _ANSWERING, _BOTS = GROUPS
+_MATCH, _READING, _ANSWERING, _BONUSES, _BOTS = GROUPS
 
 # The rules of the whole match. The host page shows each group's rules in this order.
 _MATCH_RULES = (
     Rule("name", "text", "Format key", "the format's name in commands, the archive and exports", OWN, by=FORMAT),
     Rule("label", "text", "Format name", "what the host page and the exports call the format", OWN, by=FORMAT),
     Rule("question_kind", "text", "Question kind", "the kind of the packet's questions the format plays "
-         "(short or tossup)", OWN, by=FORMAT),
+         "(short or tossup; a format with bonuses also plays the packet's bonuses)", OWN, by=FORMAT),
     Rule("questions", "int", "Questions", "questions in the match", 20, low=1, high=200, group=_MATCH),
     Rule("tiebreakers", "int", "Tiebreakers", "extra questions at most after a tie", 3, low=0, high=20, group=_MATCH),
     Rule("priority", "choice", "Priority", "which team is ruled first on each question", "alternate",
@@ -164,6 +164,17 @@ _MATCH_RULES = (
          "still win; 0: arrival order", 150, absent=0, low=0, high=GRACE_CAP_MS, group=_ANSWERING),
     Rule("protest_seconds", "int", "Protest time", "seconds after a ruling a captain may protest it; 0: no "
          "protests", 60, absent=0, low=0, high=600, group=_ANSWERING),
+    # Tossup-bonus quizbowl (ACF rules). Before these rules no match had bonuses.
+    Rule("bonuses", "flag", "Bonuses", "a team that answers a tossup correctly hears a bonus (the packet's "
+         "next, in packet order; none after a dead tossup or a tiebreaker)", False, absent=False, group=_BONUSES),
+    Rule("bonus_confer_seconds", "float", "Bonus conferring time", "seconds the team confers on a bonus part "
+         "once it is read, before its captain must answer (ACF: 5)", 5, absent=5, low=1, high=120,
+         group=_BONUSES),
+    Rule("bounceback", "flag", "Bouncebacks", "a bonus part the controlling team misses goes to the other team "
+         "(two-team matches only)", False, absent=False, group=_BONUSES),
+    Rule("bounceback_seconds", "float", "Bounceback time", "seconds the other team confers on a missed part: "
+         "shorter than conferring, since it heard the part and thought along while the controlling team "
+         "conferred", 3, absent=3, low=1, high=60, group=_BONUSES),
     Rule("bot_min_words", "int", "Bot minimum words", "words read before a bot may buzz", 0, low=0, high=500,
          group=_BOTS),
     Rule("bot_reaction_ms", "int", "Bot reaction delay", "milliseconds added to a bot's buzz", 300, low=0,
@@ -187,7 +198,7 @@ _MATCH_RULES = (
 _PHASE_RULES = (
     Rule("mode", "choice", "Mode", "how the phase is played", OWN, scope=PHASE, by=FORMAT, choices=MODE_CHOICES),
     Rule("points", "int", "Points", "for a correct answer", 10, low=-100, high=100, scope=PHASE),
-    Rule("power_points", "int", "Power points", "before the power mark; empty: no bonus", None, low=-100, high=100,
+    Rule("power_points", "int", "Power points", "before the power mark; empty: no power (points apply)", None, low=-100, high=100,
          empty=True, scope=PHASE, modes=("buzz",)),
     Rule("neg_points", "int", "Neg", "for a wrong buzz before the end", 0, low=-100, high=100, scope=PHASE,
          modes=("buzz",)),

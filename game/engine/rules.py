@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 
 from game.engine.buzzrace import grace_ms, press_time
+from game.engine import bonus
 from game.engine import protests
 from game.engine import stages
 from game.engine import voice
@@ -24,7 +25,7 @@ from game.engine.commands import COMMANDS, MODERATOR, SEAT, senders
 from game.engine.rejected import Rejected
 from game.engine.fold import apply, apply_in_place
 from game.engine.selection import PACKET_ORDER
-from game.engine.stages import NOT_YOUR_BUZZ, NOTHING_TO_PASS, STAGES
+from game.engine.stages import NOT_YOUR_BUZZ, NOTHING_TO_PASS, STAGES, Stage
 from game.engine.state import MatchState
 from game.engine.typed import typed_text
 from game.engine.wording import possessive
@@ -78,16 +79,21 @@ class _Emitter:
 # -- public entry points --------------------------------------------------------------------------
 
 def create_match(rules: dict, teams: list[dict], seats: list[dict], questions: list[dict], now: int,
-                 question_order: dict | None = None) -> list[dict]:
+                 question_order: dict | None = None, bonuses: list[dict] | None = None) -> list[dict]:
     """The first event of every match: the rules, the roster, the questions (main, then reserve) and
-    the settings that picked them from the packet (game/engine/selection.py; the moderator's only)."""
+    the settings that picked them from the packet (game/engine/selection.py; the moderator's only), and
+    with a format that plays bonuses the packet's bonuses in packet order (game/engine/bonus.py)."""
     if len(teams) < 2:
         raise Rejected("A match needs at least two teams.")
     if len(questions) < 1:
         raise Rejected("The packet has no questions of the kind this format plays.")
+    if rules["bonuses"] and not bonuses:
+        raise Rejected("This format plays bonuses and the packet has none: choose a packet with bonuses, or a "
+                       "format without them (Quizbowl tossups).", "no_bonuses")
     out = _Emitter(None)
+    extra = {"bonuses": bonuses} if rules["bonuses"] else {}
     out.emit("match_created", now, rules=rules, teams=teams, seats=seats, questions=questions,
-             question_order=question_order or PACKET_ORDER.to_dict())
+             question_order=question_order or PACKET_ORDER.to_dict(), **extra)
     return out.events
 
 
@@ -205,6 +211,8 @@ def _expire(out: _Emitter, deadline: dict, at: int):
     elif kind == "dead":
         out.emit("timeout", at, kind="dead")
         _end_phase(out, at)
+    elif kind in BONUS_CLOCKS:
+        _rule_part(out, "reject", at, by="clock")
     elif kind == "discussion":
         q = s.q
         silent = [t for t in s.team_ids if t not in q.submissions and t not in q.locked and t not in q.passed]
@@ -295,6 +303,100 @@ def _close(out: _Emitter, now: int):
     q, question = s.q, s.question
     out.emit("question_closed", now, number=q.number, answer=question.answer, text=question.text,
              accepted=list(question.accepted), result=q.result, dead=q.result is None)
+    index = bonus.due(out.state)
+    if index is not None:  # the team that got the tossup hears the packet's next bonus
+        heard = out.state.bonuses[index]
+        out.emit("bonus_started", now, number=q.number, index=index, team=out.state.q.result["team"],
+                 leadin=heard.text, values=[part["value"] for part in heard.parts])
+
+
+# -- a tossup's bonus (game/engine/bonus.py) ---------------------------------------------------------------
+
+BONUS_CLOCKS = ("confer", "bounce")  # the deadlines' kinds: the controlling team's, the other team's bounceback
+
+
+def _cmd_read_part(out, actor, data, now, received):
+    s = out.state
+    q = s.q
+    b = q.bonus
+    k = b["part"] + 1
+    _target(data, "part", k, "That part was already read; the console shows the part in play.")
+    part = s.bonuses[b["index"]].parts[k]
+    at = _clock_now(s, now) + int(s.rules["bonus_confer_seconds"] * 1000)
+    out.emit("bonus_part_read", now, number=q.number, part=k, team=b["team"], text=part["text"],
+             value=part["value"], deadline={"kind": "confer", "at": at})
+
+
+def _cmd_bonus_answer(out, seat, data, now, received):
+    s = out.state
+    b = s.q.bonus
+    _target(data, "part", b["part"], "That was meant for an earlier part; it was not sent in time.")
+    team = seat["team"]
+    if team != b["answering"]:
+        whose = possessive(s.team_name(b["answering"]))
+        turn = "bounceback" if b["bounce"] else "part"
+        raise Rejected(f"This is {whose} {turn} to answer; confer in your team box.", "not_your_part")
+    _may_submit(s, seat)
+    if b["typed"] is not None:
+        raise Rejected("Your team has already answered this part; wait for the ruling.", "already_answered")
+    out.emit("bonus_answered", now, number=s.q.number, part=b["part"], team=team, seat=seat["id"], text=_text(data),
+             bounce=b["bounce"])
+
+
+def _cmd_rule_part(out, data, now):
+    s = out.state
+    q = s.q
+    b = q.bonus
+    verdict, part = data.get("verdict"), data.get("part")
+    if verdict not in ("accept", "prompt", "reject"):
+        raise Rejected("A ruling is accept, prompt or reject.", "bad_shape")
+    if not isinstance(part, int) or isinstance(part, bool):
+        raise Rejected("A ruling in a bonus names its part: part, counted from 0.", "bad_shape")
+    if part != b["part"]:
+        raise Rejected("That part was already ruled; the console shows the part in play.", "stale")
+    if verdict == "prompt" and q.stage is Stage.BONUS_REVIEW:
+        raise Rejected("The part's answer has been shown, so there is nothing to prompt for; accept or reject.",
+                       "answer_shown")
+    named = data.get("answer")
+    if not isinstance(named, int) or isinstance(named, bool):
+        raise Rejected("A ruling names the answer it rules: answer, the seq of the event that put that answer on "
+                       "the floor (the console's floor_seq).", "bad_shape")
+    if named != q.floor_seq:
+        typed = b["typed"]
+        whose = possessive(s.team_name(b["answering"] or b["team"]))
+        said = f"{whose} answer is now “{typed['text']}”" if typed else f"{whose} answer is not in"
+        raise Rejected(f"The part changed since you looked: {said}. Rule again.", "stale")
+    heard = data.get("heard")
+    heard = " ".join(heard.split())[:MAX_TEXT] if isinstance(heard, str) and heard.strip() else None
+    _rule_part(out, verdict, now, by="moderator", heard=heard, note=_reason(data))
+
+
+def _rule_part(out, verdict: str, now: int, by: str, heard: str | None = None, note: dict | None = None):
+    """Rule the answer to the part in play (typed, spoken or none); the part ends unless a bounceback or
+    a prompt follows, and after the last part the bonus ends."""
+    s = out.state
+    q = s.q
+    b = q.bonus
+    k, team, typed = b["part"], b["answering"], b["typed"]
+    line = s.bonuses[b["index"]].parts[k]["answer"]
+    points = b["parts"][k]["value"] if verdict == "accept" else 0
+    base = _clock_now(s, now)
+    clock = "bounce" if b["bounce"] else "confer"
+    deadline, over = None, verdict == "accept"
+    if verdict == "prompt":
+        wait = int(s.rules["prompt_seconds"] * 1000)
+        deadline = {"kind": clock, "at": base + wait} if wait else None
+    elif bonus.bounce_follows(s, verdict):
+        deadline = {"kind": "bounce", "at": base + int(s.rules["bounceback_seconds"] * 1000)}
+    elif verdict == "reject":
+        over = True
+    out.emit("bonus_part_ruled", now, id=s.next_ruling_id, number=q.number, part=k, team=team,
+             seat=typed["seat"] if typed else None, text=typed["text"] if typed else None, heard=heard,
+             verdict=verdict, points=points, score_changes={team: points} if points else {}, bounce=b["bounce"],
+             by=by, answered=q.floor_seq, deadline=deadline, **({"answer": line} if over else {}), **(note or {}))
+    b = out.state.q.bonus
+    if over and k + 1 == len(b["parts"]):
+        out.emit("bonus_ended", now, number=q.number, index=b["index"], team=b["team"], points=dict(b["points"]))
 
 
 def _points(s: MatchState, phase_index: int, mode: str, word: int | None, words_len: int) -> tuple[int, int]:
@@ -681,6 +783,10 @@ def _cmd_chat(out, seat, data, now, received):
 def _cmd_rule(out, actor, data, now, received):
     s = out.state
     q = s.q
+    if q.bonus is not None:
+        return _cmd_rule_part(out, data, now)
+    if "part" in data:
+        raise Rejected("There is no bonus part to rule: this is the tossup.", "bad_shape")
     verdict = data.get("verdict")
     if verdict not in ("accept", "prompt", "reject"):
         raise Rejected("A ruling is accept, prompt or reject.", "bad_shape")
@@ -716,6 +822,8 @@ def _since_you_looked(s: MatchState, team: str) -> str:
 def _cmd_undo(out, actor, data, now, received):
     s = out.state
     q = s.q
+    if q.bonus is not None:
+        return _undo_part(out, data, now)
     if not q.ruling_ids or q.checkpoint is None:
         raise Rejected("There is no ruling on this question to undo.", "nothing_to_undo")
     rid = q.ruling_ids[-1]
@@ -724,6 +832,19 @@ def _cmd_undo(out, actor, data, now, received):
         raise Rejected("A ruling of this question was overridden, so undo would restore a question that no longer "
                        "stands; change rulings with override from the history instead.", "overridden")
     changes = {team: -pts for team, pts in _ruling_changes(s, rid).items()}
+    out.emit("undo", now, ruling=rid, number=q.number, score_changes=changes)
+
+
+def _undo_part(out, data, now):
+    s = out.state
+    q = s.q
+    rid = bonus.last_ruling(q.bonus)
+    if rid is None:
+        raise Rejected("The bonus has begun, so the tossup's ruling stands; undo takes back a part's ruling once one "
+                       "is made.", "nothing_to_undo")
+    _target(data, "ruling", rid, "That ruling was already undone; the console shows where the bonus stands now.")
+    ruled = next(r for part in q.bonus["parts"] for r in part["rulings"] if r["id"] == rid)
+    changes = {ruled["team"]: -ruled["points"]} if ruled["points"] else {}
     out.emit("undo", now, ruling=rid, number=q.number, score_changes=changes)
 
 
@@ -756,6 +877,9 @@ def _override(out, rid: int, verdict: str, data: dict, now: int, marked: dict, n
     """Emit the override of ruling `rid` to `verdict`: an override command's, or an overturned protest's."""
     s = out.state
     r = s.rulings[rid]
+    if any(h["bonus"] is not None and rid in h["rulings"] for h in s.history):
+        raise Rejected("That question's tossup earned a team its bonus, which was played: changing a ruling of it "
+                       "could leave the bonus with the wrong team. Adjust the score instead.", "bonus_played")
     # The question is scored again from all its rulings, as if this one had been ruled so at the time.
     ids = _question_rulings(s, rid)
     before = question_outcome([s.rulings[i] for i in ids])
@@ -974,6 +1098,7 @@ _COMMANDS = {
     "bot_missed": _cmd_bot_missed, "bot_stopped": _cmd_bot_stopped, "judge": _cmd_judge, "snippets": _cmd_snippets,
     "kick": _cmd_kick, "leave": _cmd_leave, "protest": _cmd_protest, "resolve_protest": _cmd_resolve_protest,
     "voice": voice.cmd_voice, "voice_timings": voice.cmd_voice_timings,
+    "read_part": _cmd_read_part, "bonus_answer": _cmd_bonus_answer,
 }
 _MOD, _SEAT = MODERATOR, SEAT
 _SEATED = frozenset(kind for kind in COMMANDS if senders(kind) <= SEAT)  # sent from a seat: a person's or a bot's

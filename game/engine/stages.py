@@ -21,7 +21,7 @@ inside a question the stage refuses after them, so a command meant for an earlie
 told so rather than that this stage takes no such command.
 
 A stage owns its timers: the clock (rules.next_wakeup) runs only the ones its stage lists. Adding a
-stage (a bonus's parts, a team's AI teammate thinking) is a member of Stage with its entry in STAGES,
+stage (as the bonus's four were, or a team's AI teammate thinking) is a member of Stage with its entry in STAGES,
 its refusals in REFUSALS, the fold's event that enters it, and the handlers of the commands it takes;
 tests/engine/test_stages.py then checks every move and every refusal against the table.
 """
@@ -46,6 +46,10 @@ class Stage(StrEnum):
     DISCUSSION = "discussion"
     REVIEW_BUZZ = "review_buzz"
     REVIEW_TEAM = "review_team"
+    BONUS_READY = "bonus_ready"
+    BONUS_CONFER = "bonus_confer"
+    BONUS_BOUNCE = "bonus_bounce"
+    BONUS_REVIEW = "bonus_review"
     CLOSED = "closed"
     FINISHED = "finished"
 
@@ -75,8 +79,11 @@ class StageRules:
 S = Stage
 FLOOR_HELD = (S.BUZZED, S.PROMPTED, S.ANSWERED)  # a buzz holds the floor
 FLOOR_OPEN = (S.READING, S.DEAD)  # a buzz phase that anyone not locked out may buzz in
-QUESTION_STAGES = frozenset({*FLOOR_OPEN, *FLOOR_HELD, S.DISCUSSION, S.REVIEW_BUZZ, S.REVIEW_TEAM})
-ANSWER_SHOWN_STAGES = frozenset({S.REVIEW_BUZZ, S.REVIEW_TEAM, S.CLOSED})
+# A tossup's bonus (game/engine/bonus.py) is played after the tossup closed: its answer is shown.
+BONUS_STAGES = (S.BONUS_READY, S.BONUS_CONFER, S.BONUS_BOUNCE, S.BONUS_REVIEW)
+BONUS_ANSWERING = (S.BONUS_CONFER, S.BONUS_BOUNCE)  # a team may answer the part read
+QUESTION_STAGES = frozenset({*FLOOR_OPEN, *FLOOR_HELD, S.DISCUSSION, S.REVIEW_BUZZ, S.REVIEW_TEAM, *BONUS_STAGES})
+ANSWER_SHOWN_STAGES = frozenset({S.REVIEW_BUZZ, S.REVIEW_TEAM, S.CLOSED, *BONUS_STAGES})
 
 # Commands by where they make sense: any time; in a live match whatever its question; on a question in
 # play or just closed; on an open question.
@@ -91,6 +98,8 @@ AFTER_BUZZ = PLAYING | {"buzz", "answer", "pass", "rule"}  # a later buzz may st
 # stage (READING, DEAD when every word was read before, DISCUSSION) or to the close. Formats are data, so
 # these are the moves for any order of buzz and team phases.
 UNDO_BACK = frozenset({*FLOOR_HELD, S.DISCUSSION})
+# In a bonus: the team confers in its chat, bots report guesses, undo takes back the last part ruling.
+IN_BONUS = LIVE | {"undo", "chat", "bot_guess"}
 
 STAGES: dict[Stage, StageRules] = {
     S.SETUP: StageRules(
@@ -141,10 +150,29 @@ STAGES: dict[Stage, StageRules] = {
         "before it; nothing else is answered and no clock runs",
         takes=PLAYING | {"rule", "chat"},
         exits=frozenset({S.REVIEW_BUZZ, S.CLOSED, S.BETWEEN})),
+    S.BONUS_READY: StageRules(
+        "the tossup's bonus: its next part waits for the moderator to read it (the team may confer meanwhile)",
+        takes=IN_BONUS | {"read_part"},
+        exits=frozenset({S.BONUS_CONFER, S.BONUS_REVIEW, S.BONUS_BOUNCE})),
+    S.BONUS_CONFER: StageRules(
+        "a bonus part was read: the controlling team confers and its captain answers; the moderator rules",
+        takes=IN_BONUS | {"bonus_answer", "rule"},
+        exits=frozenset({S.BONUS_READY, S.BONUS_BOUNCE, S.BONUS_REVIEW, S.CLOSED}),
+        timers=frozenset({"confer"})),
+    S.BONUS_BOUNCE: StageRules(
+        "the controlling team missed the part: the other team confers briefly and may answer it (a bounceback)",
+        takes=IN_BONUS | {"bonus_answer", "rule"},
+        exits=frozenset({S.BONUS_READY, S.BONUS_CONFER, S.BONUS_REVIEW, S.CLOSED}),
+        timers=frozenset({"bounce"})),
+    S.BONUS_REVIEW: StageRules(
+        "a part's ruling was undone after its answer was shown: the moderator rules again on what was answered; "
+        "nothing else is answered and no clock runs",
+        takes=IN_BONUS | {"rule"},
+        exits=frozenset({S.BONUS_READY, S.BONUS_CONFER, S.BONUS_BOUNCE, S.CLOSED})),
     S.CLOSED: StageRules(
         "the question is over and its answer shown: the moderator goes on to the next one",
         takes=ON_QUESTION | {"next", "end"},
-        exits=frozenset({S.READING, S.REVIEW_BUZZ, S.REVIEW_TEAM, S.BETWEEN, S.FINISHED})),
+        exits=frozenset({S.READING, S.REVIEW_BUZZ, S.REVIEW_TEAM, S.BETWEEN, S.FINISHED, *BONUS_STAGES})),
     S.FINISHED: StageRules(
         "the match is over: scores may still be corrected and rulings protested",
         takes=ALWAYS | {"protest"},
@@ -161,6 +189,10 @@ TEAM_PHASE = Refusal("bad_phase", "This is a team phase; discuss and let the cap
 WHOLE_SHOWN = Refusal("bad_phase", "The whole question is already shown in a team phase.")
 BUZZ_STAGES = (*FLOOR_OPEN, *FLOOR_HELD, S.REVIEW_BUZZ)
 NO_OPEN_QUESTION = {S.SETUP: NOT_LIVE, S.FINISHED: NOT_LIVE, S.BETWEEN: NO_QUESTION, S.CLOSED: NO_QUESTION}
+IN_A_BONUS = Refusal("bad_phase", "A bonus is being played: the team's captain answers its parts.")
+BONUS_OPEN = Refusal("question_open", "The bonus is still being played; rule its parts first.")
+NO_PART_READ = Refusal("bad_phase", "No bonus part is waiting for an answer; the moderator reads the next one.")
+NOT_A_BONUS = Refusal("bad_phase", "No bonus is being played.")
 
 
 def _each(stages, refusal: Refusal) -> dict:
@@ -169,39 +201,53 @@ def _each(stages, refusal: Refusal) -> dict:
 
 # command -> its refusal in every stage that does not take it, or {stage: refusal} where the code or the
 # sentence depends on the stage. The codes and sentences are what clients and people have always been told.
+TOSSUP_STAGES = QUESTION_STAGES - set(BONUS_STAGES)
 REFUSALS: dict[str, Refusal | dict[Stage, Refusal]] = {
     "start": Refusal("already_started", "The match has already started."),
-    "next": {S.SETUP: NOT_LIVE, S.FINISHED: NOT_LIVE, **_each(QUESTION_STAGES, Refusal(
-        "question_open", "The current question is still open; rule on it or wait for it to close."))},
-    "end": {S.FINISHED: Refusal("finished", "The match has already ended."), **_each(QUESTION_STAGES, Refusal(
-        "question_open", "Close or throw out the current question before ending the match."))},
+    "next": {S.SETUP: NOT_LIVE, S.FINISHED: NOT_LIVE, **_each(TOSSUP_STAGES, Refusal(
+        "question_open", "The current question is still open; rule on it or wait for it to close.")),
+             **_each(BONUS_STAGES, BONUS_OPEN)},
+    "end": {S.FINISHED: Refusal("finished", "The match has already ended."), **_each(TOSSUP_STAGES, Refusal(
+        "question_open", "Close or throw out the current question before ending the match.")),
+            **_each(BONUS_STAGES, BONUS_OPEN)},
     "pause": Refusal("not_live", "Only a live match can be paused."),
     "kick": Refusal("finished", "The match is over; there is nothing to leave."),
     "leave": Refusal("finished", "The match is over; there is nothing to leave."),
     "protest": Refusal("not_live", "The match has not started; there is no ruling to protest."),
     "undo": {S.SETUP: NOT_LIVE, S.FINISHED: NOT_LIVE, S.BETWEEN: NO_QUESTION},
-    "throw_out": {S.SETUP: NOT_LIVE, S.FINISHED: NOT_LIVE, S.BETWEEN: NO_QUESTION},
+    "throw_out": {S.SETUP: NOT_LIVE, S.FINISHED: NOT_LIVE, S.BETWEEN: NO_QUESTION, **_each(BONUS_STAGES, Refusal(
+        "question_open", "The bonus is still being played; throw the question out once it is over."))},
     "bot_guess": NO_OPEN_QUESTION,
-    "snippets": NO_OPEN_QUESTION,
+    "snippets": {**NO_OPEN_QUESTION, **_each(BONUS_STAGES, IN_A_BONUS)},
     "voice_timings": NOT_READ_ALOUD,
     "reveal": {**NO_OPEN_QUESTION, S.DEAD: Refusal("all_read", "Every word has been read."),
                **_each(FLOOR_HELD, Refusal("possession", "Someone has buzzed; rule on the answer first.")),
-               S.DISCUSSION: WHOLE_SHOWN, S.REVIEW_TEAM: WHOLE_SHOWN, S.REVIEW_BUZZ: ANSWER_SHOWN},
-    "buzz": {**NO_OPEN_QUESTION, S.DISCUSSION: TEAM_PHASE, S.REVIEW_TEAM: TEAM_PHASE, S.REVIEW_BUZZ: ANSWER_SHOWN},
+               S.DISCUSSION: WHOLE_SHOWN, S.REVIEW_TEAM: WHOLE_SHOWN, S.REVIEW_BUZZ: ANSWER_SHOWN,
+               **_each(BONUS_STAGES, IN_A_BONUS)},
+    "buzz": {**NO_OPEN_QUESTION, S.DISCUSSION: TEAM_PHASE, S.REVIEW_TEAM: TEAM_PHASE, S.REVIEW_BUZZ: ANSWER_SHOWN,
+             **_each(BONUS_STAGES, IN_A_BONUS)},
     "answer": {**NO_OPEN_QUESTION, **_each(FLOOR_OPEN, NOT_YOUR_BUZZ), S.REVIEW_BUZZ: ANSWER_SHOWN,
-               S.REVIEW_TEAM: ANSWER_SHOWN},
+               S.REVIEW_TEAM: ANSWER_SHOWN, **_each(BONUS_STAGES, IN_A_BONUS)},
     "submit": {**NO_OPEN_QUESTION, S.REVIEW_TEAM: ANSWER_SHOWN, **_each(BUZZ_STAGES, Refusal(
-        "bad_phase", "Buzz first; answers without a buzz are taken only in team phases."))},
+        "bad_phase", "Buzz first; answers without a buzz are taken only in team phases.")),
+               **_each(BONUS_STAGES, IN_A_BONUS)},
     "pass": {**NO_OPEN_QUESTION, **_each(FLOOR_OPEN, NOTHING_TO_PASS), S.REVIEW_BUZZ: ANSWER_SHOWN,
-             S.REVIEW_TEAM: ANSWER_SHOWN},
+             S.REVIEW_TEAM: ANSWER_SHOWN, **_each(BONUS_STAGES, IN_A_BONUS)},
     "chat": {**NO_OPEN_QUESTION, **_each(BUZZ_STAGES, Refusal("bad_phase", "The team discussion opens in team phases."))},
-    "rule": {**NO_OPEN_QUESTION, **_each(FLOOR_OPEN, Refusal("nothing_to_rule", "Nobody has buzzed; there is nothing to rule on."))},
+    "rule": {**NO_OPEN_QUESTION, **_each(FLOOR_OPEN, Refusal("nothing_to_rule", "Nobody has buzzed; there is nothing to rule on.")),
+             S.BONUS_READY: Refusal("nothing_to_rule", "No bonus part has been read; read the next part first.")},
+    "read_part": {**NO_OPEN_QUESTION, **_each(TOSSUP_STAGES, NOT_A_BONUS), **_each(BONUS_ANSWERING, Refusal(
+        "part_open", "The part in play is not over yet; rule on it first.")), S.BONUS_REVIEW: Refusal(
+        "part_open", "A part's ruling was undone; rule on it again first.")},
+    "bonus_answer": {**NO_OPEN_QUESTION, **_each(TOSSUP_STAGES, NOT_A_BONUS), S.BONUS_READY: NO_PART_READ,
+                     S.BONUS_REVIEW: Refusal("answer_shown", "The part's answer has been shown; the moderator "
+                                                              "rules again on the answer already given.")},
 }
 
 # A pause holds the stage it interrupts: these commands wait for the resume; resume needs a pause.
 PAUSED = Refusal("paused", "The match is paused; wait for the moderator to resume.", early=True)
 PAUSE_REFUSALS = {
-    True: {**_each(("next", "reveal", "buzz", "answer", "submit", "pass"), PAUSED),
+    True: {**_each(("next", "reveal", "buzz", "answer", "submit", "pass", "read_part", "bonus_answer"), PAUSED),
            "pause": Refusal("paused", "The match is already paused.", early=True)},
     False: {"resume": Refusal("not_paused", "The match is not paused.", early=True)},
 }

@@ -77,6 +77,7 @@ class QuestionState:
     answers: list = field(default_factory=list)  # every typed answer: {seq, seat, team, text, ruling, verdict, suggestion}
     checkpoint: "QuestionState | None" = None  # state before the last ruling, for undo
     voice: dict | None = None  # read aloud: {offsets, end, audio} from the voice's timings (engine/voice.py)
+    bonus: dict | None = None  # the bonus the tossup earned, as game/engine/bonus.py folds it; replaced, never changed
 
     @property
     def closed(self) -> bool:
@@ -122,6 +123,8 @@ class MatchState:
     end_reason: str | None = None  # why the match ended (match_ended's reason; None in logs before it)
     protests: list[dict] = field(default_factory=list)  # {id, ruling, number, team, seat, verdict, text, t, status, reason}
     voice: dict | None = None  # the moderator's pick of voice and speed for reading aloud (engine/voice.py)
+    bonuses: tuple[Question, ...] = ()  # a format with bonuses: the packet's bonuses, in packet order
+    bonus_next: int = 0  # the bonus the next correct tossup hears (one past the last one started)
 
     def clone(self) -> "MatchState":
         """A copy that this state never sees change (decide folds into one per command).
@@ -135,7 +138,7 @@ class MatchState:
         question's lists that only ever get replaced (QUESTION_RECORDS) are shared whole
         (tests/engine/test_fast_fold.py folds played matches and checks that no copy's fold ever
         changes the state it came from)."""
-        memo = {id(value): value for value in (self.questions, self.rules, self.teams)}  # fixed at match_created
+        memo = {id(value): value for value in (self.questions, self.bonuses, self.rules, self.teams)}  # fixed at match_created
         for name in CLOSED_RECORDS:
             records = getattr(self, name)
             memo[id(records)] = records.copy()
@@ -218,6 +221,8 @@ class MatchState:
         waiting = set(q.submissions) if q.mode == "team" else set()
         if q.mode == "buzz" and q.possession is not None and q.possession["answer"] is not None:
             waiting.add(q.possession["team"])
+        if q.bonus is not None and q.bonus["typed"] is not None:  # a team's answer to a bonus part
+            waiting = {q.bonus["typed"]["team"]}
         out = []
         for team in self.team_ids:
             latest = next((a for a in reversed(q.answers) if a["team"] == team and a["ruling"] is None), None)

@@ -36,6 +36,7 @@ export function emptyView(audience) {
   return {
     audience, seq: 0, t: 0, status: "none", paused: false, rules: null, teams: [], seats: {}, scores: {},
     scores_seq: 0, number: 0, winner: null, voice: null, history: [], rulings: {}, question: null, questions: null, corrections: [],
+    bonuses: null, bonuses_left: null,  // the moderator's: the packet's bonuses, and how many are still to be heard
     protests: [], buzzes: [], lost: [], feed: [], notices: [], suggestions: [],
     roster: null,  // the moderator's: who is connected, how the bots do (a "roster" frame, not an event)
   };
@@ -45,6 +46,8 @@ export function emptyView(audience) {
 const RULING_KEYS = ["id", "number", "phase", "mode", "team", "seat", "text", "verdict", "points", "accept_points",
   "reject_points", "by", "heard", "reason"];
 const GUESS_KEYS = ["word", "guess", "confidence", "buzz", "alternatives", "threshold"];
+// A bonus part's ruling as the bonus keeps it (game/engine/bonus.py RULED_KEYS).
+const RULED_KEYS = ["id", "team", "seat", "text", "heard", "verdict", "points", "bounce", "by"];
 
 function pick(data, keys) {
   return Object.fromEntries(keys.map((k) => [k, data[k] ?? null]));
@@ -60,6 +63,7 @@ function newQuestion(view, d) {
     possession: null, floor: null, floor_seq: null, deadline: null, next_word_at: null, closed: false, answer_shown: false, result: null,
     score_changes: {}, answer: null, power_index: null, submissions: {}, chat: {}, bot_guesses: {}, bot_missed: {},
     can_undo: false, last_ruling: null, snippets: [], buzz_log: [], buzzes: [], answers: [], ruling_ids: [], voice: null,
+    bonus: null,
   };
   const full = view.questions && view.questions[d.index];
   if (full) {  // the moderator knows the whole question from the start
@@ -79,7 +83,7 @@ export function applySnapshot(view, snap) {
     teams: snap.teams || [], scores: { ...(snap.scores || {}) }, scores_seq: snap.scores_seq || 0,
     number: snap.number || 0, winner: snap.winner || null, voice: snap.voice || null,
     history: snap.history || [], questions: snap.questions || null, corrections: snap.corrections || [],
-    protests: snap.protests || [],
+    protests: snap.protests || [], bonuses: snap.bonuses || null, bonuses_left: snap.bonuses_left ?? null,
   });
   for (const seat of snap.seats || []) fresh.seats[seat.id] = seat;
   for (const r of snap.rulings || []) fresh.rulings[r.id] = r;
@@ -87,7 +91,7 @@ export function applySnapshot(view, snap) {
   if (q) {
     fresh.question = { ...q, words: [...q.words], points: null, snippets: q.snippets || [], buzzes: q.buzzes || [],
       answers: q.answers || [], buzz_log: q.buzz_log || [], bot_missed: q.bot_missed || {},
-      ruling_ids: q.ruling_ids || [] };
+      ruling_ids: q.ruling_ids || [], bonus: q.bonus ? structuredClone(q.bonus) : null };
     if (fresh.rules) fresh.question.points = fresh.rules.phases[q.phase - 1].points;
   }
   fresh.feed = view.feed;  // what happened stays on screen across a resync
@@ -128,14 +132,16 @@ function openMarker(q, seat) {
 function historyEntry(view, q, thrownOut, reason, answer, text) {
   return { number: q.number, index: q.index, tiebreaker: q.tiebreaker, thrown_out: thrownOut, reason, phase: q.phase,
     result: q.result, rulings: [...q.ruling_ids], score_changes: { ...q.score_changes }, answer, text,
-    buzzes: staff(view) ? [...q.buzz_log] : q.buzz_log.filter((b) => b.outcome === "won") };
+    buzzes: staff(view) ? [...q.buzz_log] : q.buzz_log.filter((b) => b.outcome === "won"),
+    bonus: q.bonus ? { index: q.bonus.index, team: q.bonus.team, points: { ...q.bonus.points } } : null };
 }
 
 const FOLD = {
   match_created(view, d) {
     Object.assign(view, {
       status: "setup", rules: d.rules, teams: d.teams, seats: {}, scores: {}, questions: d.questions || null,
-      history: [], rulings: {}, question: null, number: 0, winner: null,
+      history: [], rulings: {}, question: null, number: 0, winner: null, bonuses: d.bonuses || null,
+      bonuses_left: staff(view) && d.rules.bonuses ? (d.bonuses || []).length : null,
     });
     for (const s of d.seats) view.seats[s.id] = s;
     for (const t of d.teams) view.scores[t.id] = 0;
@@ -403,6 +409,68 @@ const FOLD = {
       : { ...p, status: d.outcome, reason: d.reason ?? null, resolved_t: frame.t, ...(d.public ? { public: true } : {}) }));
     note(view, frame, "protest", `Protest: ${d.outcome}${d.reason ? ` (${d.reason})` : ""}`, { team: d.team });
   },
+  // A tossup's bonus (game/engine/bonus.py): the moderator knows every part's text and answer line from the start.
+  bonus_started(view, d) {
+    const q = view.question;
+    const full = view.bonuses?.[d.index];
+    q.bonus = { index: d.index, team: d.team, leadin: d.leadin, values: [...d.values], part: -1, answering: null, bounce: false,
+      typed: null, points: {}, ended: false,
+      parts: d.values.map((value, k) => ({ value, text: full ? full.parts[k].text : null, answer: full ? full.parts[k].answer : null, rulings: [] })) };
+    Object.assign(q, { closed: false, deadline: null, floor_seq: null, can_undo: false, last_ruling: null });
+    const last = view.history[view.history.length - 1];
+    if (last) last.bonus = { index: d.index, team: d.team, points: {} };
+    if (staff(view) && view.bonuses) view.bonuses_left = view.bonuses.length - d.index - 1;
+  },
+  bonus_part_read(view, d, frame) {
+    const q = view.question;
+    const b = q.bonus;
+    if (!staff(view)) b.parts[d.part].text = d.text;
+    Object.assign(b, { part: d.part, answering: d.team, bounce: false, typed: null });
+    q.deadline = d.deadline;
+    if (staff(view)) q.floor_seq = frame.seq;
+    note(view, frame, "info", `Bonus part ${d.part + 1} for ${teamName(view, d.team)}`);
+  },
+  bonus_answered(view, d, frame) {
+    const q = view.question;
+    q.bonus.typed = { seat: d.seat, team: d.team, text: d.text, ...(staff(view) ? { seq: frame.seq } : {}) };
+    q.deadline = null;  // the answer is in: the clock stops
+    if (staff(view)) q.floor_seq = frame.seq;
+    recordAnswer(view, d, frame);
+    note(view, frame, "answer", d.text, { team: d.team, who: seatName(view, d.seat) });
+  },
+  bonus_part_ruled(view, d, frame) {
+    const q = view.question;
+    const b = q.bonus;
+    addScores(q.score_changes, d.score_changes);
+    addScores(b.points, d.score_changes);
+    const last = view.history[view.history.length - 1];
+    if (last) Object.assign(last, { score_changes: { ...q.score_changes }, bonus: { ...last.bonus, points: { ...b.points } } });
+    const answered = b.typed && staff(view) ? q.answers.find((a) => a.seq === b.typed.seq) : null;
+    if (answered) Object.assign(answered, { ruling: d.id, verdict: d.verdict });
+    const part = b.parts[d.part];
+    part.rulings.push(pick(d, RULED_KEYS));
+    b.typed = null;
+    q.deadline = d.deadline ?? null;
+    q.can_undo = true;
+    q.last_ruling = d.id;
+    if (staff(view)) q.floor_seq = frame.seq;
+    if ("answer" in d) {  // the part is over: its answer is shown (the moderator had the whole line all along)
+      if (!staff(view)) part.answer = d.answer;
+      Object.assign(b, { answering: null, bounce: false });
+      if (staff(view)) q.floor_seq = null;
+    } else if (d.verdict === "reject") {  // a bounceback: the other team may answer
+      Object.assign(b, { answering: view.teams.find((t) => t.id !== d.team).id, bounce: true });
+    }
+    const waiting = view.feed.findLastIndex((f) => f.kind === "answer" && f.team === d.team);
+    if (waiting >= 0 && d.text != null) view.feed.splice(waiting, 1);
+    note(view, frame, "ruling", d.text || d.heard || "(no answer)", { team: d.team, who: d.seat ? seatName(view, d.seat) : teamName(view, d.team),
+      verdict: d.verdict, points: d.points, by: d.by, id: d.id, reason: d.reason ?? null });
+  },
+  bonus_ended(view, d) {
+    const q = view.question;
+    Object.assign(q.bonus, { ended: true, answering: null });
+    Object.assign(q, { closed: true, deadline: null, floor_seq: null });
+  },
   hidden() {},
 };
 
@@ -444,6 +512,7 @@ export function pendingSuggestions(view) {
   if (!q || !staff(view)) return [];
   const waiting = new Set(q.mode === "team" ? Object.keys(q.submissions) : []);
   if (q.mode === "buzz" && q.possession && q.possession.answer != null) waiting.add(q.possession.team);
+  if (q.bonus && q.bonus.typed) { waiting.clear(); waiting.add(q.bonus.typed.team); }  // a team's answer to a bonus part
   const out = [];
   for (const team of view.teams.map((t) => t.id)) {
     const latest = [...q.answers].reverse().find((a) => a.team === team && a.ruling === null);
@@ -515,4 +584,5 @@ export function applyFrame(view, frame, client = null) {
 }
 
 const QUESTION_EVENTS = new Set(["phase_started", "word_revealed", "voice_ready", "buzz", "answer", "submission", "pass", "chat",
-  "ruling", "timeout", "question_closed", "buzz_refused", "question_thrown_out"]);
+  "ruling", "timeout", "question_closed", "buzz_refused", "question_thrown_out", "bonus_started", "bonus_part_read",
+  "bonus_answered", "bonus_part_ruled", "bonus_ended"]);

@@ -9,7 +9,7 @@ import pickle
 
 from game.engine.api import Rejected, apply, decide
 
-from .support import MOD, SYS, Match
+from .support import MOD, SYS, Match, part_answer
 
 
 class Recorded(Match):
@@ -24,7 +24,7 @@ class Recorded(Match):
         if self.judged:
             first = self.state.seq - len(events) + 1
             for seq, event in enumerate(events, first):
-                if event["type"] in ("answer", "submission"):
+                if event["type"] in ("answer", "submission", "bonus_answered"):
                     events = events + self.send("judge", SYS, judgement(event, seq))
         return events
 
@@ -49,6 +49,11 @@ class Recorded(Match):
         self.events.extend(events)
         self.live[self.state.seq] = pickle.dumps(self.state)
         return events
+
+    def answer_part(self, seat: str, text: str | None, verdict: str):
+        """A team's answer to the bonus part in play (None: the right one) and the moderator's ruling of it."""
+        self.bonus_answer(seat, part_answer(self.state) if text is None else text, at=self.now + 1000)
+        return self.rule_part(verdict, at=self.now + 500)
 
     def guess(self, seat: str, confidence: float, buzz: bool = False):
         # Words nobody types in these matches, new on each report: finding them on a screen means the
@@ -172,4 +177,59 @@ def played_efficientqa(hall_bot_guesses: str = "after_humans", judged: bool = Fa
     return m
 
 
-PLAYED = {"quizbowl": played_quizbowl, "efficientqa": played_efficientqa}
+def played_quizbowl_bonus(hall_bot_guesses: str = "after_humans", judged: bool = False) -> Recorded:
+    """Tossups and bonuses with bouncebacks: every way a part ends, a prompt, an undo after a part's answer was
+    shown, a bot answering for its team, a throw-out, a dead tossup (no bonus) and a correction after the final."""
+    m = Recorded("quizbowl_bonus", {"questions": 3, "tiebreakers": 0, "hall_bot_guesses": hall_bot_guesses,
+                                    "bounceback": True}, reserve=3, length=12, power_after=5, judged=judged)
+    m.start(0)
+    # Q1: Ann gets the tossup; her team's bonus: part 1 right, part 2 missed and bounced to Cho (prompted,
+    # then right), part 3 runs out of time for both teams; the last ruling is undone and ruled again.
+    m.reveal_until(3)
+    m.guess("bot", 0.3)
+    m.attempt("h0", "Isaac Newton", "accept")
+    m.read_part(at=m.now + 1500)
+    m.send("chat", "h1", {"text": "Zebulon knows this one"}, at=m.now + 500)
+    m.answer_part("h0", None, "accept")
+    m.read_part(at=m.now + 1500)
+    for seat, text, verdict in (("h0", "the moon", "reject"), ("h2", "maybe gravity", "prompt"), ("h2", None, "accept")):
+        m.answer_part(seat, text, verdict)
+    m.read_part(at=m.now + 1500)
+    while m.q.bonus is not None and not m.q.bonus["ended"]:
+        m.advance()
+    m.send("undo", MOD, at=m.now + 1000)
+    m.rule_part("reject", at=m.now + 500, heard="they said nothing")
+    m.send("next", MOD, at=m.now + 2000)
+    # Q2: Ann negs; the bot gets it, and answers its team's first part; Cho misses the second, Ann misses the
+    # bounceback; Cho gets the third. Ann protests the bot's tossup; it is upheld.
+    m.reveal_until(3)
+    m.attempt("h0", "the moon", "reject")
+    m.reveal_until(7)
+    m.guess("bot", 0.7, buzz=True)
+    m.attempt("bot", "Isaac Newton", "accept", lag=10)
+    bots_tossup = m.state.next_ruling_id - 1
+    for turns in ((("bot", None, "accept"),), (("h2", "tesla coil", "reject"), ("h0", "Zebulon guess", "reject")),
+                  (("h2", None, "accept"),)):
+        m.read_part(at=m.now + 1500)
+        for seat, text, verdict in turns:
+            m.answer_part(seat, text, verdict)
+    m.send("protest", "h0", {"ruling": bots_tossup, "text": "Zebulon says the bot was late"},
+           at=m.now + 500)
+    m.send("resolve_protest", MOD, {"protest": 1, "outcome": "upheld", "reason": "it was in time"}, at=m.now + 1000)
+    m.send("next", MOD, at=m.now + 2000)
+    # Q3: thrown out; its replacement is missed by Ann and goes dead: no bonus.
+    m.reveal_until(2)
+    m.send("throw_out", MOD, {"reason": "misread", "public": True}, at=m.now + 100)
+    m.reveal_until(4)
+    m.attempt("h0", "a guess", "reject")
+    m.play_to_close()
+    assert m.q.bonus is None
+    m.send("next", MOD, at=m.now + 2000)
+    assert m.state.status == "finished"
+    m.send("override", MOD, {"ruling": m.state.next_ruling_id - 1, "verdict": "accept", "confirm": True,
+                             "reason": "heard it wrong"}, at=m.now + 5000)
+    m.send("adjust", MOD, {"team": "t1", "points": 10, "reason": "a part misheard", "confirm": True}, at=m.now + 1000)
+    return m
+
+
+PLAYED = {"quizbowl": played_quizbowl, "efficientqa": played_efficientqa, "quizbowl_bonus": played_quizbowl_bonus}

@@ -63,6 +63,25 @@ def make_questions(n: int, kind: str, length: int = 9, power_after: int | None =
     return questions
 
 
+def make_bonuses(n: int, parts: int = 3, first_word: int = 5000) -> list[dict]:
+    """n bonuses of made-up words (a leadin, `parts` parts worth 10 each, answer lines with directives), from
+    a stretch of the word stream the questions never reach."""
+    stream = itertools.islice(made_up_words(), first_word, None)
+    words = lambda count: " ".join(next(stream) for _ in range(count))  # noqa: E731
+    return [{"qid": f"b{i}", "kind": "bonus", "text": f"For 10 points each, {words(6)}.", "answer": "",
+             "category": "Science",
+             "parts": [{"text": f"Name this {words(5)}.", "value": 10,
+                        "answer": f"<b><u>{words(1).capitalize()}</u></b> [accept {words(1)}]"} for _ in range(parts)]}
+            for i in range(n)]
+
+
+def part_answer(state, part: int | None = None) -> str:
+    """What a player who knows it says for the bonus part in play (or `part`): its clean answer."""
+    b = state.q.bonus
+    from game.engine.questions import clean_answer
+    return clean_answer(state.bonuses[b["index"]].parts[b["part"] if part is None else part]["answer"])
+
+
 TEAMS = [{"id": "t0", "name": "Humans"}, {"id": "t1", "name": "Computer"}]
 
 
@@ -101,15 +120,18 @@ class Match:
     """Drives one match the way the conductor does: decide, then fold each event, keeping the log."""
 
     def __init__(self, preset: str, overrides: dict | None = None, *, seats=None, questions=None,
-                 reserve: int = 2, length: int = 9, power_after: int | None = 5, now: int = 0):
+                 reserve: int = 2, length: int = 9, power_after: int | None = 5, now: int = 0,
+                 bonuses: list[dict] | None = None):
         self.rules = make_rules(preset, overrides)
         kind = self.rules["question_kind"]
         if questions is None:
             questions = make_questions(self.rules["questions"] + reserve, kind, length, power_after)
         if seats is None:
             seats = efficientqa_seats() if preset == "efficientqa" else quizbowl_seats()
+        if bonuses is None and self.rules["bonuses"]:
+            bonuses = make_bonuses(self.rules["questions"] + reserve)
         self.seats = {s["id"]: s for s in seats}
-        self.events = create_match(self.rules, TEAMS, seats, questions, now)
+        self.events = create_match(self.rules, TEAMS, seats, questions, now, bonuses=bonuses)
         self.state = fold(self.events)
         self.now = now
 
@@ -175,6 +197,19 @@ class Match:
         """What the console shows on the floor at `at` (default: now): the seq a ruling names."""
         seen = decide_and_fold(self.state, {"type": "tick", "actor": SYS, "data": {}}, max(at or self.now, self.now))[1]
         return seen.q.floor_seq if seen.q is not None else None
+
+    def read_part(self, at: int | None = None):
+        return self.send("read_part", MOD, {"part": self.q.bonus["part"] + 1}, at=at)
+
+    def bonus_answer(self, seat_id: str, text: str, at: int | None = None):
+        return self.send("bonus_answer", seat_id, {"text": text, "part": self.q.bonus["part"]}, at=at)
+
+    def rule_part(self, verdict: str, at: int | None = None, heard: str | None = None):
+        """Rule the bonus part in play, naming the answer on the console (as it stands at `at`)."""
+        data = {"verdict": verdict, "part": self.q.bonus["part"], "answer": self.floor_seq(at)}
+        if heard is not None:
+            data["heard"] = heard
+        return self.send("rule", MOD, data, at=at)
 
     def buzz(self, seat_id: str, at: int | None = None, received: int | None = None):
         return self.send("buzz", seat_id, at=at, received=received)

@@ -186,12 +186,18 @@ def fitting(s, kind: str) -> tuple[dict, dict]:
         return seat(who), {"text": "a guess"} if kind == "answer" else {}
     if kind == "submit":
         return seat(_human(s, captain=True)), {"text": "a guess"}
+    if kind == "bonus_answer":  # the captain of the team whose turn it is (any captain when it is nobody's)
+        team = q.bonus["answering"] if q is not None and q.bonus is not None else None
+        captain = next(x["id"] for x in s.seats.values() if x["captain"] and (team is None or x["team"] == team))
+        return seat(captain), {"text": "a guess"}
     if kind == "protest":
         return seat(_human(s, captain=True)), {"ruling": max(s.rulings, default=1), "text": "we were right"}
     if kind == "bot_guess":
         return seat(bot), {"guess": "Zebulon", "confidence": 0.4}
     moderator = {
-        "rule": {"verdict": "reject", "answer": s.q.floor_seq if s.q is not None else 0}, "override": {"ruling": 1, "verdict": "accept", "confirm": True},
+        "rule": {"verdict": "reject", "answer": s.q.floor_seq if s.q is not None else 0,
+                 **({"part": q.bonus["part"]} if q is not None and q.bonus is not None else {})},
+        "override": {"ruling": 1, "verdict": "accept", "confirm": True},
         "adjust": {"team": "t0", "points": 1, "reason": "a test", "confirm": True}, "kick": {"seat": _human(s)},
         "voice": {"voice": "en-gb", "wpm": 150}, "resolve_protest": {"protest": 1, "outcome": "upheld", "reason": "r"},
     }
@@ -206,7 +212,7 @@ def fitting(s, kind: str) -> tuple[dict, dict]:
     return SYS, system.get(kind, {})
 
 
-MOD_COMMANDS = ("start", "next", "end", "resume", "pause", "reveal", "undo", "throw_out")
+MOD_COMMANDS = ("start", "next", "end", "resume", "pause", "reveal", "undo", "throw_out", "read_part")
 STAGE_REFUSALS = {(r.code, r.sentence) for given in REFUSALS.values()
                   for r in (given.values() if isinstance(given, dict) else [given])}
 STAGE_REFUSALS |= {(r.code, r.sentence) for held in PAUSE_REFUSALS.values() for r in held.values()}
