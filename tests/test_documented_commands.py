@@ -137,6 +137,8 @@ HOW = {
     ".venv/bin/python bench/redis_send.py": Help(MINUTES),
     ".venv/bin/python bench/abuse.py": Help(MINUTES),
     ".venv/bin/python bench/abuse.py --db sqlite --layer memory": Help(MINUTES),
+    ".venv/bin/python -m game.judging.learned.build": Elsewhere(
+        "tests/judging/test_learned_equivalence.py::test_rebuilding_from_the_shared_data_gives_the_file_in_the_repository"),
     ".venv/bin/python bench/judge.py": Help(MINUTES),
     ".venv/bin/python bench/judge.py --worst": Help(MINUTES),
     ".venv/bin/python bench/bots.py": Help(MINUTES),

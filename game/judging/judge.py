@@ -15,6 +15,7 @@ from game.judging import lexicon
 from game.judging.answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine, parse_answer_line
 from game.judging.candidates import Candidate, candidates, latin
 from game.judging.judgement import RANK, Judgement
+from game.judging.learned import model as equivalence
 from game.judging.match import FORM, INITIALS, PLACE, deep_stem, ROUNDED, SHORT, SPELLING, STRICT, TYPO, VARIANT, WITHIN, Comparison, compare
 from game.judging.names import looks_like_person
 from game.judging.normalize import articles, clean_text, spelled_words, squad_normalize, tokens
@@ -267,7 +268,7 @@ def _as_buzz(buzz) -> Buzz | None:
 
 
 def judge(response: str, answer_line: AnswerLine | str | None = None, references=None, question_text: str | None = None,
-          buzz: Buzz | tuple[int, tuple[str, ...]] | None = None, rules: str | None = None) -> Judgement:
+          buzz: Buzz | tuple[int, tuple[str, ...]] | None = None, rules: str | None = None, learned: bool = True) -> Judgement:
     """Suggest accept, prompt or reject for a response, with a confidence and the reason.
 
     `question_text` (what was read, or the whole question) helps with people's names: a surname
@@ -275,7 +276,8 @@ def judge(response: str, answer_line: AnswerLine | str | None = None, references
     buzzed, (words read, the question's words): it decides clauses such as "prompt on X before mention".
     `rules` is "quizbowl" (a tossup's answer line) or "open-domain" (a short answer against references,
     as EfficientQA's raters read them); by default open-domain when there are references and no answer
-    line beyond one of them.
+    line beyond one of them. `learned`: whether the learned equivalence model may read an open-domain answer no rule
+    relates to any reference (its build turns it off to see what the rules alone say).
     """
     response = clean_text(response or "").strip()
     references = tuple(str(r) for r in references or ())
@@ -288,6 +290,8 @@ def judge(response: str, answer_line: AnswerLine | str | None = None, references
     parts = [part for part in _TWO_ANSWERS[rules].split(response) if tokens(part)]
     if len(parts) > 1 and not (judgement.verdict == ACCEPT and judgement.confidence >= _WHOLE):
         judgement = _two_answers(response, parts, judgement, answer_line, references, question_text, buzz, rules)
+    if learned and rules == OPEN_DOMAIN and references and judgement.reason == _nothing(response):
+        judgement = _learned(response, judgement, references)
     if judgement.verdict != ACCEPT and lexicon.index() is None:
         judgement = _noting(judgement, f"({lexicon.missing_reason()}.)")
     return judgement
@@ -358,7 +362,7 @@ def _judge(response: str, answer_line, references: tuple[str, ...], question_tex
         best = agreeing[:2] + (_noting(agreeing[2], f"({best[2].reason[len('Reject: '):].rstrip('.')}, but this text agrees: "
                                                    f"rule: agreeing number wins.)"),)
     if best is None:
-        judgement = Judgement(REJECT, 0.95, f'Reject: "{response}" matches nothing in the answer line or the references.')
+        judgement = Judgement(REJECT, 0.95, _nothing(response))
     else:
         judgement = conflicting_date(response, best[2], pool) or best[2]
     if rules == OPEN_DOMAIN and judgement.verdict != ACCEPT and (best is None or best[0] < RANK["firm reject"]):
@@ -366,6 +370,25 @@ def _judge(response: str, answer_line, references: tuple[str, ...], question_tex
     elif rules == OPEN_DOMAIN and best[0] < RANK["accept"]:
         judgement = another_person(response, tokens(response), judgement, pool, question_text) or judgement
     return judgement
+
+
+def _nothing(response: str) -> str:
+    return f'Reject: "{response}" matches nothing in the answer line or the references.'
+
+
+def _learned(response: str, judgement: Judgement, texts: tuple[str, ...]) -> Judgement:
+    """The learned equivalence model (learned/) on an open-domain answer that no rule relates to any reference: a
+    prompt where it finds the two likely equivalent, an accept only from the score at which its held-out precision
+    reached 98%."""
+    found = equivalence.closest(response, texts)
+    prompt_at, accept_at = equivalence.thresholds()
+    if found is None or found[0] < prompt_at:
+        return judgement
+    score, reference = found
+    said = f'the learned equivalence model finds "{response}" close to "{reference}" ({score:.2f}), though no rule relates them'
+    if accept_at is not None and score >= accept_at:
+        return Judgement(ACCEPT, score, f"Accept: {said} (rule: learned equivalence).", reference)
+    return Judgement(PROMPT, score, f'Prompt: {said}; ask "{MORE_SPECIFIC}" (rule: learned equivalence).', reference, MORE_SPECIFIC)
 
 
 def _open_reading(response: str, judgement: Judgement, pool, question_text) -> Judgement:

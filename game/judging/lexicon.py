@@ -4,8 +4,9 @@ The data is Debian's `wordnet-base` package (WordNet 3.0 under /usr/share/wordne
 NLTK's WordNet corpus reader. Reading it takes NLTK some twenty seconds and a couple of hundred MiB,
 so it is read once, ahead of time, into a small JSON index under var/ of only what the judge asks
 (each noun's senses, most frequent first, the irregular plurals, the words used mostly as
-adjectives, the places, what they lie in, the adjectives of places, and the people WordNet names,
-with the single names (mostly surnames) each of them goes by), which a process loads in
+adjectives, the places, what they lie in, the adjectives of places, the people WordNet names,
+with the single names (mostly surnames) each of them goes by, and each sense's hypernyms and the groups it is
+a member of, for the learned equivalence model's features), which a process loads in
 a fraction of a second. `make` and the Docker image build the index (`python -m game.judging.lexicon`).
 
 A running server only ever loads the index, never builds it: the judge runs on the conductor's
@@ -31,7 +32,7 @@ log = logging.getLogger(__name__)
 
 WORDNET_DIR = environment.read("EXHIBITION_WORDNET_DIR")  # `make wordnet` runs this module without Django's settings
 INDEX_PATH = environment.read("EXHIBITION_WORDNET_INDEX")
-INDEX_VERSION = 7
+INDEX_VERSION = 8
 MISSING = "WordNet is not installed (Debian package wordnet-base), so synonyms were not checked"
 NOT_BUILT = "WordNet's index was not built for this server, so synonyms were not checked"
 
@@ -122,10 +123,19 @@ def build_index() -> dict:
     people, single_names = _people(reader, senses)
     # One-word nouns WordNet writes with a capital in some sense: names ("Koran", "Mecca", "Hafiz"), not only common words ("lied").
     proper = sorted(name for name in senses if "_" not in name and any(l.name()[:1].isupper() for l in reader.lemmas(name, pos="n")))
+    # Each sense's hypernyms (instance hypernyms too: "paris" is a "national_capital") and the groups it is a member
+    # of ("dog" of "canis"), by sense number.
+    hypernyms, groups = {}, {}
+    for synset in reader.all_synsets("n"):
+        above = sorted(s.offset() for s in synset.hypernyms() + synset.instance_hypernyms())
+        if above:
+            hypernyms[str(synset.offset())] = above
+        if synset.member_holonyms():
+            groups[str(synset.offset())] = sorted(s.offset() for s in synset.member_holonyms())
     # "version" first: problem() reads only the start of the file.
     index = {"version": INDEX_VERSION, "source": _source_stamp(), "senses": senses, "plurals": plurals,
              "describing": adjectives, "places": places, "within": within, "of_place": {k: sorted(v) for k, v in sorted(of_place.items())},
-             "people": people, "single_names": single_names, "proper": proper}
+             "people": people, "single_names": single_names, "proper": proper, "hypernyms": hypernyms, "groups": groups}
     INDEX_PATH.parent.mkdir(parents=True, exist_ok=True)
     partial = INDEX_PATH.with_suffix(f".{os.getpid()}.tmp")  # processes building at once each write their own
     partial.write_text(json.dumps(index, separators=(",", ":")))
@@ -313,6 +323,35 @@ def shared_sense(said: str, wanted: str) -> bool:
     if set(second[:_FIRST]) & set(first[:_NEAR]):
         return True
     return bool(set(first[:_FIRST]) & set(second[:_NEAR])) and not is_place(wanted)
+
+
+# How many steps up the hypernyms a relation is looked for, and how many of each word's senses are read.
+_STEPS, _RELATED_SENSES = 4, 3
+
+
+def _above(senses_: tuple[int, ...], link: str) -> dict[int, int]:
+    """Every sense reached from these by up to _STEPS links of one kind ("hypernyms", "groups"), with its distance."""
+    data = index()
+    reached = {sense: 0 for sense in senses_}
+    frontier = list(senses_)
+    for step in range(1, _STEPS + 1):
+        frontier = [up for sense in frontier for up in data[link].get(str(sense), ()) if up not in reached]
+        for up in frontier:
+            reached.setdefault(up, step)
+    return reached
+
+
+@lru_cache(maxsize=65536)
+def relation(a: str, b: str, link: str) -> int:
+    """How many links of one kind ("hypernyms": a kind of; "groups": a member of) lead from one phrase's first
+    senses to the other's, either way: 1 for "poodle" and "dog" (hypernyms), or for "dog" and "canis" (groups);
+    0 when none does within a few steps or WordNet knows either not."""
+    first, second = senses(a)[:_RELATED_SENSES], senses(b)[:_RELATED_SENSES]
+    if not first or not second or set(first) & set(second):
+        return 0
+    distances = [steps for mine, theirs in ((first, second), (second, first))
+                 for sense, steps in _above(mine, link).items() if steps and sense in theirs]
+    return min(distances, default=0)
 
 
 def any_shared_sense(a: str, b: str) -> bool:
