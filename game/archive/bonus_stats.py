@@ -79,22 +79,10 @@ class BonusCycle:
 def bonus_cycles(events: list[dict]) -> dict[int, BonusCycle]:
     """tossup number -> its bonus with every part's points as the rulings that stand give them (a ruling
     later undone does not count, nor the bonus of a tossup thrown out), in the order the bonuses were heard."""
-    started: dict[int, dict] = {}
-    standing: dict[int, dict] = {}  # ruling id -> the bonus_part_ruled data
-    for event in events:
-        kind, data = event["type"], event.get("data") or {}
-        if kind == "bonus_started":
-            started[data["number"]] = data
-        elif kind == "bonus_part_ruled":
-            standing[data["id"]] = data
-        elif kind == "undo":
-            standing.pop(data["ruling"], None)
-        elif kind == "question_thrown_out":
-            started.pop(data["number"], None)
-            standing = {rid: d for rid, d in standing.items() if d["number"] != data["number"]}
+    started, standing = _standing(events)
     cycles = {number: BonusCycle(number, d["index"], d["team"], None, [BonusPart(v) for v in d["values"]])
               for number, d in started.items()}
-    for ruling in standing.values():
+    for ruling in standing:
         cycle = cycles.get(ruling["number"])
         if cycle is None:
             continue
@@ -107,6 +95,30 @@ def bonus_cycles(events: list[dict]) -> dict[int, BonusCycle]:
         if (ruling["deadline"] or {}).get("kind") == "bounce":  # a miss that went to the other team
             part.bounced = True
     return cycles
+
+
+def part_rulings(events: list[dict]) -> list[dict]:
+    """The bonus part rulings that stand (bonus_part_ruled data, with the event's time as "t"), in order."""
+    return _standing(events)[1]
+
+
+def _standing(events: list[dict]) -> tuple[dict[int, dict], list[dict]]:
+    """(tossup number -> its bonus_started data, the part rulings that stand in log order): an undone ruling
+    is gone, and so are a thrown-out tossup's bonus and its rulings."""
+    started: dict[int, dict] = {}
+    standing: dict[int, dict] = {}  # ruling id -> the bonus_part_ruled data
+    for event in events:
+        kind, data = event["type"], event.get("data") or {}
+        if kind == "bonus_started":
+            started[data["number"]] = data
+        elif kind == "bonus_part_ruled":
+            standing[data["id"]] = dict(data, t=event["t"])
+        elif kind == "undo":
+            standing.pop(data["ruling"], None)
+        elif kind == "question_thrown_out":
+            started.pop(data["number"], None)
+            standing = {rid: d for rid, d in standing.items() if d["number"] != data["number"]}
+    return started, list(standing.values())
 
 
 def part_conversion(cycles: dict[int, BonusCycle], team: str) -> list[dict]:
