@@ -406,6 +406,26 @@ def scoring_rules_read(qbj):
     return out
 
 
+@rule(TOURNAMENT, "YellowFruit", "FileParsing.ts parseScoringRulesBonusSettings")
+def bonus_settings_read(qbj):
+    rules = _tournament(resolved(qbj)).get("scoring_rules") or {}
+    if "maximum_bonus_score" not in rules:
+        return []
+    most, fewest = rules.get("maximum_parts_per_bonus", 3), rules.get("minimum_parts_per_bonus", 3)
+    out = [f"{key} {rules[key]} outside 1..1000" for key in ("maximum_bonus_score", "minimum_parts_per_bonus",
+                                                            "maximum_parts_per_bonus", "points_per_bonus_part",
+                                                            "bonus_divisor") if key in rules and not 1 <= rules[key] <= 1000]
+    if most < fewest:
+        out.append("maximum parts per bonus below the minimum")
+    each = rules.get("points_per_bonus_part")
+    if each is not None and each * most != rules["maximum_bonus_score"]:
+        out.append("points per bonus part times the most parts is not the maximum bonus score")
+    divisor = rules.get("bonus_divisor", 10)  # a divisor the maximum does not divide is taken as 1
+    if each is not None and rules["maximum_bonus_score"] % divisor == 0 and each % divisor:
+        out.append(f"points per bonus part {each} and bonus divisor {divisor} are incompatible")
+    return out
+
+
 @rule(TOURNAMENT, "MODAQ and YellowFruit", "QBJ.ts parseRegistration; FileParsing.ts findRegistrations, parseTeam, "
       "parsePlayer")
 def registrations_inline_with_players(qbj):

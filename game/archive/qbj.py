@@ -15,6 +15,8 @@ after every correction. No answer text, guess or question text is written.
 """
 from __future__ import annotations
 
+import math
+
 from game.archive.bonus_stats import BonusCycle, bonus_cycles
 from game.archive.boxscore import box_score, tossups_heard
 from game.engine.api import MatchState, phase_has, possessive
@@ -289,11 +291,13 @@ def tournament_qbj(name: str, matches, phases=None) -> dict:
     phases = list(phases) if phases is not None else ["Matches"] * len(matches)
     if len(phases) != len(matches):
         raise ValueError(f"{len(phases)} phase names for {len(matches)} matches; give one per match.")
-    ids, objects, played, sides = Ids(), [], [], 2
+    ids, objects, played, sides, bonuses = Ids(), [], [], 2, []
     rounds: dict[str, list[dict]] = {}
     for number, (match, phase) in enumerate(zip(matches, phases), 1):
         replay = Replay(load_log(match))
         played.append(replay.final.rules)
+        if replay.final.rules["bonuses"]:
+            bonuses += [[part["value"] for part in bonus.parts] for bonus in replay.final.bonuses]
         sides = max(sides, len(replay.final.teams))
         objects.append(match_qbj(replay.final, replay.frames("spectator"), f"match_{match.code}", ids))
         rounds.setdefault(phase, []).append({"name": str(number), "description": match.title or match.code,
@@ -303,16 +307,17 @@ def tournament_qbj(name: str, matches, phases=None) -> dict:
                                      "teams": [team]} for team_name, team in ids.teams.items()],
                   "phases": [{"name": phase, "rounds": items} for phase, items in rounds.items()]}
     if played:
-        tournament["scoring_rules"] = scoring_rules(played, sides, objects)
+        tournament["scoring_rules"] = scoring_rules(played, sides, objects, bonuses)
     return {"version": QBJ_VERSION, "objects": objects + [tournament]}
 
 
-def scoring_rules(played: list[dict], sides: int, matches: list[dict]) -> dict:
+def scoring_rules(played: list[dict], sides: int, matches: list[dict], bonuses: list[list[int]] = ()) -> dict:
     """The ScoringRules of the rules the matches were played under: every value an answer could earn;
     the most questions a match was set to as the regulation length, and with its tiebreakers as the
     most a match may read (tiebreakers count as regulation questions, see match_qbj); as many players
-    per team as the largest team fielded; these within what YellowFruit reads.
-    Tossups only: a format with bonuses adds its bonus fields here."""
+    per team as the largest team fielded; these within what YellowFruit reads. With `bonuses` (each bonus
+    the matches carried, as its parts' values) the bonus fields: without them the readers take the
+    matches for tossups only."""
     names = []
     for rules in played:
         if (rules["label"] or rules["name"]) not in names:
@@ -323,4 +328,21 @@ def scoring_rules(played: list[dict], sides: int, matches: list[dict]) -> dict:
             "regulation_tossup_count": min(max(rules["questions"] for rules in played), MOST_REGULATION_TOSSUPS),
             "maximum_regulation_tossup_count": min(max(rules["questions"] + rules["tiebreakers"] for rules in played),
                                                    MOST_REGULATION_TOSSUPS),
-            "answer_types": answer_types(played)}
+            "answer_types": answer_types(played), **bonus_rules(played, bonuses)}
+
+
+def bonus_rules(played: list[dict], bonuses: list[list[int]]) -> dict:
+    """ScoringRules' bonus fields for bonuses of these part values: the most a bonus can score, the fewest and
+    most parts, the divisor of every score, points per part when every part is worth the same (YellowFruit
+    refuses one that does not make the most a bonus scores), and whether bonuses bounce back."""
+    if not bonuses:
+        return {}
+    values = [value for parts in bonuses for value in parts]
+    out = {"maximum_bonus_score": max(sum(parts) for parts in bonuses),
+           "minimum_parts_per_bonus": min(len(parts) for parts in bonuses),
+           "maximum_parts_per_bonus": max(len(parts) for parts in bonuses),
+           "bonus_divisor": math.gcd(*values),
+           "bonuses_bounce_back": any(rules["bounceback"] for rules in played)}
+    if len(set(values)) == 1 and values[0] * out["maximum_parts_per_bonus"] == out["maximum_bonus_score"]:
+        out["points_per_bonus_part"] = values[0]
+    return out
