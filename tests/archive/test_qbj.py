@@ -93,7 +93,7 @@ def agrees_with_the_box_score(qbj: dict, state, frames) -> None:
             assert mp["tossups_heard"] == len(rows)
 
 
-# A format with bonuses plays from a packet with bonuses, which the demo packet has not: test_qbj_bonuses.py
+# A format with bonuses plays from a packet with bonuses, which the demo packet has not: test_bonus_results.py
 # plays the engine's tossup-bonus match instead.
 @pytest.mark.parametrize("fmt", sorted(name for name, rules in PRESETS.items() if not rules["bonuses"]))
 def test_export_match_writes_a_valid_qbj_match_whose_numbers_are_the_box_scores(validator, tmp_path, fmt):

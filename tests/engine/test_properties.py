@@ -39,7 +39,7 @@ from game.archive.replay import Replay, timeline
 from .hall import VIEWERS as HALL_VIEWERS, check_hall_fairness
 from .support import MOD, SYS, TEAMS, Match, actor_for
 
-FORMATS = ("efficientqa", "quizbowl")
+FORMATS = ("efficientqa", "quizbowl", "quizbowl_bonus")
 MAX_COMMANDS = 60
 # No "explain" phase: on these long runs it costs minutes and the command transcript (note) says more.
 PROPERTY_SETTINGS = settings(max_examples=75, deadline=None, suppress_health_check=[HealthCheck.too_slow],
@@ -49,12 +49,13 @@ PROPERTY_SETTINGS = settings(max_examples=75, deadline=None, suppress_health_che
 TYPED = ["Isaac Newton", "no idea", "maybe gravity", "the moon", "tesla coil", "hmm", "ok go"]
 STEPS = [0, 0, 0, 1, 50, 100, 300, 300, 300, 700, 700, 1500, 2500, 4000, 9000, 20000, 45000]
 MODERATOR_COMMANDS = ("start", "next", "end", "reveal", "rule", "undo", "override", "adjust",
-                      "throw_out", "pause", "resume", "kick", "resolve_protest", "voice")
+                      "throw_out", "pause", "resume", "kick", "resolve_protest", "voice", "read_part")
 # Weighted so that matches get somewhere: the clock and the core loop come up most often.
 COMMAND_MENU = (
     ["tick"] * 5 + ["buzz"] * 3 + ["answer"] * 3 + ["rule"] * 4 + ["next"] * 2 + ["submit"] * 3
     + ["pass", "chat", "start", "reveal", "undo", "override", "adjust", "throw_out", "pause", "resume",
-       "bot_guess", "end", "kick", "leave", "bot_stopped", "protest", "resolve_protest", "voice", "voice_timings"]
+       "bot_guess", "end", "kick", "leave", "bot_stopped", "protest", "resolve_protest", "voice", "voice_timings",
+       "read_part", "bonus_answer"]
 )
 WRONG_ACTORS = [
     {"role": "player", "seat": "h0", "team": "t1"},  # claims the other team
@@ -120,6 +121,9 @@ def _draw_actor(data, m: Match, kind: str):
         seats = [x for x in seats if x["kind"] == "human" and (kind != "protest" or x["captain"] or data.draw(st.booleans()))]
     if kind == "bot_guess":
         seats = [x for x in seats if x["kind"] == "bot"]
+    turn = s.q.bonus["answering"] if s.q is not None and s.q.bonus is not None else None
+    if kind == "bonus_answer" and turn is not None and data.draw(st.booleans(), label="the team whose turn it is?"):
+        seats = [x for x in seats if x["team"] == turn and (x["captain"] or x["kind"] == "bot")]
     return m.actor(data.draw(st.sampled_from([x["id"] for x in seats]), label="seat"))
 
 
@@ -129,12 +133,20 @@ def _draw_data(data, kind: str, s) -> dict:
         return data.draw(st.fixed_dictionaries({}, optional={"seen": st.integers(0, 12)}))
     if kind in ("answer", "submit", "chat"):
         return {"text": data.draw(text)}
+    b = s.q.bonus if s.q is not None else None
+    if kind == "bonus_answer":  # mostly for the part in play; now and then a late one for the part before
+        parts = [b["part"]] * 4 + [b["part"] - 1] if b is not None else [0]
+        return data.draw(st.fixed_dictionaries({"text": text}, optional={"part": st.sampled_from(parts)}))
+    if kind == "read_part":
+        parts = [b["part"] + 1] * 4 + [b["part"]] if b is not None else [0]
+        return data.draw(st.fixed_dictionaries({}, optional={"part": st.sampled_from(parts)}))
     if kind == "rule":  # mostly the answer on the floor, as the console names it; now and then a stale one, or none
         shown = s.q.floor_seq if s.q is not None and s.q.floor_seq is not None else 0
+        parts = {"part": st.sampled_from([b["part"]] * 6 + [b["part"] - 1, None])} if b is not None else {}
         return data.draw(st.fixed_dictionaries(
             {"verdict": st.sampled_from(["accept", "accept", "reject", "reject", "prompt", "prompt", "maybe"])},
             optional={"heard": st.sampled_from(TYPED),
-                      "answer": st.sampled_from([shown] * 8 + [max(0, shown - 1), True, "1"])}))
+                      "answer": st.sampled_from([shown] * 8 + [max(0, shown - 1), True, "1"]), **parts}))
     if kind == "undo" and s.q is not None and s.q.ruling_ids and data.draw(st.booleans(), label="name the ruling?"):
         return {"ruling": data.draw(st.sampled_from([s.q.ruling_ids[-1], s.q.ruling_ids[0], 99]))}
     if kind == "override":
@@ -203,6 +215,8 @@ def _sensible_kind(data, s) -> str:
     q = s.q
     if s.status == "finished" or q is None:
         return data.draw(st.sampled_from(["override", "adjust", "next", "protest", "resolve_protest"]))
+    if q.bonus is not None and not q.closed:  # a tossup's bonus: parts read, answered, ruled, timed out
+        return data.draw(st.sampled_from(["read_part"] * 3 + ["bonus_answer"] * 3 + ["rule"] * 3 + ["tick", "undo", "chat"]))
     if q.closed:
         return data.draw(st.sampled_from(["next"] * 3 + ["override"] * 2 + ["undo", "throw_out", "adjust", "protest", "resolve_protest"]))
     if s.rules["reveal"] == "voice" and q.voice is None and q.mode == "buzz" and data.draw(st.booleans()):
@@ -219,8 +233,9 @@ def _sensible_kind(data, s) -> str:
 def play(data, preset: str) -> Run:
     rule = data.draw(st.sampled_from(["after_humans", "live"]), label="hall_bot_guesses")
     reveal = data.draw(st.sampled_from(["clock", "clock", "voice"]), label="reveal")
-    m = Match(preset, {"questions": 2, "tiebreakers": 1, "hall_bot_guesses": rule, "reveal": reveal}, reserve=3, length=7,
-              power_after=3)
+    bounce = {"bounceback": data.draw(st.booleans(), label="bouncebacks?")} if preset == "quizbowl_bonus" else {}
+    m = Match(preset, {"questions": 2, "tiebreakers": 1, "hall_bot_guesses": rule, "reveal": reveal, **bounce}, reserve=3,
+              length=7, power_after=3)
     steps = []
     # "Go on?" before each command (0 stops) lets hypothesis shrink a failure by dropping commands.
     while len(steps) < MAX_COMMANDS and data.draw(st.integers(0, 49), label="go on?"):
@@ -241,8 +256,8 @@ def play(data, preset: str) -> Run:
             if kind == "bot_guess":
                 command["data"] = dict(command["data"], guess=f"Hunch {len(steps)}x",
                                        alternatives=[[f"Inkling {len(steps)}x", 0.25]])
-            elif kind in ("answer", "submit"):
-                command["data"] = {"text": f"Reply {len(steps)}x"}
+            elif kind in ("answer", "submit", "bonus_answer"):
+                command["data"] = dict(command["data"], text=f"Reply {len(steps)}x")
         if kind == "buzz":
             command["received"] = m.now - data.draw(st.sampled_from([0, 0, 0, 1, 50, 120, 400, 2500]), label="lag")
             poss = s.q.possession if s.q is not None else None
