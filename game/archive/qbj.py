@@ -239,7 +239,8 @@ def _match_team(state: MatchState, team: dict, ids: Ids, heard: dict, answered: 
     questions (and a player has no more answers than questions heard). In a format with bonuses the
     score is given as the readers add it up, the players' tossup points plus `bonus_points` (and
     `bonus_bounceback_points`), as the schema prefers; a team whose score was adjusted outside the
-    questions keeps its `points` instead (the readers then count the adjustment among its bonus points)."""
+    questions gives its `points` instead of `bonus_points`, so its total stays the box score's (YellowFruit
+    then counts the adjustment among its bonus points, and flags a bonus figure it cannot be)."""
     seats = [s for s in state.seats.values() if s["team"] == team["id"]]
     all_heard = set().union(*heard.values()) if heard else set()
     players = ids.team(team["name"])["players"]
@@ -276,7 +277,7 @@ def _bonus_points(state: MatchState, team: dict, bonuses: dict[int, BonusCycle],
         out["bonus_bounceback_points"] = sum(c.bounceback_points for c in bonuses.values() if c.other == team["id"])
     score = state.scores.get(team["id"], 0)
     if score != sum(value for _, _, value in mine) + sum(out.values()):  # adjusted outside the questions
-        out = {"points": score}
+        out = {"points": score, **{key: out[key] for key in out if key != "bonus_points"}}
     without = sum(1 for _, _, value in mine if value > 0) - len(controlled)
     return {**out, "correct_tossups_without_bonuses": without} if without > 0 else out
 

@@ -83,21 +83,27 @@ def test_a_tossup_bonus_matchs_qbj_carries_each_bonus_and_the_box_scores_points(
     assert [p["controlled_points"] for p in second["bonus"]["parts"]] == [10, 0, 10]
     assert "bonus" not in third  # thrown out, and its replacement went dead (made right after the whistle)
     teams = {t["team"]["name"]: t for t in qbj["match_teams"]}
-    assert {name: (t["bonus_points"], t["bonus_bounceback_points"], t.get("correct_tossups_without_bonuses"))
-            for name, t in teams.items()} == {"Humans": (10, 0, 1), "Computer": (20, 10, None)}
-    assert not any("points" in t for t in teams.values()), "bonus_points, not points: the schema allows one"
+    assert {key: teams["Humans"][key] for key in teams["Humans"] if "points" in key or "bonus" in key} == {
+        "bonus_points": 10, "bonus_bounceback_points": 0, "correct_tossups_without_bonuses": 1}
+    # The computer's team was given 10 points after the final: its total is written as points (never
+    # beside bonus_points, which the schema forbids), its bounceback points as they were.
+    assert {key: teams["Computer"][key] for key in teams["Computer"] if "points" in key or "bonus" in key} == {
+        "points": 50, "bonus_bounceback_points": 10}
     box = box_score(state, frames)
-    assert stats_points(qbj)[0] == box["scores"] == {"Humans": 35, "Computer": 40}
-    # YellowFruit's bonus figures: our bonus points; bonuses heard are its right tossups (it reads no
-    # correct_tossups_without_bonuses), so the tossup made right after the whistle counts as one heard.
+    assert stats_points(qbj)[0] == box["scores"] == {"Humans": 35, "Computer": 50}
+    # YellowFruit's bonus figures: our bonus points (and the adjustment, where it has nowhere else to go);
+    # bonuses heard are its right tossups (it reads no correct_tossups_without_bonuses), so the tossup made
+    # right after the whistle counts as one heard.
     ours = {t["team"]: t for t in box["bonuses"]["teams"]}
     for name, figures in stats_bonuses(qbj).items():
-        assert (figures["points"], figures["bounceback_points"]) == (ours[name]["points"],
-                                                                     ours[name]["bounceback_points"])
+        assert (figures["points"], figures["bounceback_points"]) == (
+            ours[name]["points"] + box["adjustments"].get(name, 0), ours[name]["bounceback_points"])
         assert figures["heard"] == ours[name]["heard"] + teams[name].get("correct_tossups_without_bonuses", 0)
-    # MODAQ drops bounceback points (docs/after-the-match.md says so): the rest are the box score's.
+    # MODAQ drops bounceback points (docs/after-the-match.md says so) and reads no adjustment: the rest
+    # are the box score's.
     assert modaq_points(qbj, question_words(state), power_marks(state)) == {
-        name: points - ours[name]["bounceback_points"] for name, points in box["scores"].items()}
+        name: points - ours[name]["bounceback_points"] - box["adjustments"].get(name, 0)
+        for name, points in box["scores"].items()}
 
 
 def test_without_bouncebacks_both_readers_total_the_box_score(validator):
