@@ -12,7 +12,6 @@ from __future__ import annotations
 from game.engine.api import MatchState, clean_answer, possessive, private_reason
 from game.archive.bonus_stats import BonusCycle, bonus_cycles, bonus_lines, part_conversion
 from game.archive.protest_summary import protest_summary
-from game.archive.replay import timeline
 
 
 def box_score(state: MatchState, frames: list[dict] | None = None) -> dict:
@@ -211,7 +210,12 @@ def player_stats(state: MatchState, frames: list[dict], rows: list[dict]) -> lis
 def tossups_heard(state: MatchState, frames: list[dict]) -> dict[str, set[int]]:
     """seat -> numbers of the questions that counted (not thrown out) which started while the seat was
     in the match."""
-    void = {q["start_seq"] for q in timeline(frames) if q["thrown_out"]}
+    void, started = set(), None  # the question_started seqs of the questions thrown out
+    for frame in frames:
+        if frame["type"] == "question_started":
+            started = frame["seq"]
+        elif frame["type"] == "question_thrown_out":
+            void.add(started)
     present: set[str] = set()
     heard: dict[str, set[int]] = {}
     for frame in frames:
