@@ -37,20 +37,46 @@ def _counts(match_player: dict) -> list[tuple[int, int]]:
 
 def stats_points(match: dict) -> tuple[dict, dict]:
     """YellowFruit's figures for a match (FileParsing.ts parseMatchTeam / parseMatchPlayer; MatchTeam.ts,
-    PlayerAnswerCount.ts): a team's points are its MatchTeam.points as written; a player's, each answer
-    count's number times its value. Returns ({team: points}, {(team, player): points})."""
-    teams = {_team_name(t): t["points"] for t in match["match_teams"]}
+    PlayerAnswerCount.ts): a player's points are each answer count's number times its value; a team's,
+    its MatchTeam.points as written, or without them (MatchTeam.ts calculateTotalPoints) its players'
+    points plus its bonus_points and bonus_bounceback_points. Returns ({team: points}, {(team, player): points})."""
     players = {(_team_name(t), p["player"].get("name")): sum(v * n for v, n in _counts(p))
                for t in match["match_teams"] for p in t["match_players"]}
+    teams = {_team_name(t): t["points"] if "points" in t else
+             sum(p for (team, _), p in players.items() if team == _team_name(t)) + t.get("bonus_points", 0)
+             + t.get("bonus_bounceback_points", 0) for t in match["match_teams"]}
     return teams, players
+
+
+def stats_bonuses(match: dict) -> dict[str, dict]:
+    """YellowFruit's bonus figures for a match (MatchTeam.ts getBonusesHeard, getBonusPoints,
+    getPointsPerBonus): bonuses heard are the team's right answers (answer counts of a positive value;
+    it reads no correct_tossups_without_bonuses), bonus points its total less its players' points and
+    its bounceback points. {team: {"heard", "points", "bounceback_points", "ppb"}}."""
+    teams, players = stats_points(match)
+    out = {}
+    for t in match["match_teams"]:
+        name = _team_name(t)
+        heard = sum(n for p in t["match_players"] for v, n in _counts(p) if v > 0)
+        bounceback = t.get("bonus_bounceback_points", 0)
+        points = teams[name] - sum(p for (team, _), p in players.items() if team == name) - bounceback
+        out[name] = {"heard": heard, "points": points, "bounceback_points": bounceback,
+                     "ppb": points / heard if heard else None}
+    return out
+
+
+def _bonuses(match: dict) -> list[tuple[dict, dict]]:
+    """(match question, its bonus) for every question that carries one."""
+    return [(q, q["bonus"]) for q in match.get("match_questions") or [] if q.get("bonus")]
 
 
 def modaq_points(match: dict, words: dict[int, int], power_at: dict[int, int | None]) -> dict[str, int]:
     """How MODAQ scores the game it reads (QBJ.ts fromQBJ keeps only each buzz's position and whether
     it was right; GameState.ts getScoreChangeFromCycle, PacketState.ts Tossup.getPointsAtPosition): a
     right buzz 15 before the power mark, else 10; the first wrong buzz of a question −5 unless it came
-    on the last word; any other wrong buzz 0. `words`/`power_at`: per tossup's question_number, its words
-    and the words before its power mark."""
+    on the last word; any other wrong buzz 0; the question's bonus parts' controlled points to the team
+    of the right buzz. `words`/`power_at`: per tossup's question_number, its words and the words before
+    its power mark."""
     scores = {_team_name(t): 0 for t in match["match_teams"]}
     for q in match["match_questions"]:
         played = (q.get("replacement_tossup_question") or q["tossup_question"])["question_number"]
@@ -60,6 +86,11 @@ def modaq_points(match: dict, words: dict[int, int], power_at: dict[int, int | N
             if b["result"]["value"] > 0:
                 power = power_at[played]
                 scores[b["team"].get("name")] += 15 if power is not None and index < power else 10
+                # The bonus goes to the right buzz's team, part by part at its controlled points; a part
+                # with no controlled points is skipped before its bounceback points are looked at, so
+                # bounceback points are never counted (QBJ.ts fromQBJ, the bonus part loop).
+                scores[b["team"].get("name")] += sum(part["controlled_points"] for part in (q.get("bonus") or {})
+                                                     .get("parts", []))
             else:
                 wrong += 1
                 if wrong == 1 and index < words[played] - 1:
@@ -149,6 +180,33 @@ def bonus_points_not_negative(match, words):
     return [f"{_team_name(t)} has negative bonus points" for t in match["match_teams"] if t.get("bonus_points", 0) < 0]
 
 
+@rule(MATCH_FILE, "MODAQ", "QBJ.ts fromQBJ (bonus.question.question_number; a gap is read as bonuses thrown out)")
+def bonuses_in_packet_order(match, words):
+    numbers = [(bonus.get("question") or {}).get("question_number") for _, bonus in _bonuses(match)]
+    if None in numbers:
+        return ["a bonus has no question number (MODAQ cannot tell which of the packet's bonuses it was)"]
+    return [] if numbers == sorted(set(numbers)) and all(n >= 1 for n in numbers) else [
+        f"bonus numbers {numbers} do not go up through the match (MODAQ reads the packet's bonuses in order)"]
+
+
+@rule(MATCH_FILE, "MODAQ", "QBJ.ts fromQBJ (the bonus goes to the team of the question's right buzz)")
+def bonuses_after_right_buzzes(match, words):
+    return [f"question {q['question_number']} has a bonus but no right buzz: MODAQ drops its points"
+            for q, _ in _bonuses(match) if not any(b["result"]["value"] > 0 for b in q["buzzes"])]
+
+
+@rule(MATCH_FILE, "MODAQ", "QBJ.ts fromQBJ, Cycle.ts addCorrectBuzz (a bonus of bonus.parts.length parts)")
+def every_part_of_a_bonus(match, words):
+    out = []
+    for q, bonus in _bonuses(match):
+        parts = bonus.get("parts") or []
+        if not parts or len(parts) != (bonus.get("question") or {}).get("parts", len(parts)):
+            out.append(f"question {q['question_number']}: the bonus lists {len(parts)} parts, not each of its parts")
+        if any(part.get("controlled_points", -1) < 0 or part.get("bounceback_points", 0) < 0 for part in parts):
+            out.append(f"question {q['question_number']}: a bonus part's points are missing or negative")
+    return out
+
+
 @rule(MATCH_FILE, "MODAQ", "QBJ.ts fromQBJ, getPlayerSetFromLineup")
 def lineups_of_match_players(match, words):
     out = []
@@ -217,11 +275,57 @@ def two_different_teams(match, scoring):
     return ["a team plays itself"] if len(set(names)) < len(names) else []
 
 
+def _uses_bonuses(match: dict, scoring: dict | None) -> bool:
+    """Whether YellowFruit reads the match under rules with bonuses: a tournament file's own scoring rules
+    (a maximum_bonus_score), or for a game imported into the stat keeper's tournament, bonuses in the file."""
+    if scoring is not None:
+        return "maximum_bonus_score" in scoring
+    return bool(_bonuses(match)) or any("bonus_points" in t for t in match["match_teams"])
+
+
 @rule(EVERY_MATCH, "YellowFruit", "MatchTeam.ts validateTotalAndTuPtsEqual (no bonuses)")
 def players_points_add_up(match, scoring):
+    if _uses_bonuses(match, scoring):
+        return []
     teams, players = stats_points(match)
     return [f"{team}'s players' points {sum(p for (t, _), p in players.items() if t == team)} are not its {points}"
             for team, points in teams.items() if sum(p for (t, _), p in players.items() if t == team) != points]
+
+
+@rule(EVERY_MATCH, "YellowFruit", "FileParsing.ts parseMatchQuestion, MatchQuestion.ts validate (a bonus)")
+def bonuses_the_rules_read(match, scoring):
+    if not _bonuses(match):
+        return []
+    if not _uses_bonuses(match, scoring):
+        return ["bonus parts under scoring rules without bonuses (\"Dead tossup with nonzero bonus points\")"]
+    out = []
+    for q, bonus in _bonuses(match):
+        marked = {"bounceback_points" in part for part in bonus.get("parts") or []}
+        if not bonus.get("parts"):
+            out.append(f"question {q['question_number']}: a bonus with no parts (\"Missing bonus information\")")
+        elif scoring is not None and scoring.get("bonuses_bounce_back") and marked != {True}:
+            out.append(f"question {q['question_number']}: a bounceback format's bonus part has no bounceback_points")
+        elif len(marked) > 1:
+            out.append(f"question {q['question_number']}: some parts have bounceback_points and some do not")
+    return out
+
+
+@rule(EVERY_MATCH, "YellowFruit", "MatchTeam.ts validateBonusPoints, Match.ts validateBouncebackConversion")
+def bonus_points_possible(match, scoring):
+    if not _uses_bonuses(match, scoring):
+        return []
+    most = (scoring or {}).get("maximum_bonus_score", 30)  # importing a game: ScoringRules.ts's 30 unless the stat keeper's differ
+    figures = stats_bonuses(match)
+    out = []
+    for name, f in figures.items():
+        if f["points"] < 0:
+            out.append(f"{name}: bonus points {f['points']} (\"Bonus points cannot be negative\")")
+        elif f["points"] > most * f["heard"]:
+            out.append(f"{name}: {f['points']} bonus points on {f['heard']} bonuses heard (over {most} a bonus)")
+        other = next(g for n, g in figures.items() if n != name)
+        if f["bounceback_points"] > most * other["heard"] - other["points"]:
+            out.append(f"{name}: more bounceback points than the other team's bonuses left (over 100%)")
+    return out
 
 
 @rule(EVERY_MATCH, "YellowFruit", "Match.ts validateTotalBuzzes")
@@ -299,6 +403,26 @@ def scoring_rules_read(qbj):
         out.append("maximum_regulation_tossup_count outside 1..100")
     if not 1 <= rules.get("maximum_players_per_team", 4) <= 30:
         out.append("maximum_players_per_team outside 1..30")
+    return out
+
+
+@rule(TOURNAMENT, "YellowFruit", "FileParsing.ts parseScoringRulesBonusSettings")
+def bonus_settings_read(qbj):
+    rules = _tournament(resolved(qbj)).get("scoring_rules") or {}
+    if "maximum_bonus_score" not in rules:
+        return []
+    most, fewest = rules.get("maximum_parts_per_bonus", 3), rules.get("minimum_parts_per_bonus", 3)
+    out = [f"{key} {rules[key]} outside 1..1000" for key in ("maximum_bonus_score", "minimum_parts_per_bonus",
+                                                            "maximum_parts_per_bonus", "points_per_bonus_part",
+                                                            "bonus_divisor") if key in rules and not 1 <= rules[key] <= 1000]
+    if most < fewest:
+        out.append("maximum parts per bonus below the minimum")
+    each = rules.get("points_per_bonus_part")
+    if each is not None and each * most != rules["maximum_bonus_score"]:
+        out.append("points per bonus part times the most parts is not the maximum bonus score")
+    divisor = rules.get("bonus_divisor", 10)  # a divisor the maximum does not divide is taken as 1
+    if each is not None and rules["maximum_bonus_score"] % divisor == 0 and each % divisor:
+        out.append(f"points per bonus part {each} and bonus divisor {divisor} are incompatible")
     return out
 
 

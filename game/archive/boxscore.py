@@ -9,7 +9,8 @@ received (buzzes and rulings), so a public box score holds nothing the hall did 
 """
 from __future__ import annotations
 
-from game.engine.api import MatchState, possessive, private_reason
+from game.engine.api import MatchState, clean_answer, possessive, private_reason
+from game.archive.bonus_stats import BonusCycle, bonus_cycles, bonus_lines, part_conversion
 from game.archive.protest_summary import protest_summary
 
 
@@ -18,6 +19,7 @@ def box_score(state: MatchState, frames: list[dict] | None = None) -> dict:
     and the statistics."""
     seats = state.seats
     words_at = _ruling_words(frames or [])
+    cycles = bonus_cycles(frames or [])
     corrected = {c["ruling"] for c in state.corrections if c["kind"] == "override"}
     rows = []
     for entry in state.history:
@@ -56,6 +58,8 @@ def box_score(state: MatchState, frames: list[dict] | None = None) -> dict:
             ],
             "points": {state.team_name(t): p for t, p in entry["score_changes"].items() if p},
             "phase_points": _phase_points(state, rulings) if not entry["thrown_out"] else {},
+            "bonus": _bonus_row(state, cycles[entry["number"]]) if entry["number"] in cycles and not entry["thrown_out"]
+            else None,
         })
     box = {
         "teams": [t["name"] for t in state.teams],
@@ -71,8 +75,37 @@ def box_score(state: MatchState, frames: list[dict] | None = None) -> dict:
     if frames is not None:
         box["players"] = player_stats(state, frames, rows)
         box["margins"] = margins(box)
-        box["quizbowl"] = powers_tens_negs(state, rows) if state.rules["question_kind"] == "tossup" else None
+        box["quizbowl"] = powers_tens_negs(state, rows, tossups_heard(state, frames)) \
+            if state.rules["question_kind"] == "tossup" else None
+        box["bonuses"] = bonus_figures(state, frames, cycles) if state.rules["bonuses"] else None
     return box
+
+
+def _bonus_row(state: MatchState, cycle: BonusCycle) -> dict:
+    """A question's bonus in the box score: who controlled it, and per part its value, the controlling
+    team's points, whether it bounced, the other team's points on it and its answer (clean, as the hall saw it)."""
+    other = state.team_name(cycle.other) if cycle.other else None
+    return {"team": state.team_name(cycle.team), "other": other, "points": cycle.points,
+            "bounceback_points": cycle.bounceback_points,
+            "parts": [{"part": k + 1, "value": p.value, "controlled": p.controlled, "bounced": p.bounced,
+                       "bounceback": p.bounceback, "answer": clean_answer(state.bonuses[cycle.index].parts[k]["answer"])}
+                      for k, p in enumerate(cycle.parts)]}
+
+
+def bonus_figures(state: MatchState, frames: list[dict], cycles: dict[int, BonusCycle]) -> dict:
+    """Per team: bonuses heard (controlled), bonus points, points per bonus, bounceback points, and each
+    part's conversion (part 1, 2, 3 … right of heard); `parts` is the most parts a bonus had."""
+    lines = bonus_lines(frames)
+    most = max((len(c.parts) for c in cycles.values()), default=0)
+    teams = []
+    for team in state.teams:
+        line = lines.get(team["id"])
+        parts = part_conversion(cycles, team["id"])
+        parts += [{"part": k + 1, "heard": 0, "right": 0, "share": None} for k in range(len(parts), most)]
+        teams.append({"team": team["name"], "heard": line.heard if line else 0, "points": line.points if line else 0,
+                      "ppb": line.ppb if line else None, "bounceback_points": line.bounceback_points if line else 0,
+                      "parts": parts})
+    return {"teams": teams, "parts": most, "bounceback": bool(state.rules["bounceback"])}
 
 
 def corrections(state: MatchState) -> list[dict]:
@@ -174,6 +207,32 @@ def player_stats(state: MatchState, frames: list[dict], rows: list[dict]) -> lis
     return out
 
 
+def tossups_heard(state: MatchState, frames: list[dict]) -> dict[str, set[int]]:
+    """seat -> numbers of the questions that counted (not thrown out) which started while the seat was
+    in the match."""
+    void, started = set(), None  # the question_started seqs of the questions thrown out
+    for frame in frames:
+        if frame["type"] == "question_started":
+            started = frame["seq"]
+        elif frame["type"] == "question_thrown_out":
+            void.add(started)
+    present: set[str] = set()
+    heard: dict[str, set[int]] = {}
+    for frame in frames:
+        d = frame.get("data") or {}
+        if frame["type"] == "match_created":
+            present = {s["id"] for s in d.get("seats", [])}
+        elif frame["type"] == "seat_joined":
+            present.add(d["seat"]["id"])
+        elif frame["type"] == "seat_left":
+            present.discard(d.get("seat"))
+        elif frame["type"] == "question_started" and frame["seq"] not in void:
+            for seat in present:
+                heard.setdefault(seat, set()).add(d["number"])
+    return heard
+
+
+
 def margins(box: dict) -> list[dict]:
     """The EfficientQA organisers' table: for each question, the first team's points minus the second
     team's in each phase, and the running margin after the question. Only for two-team matches."""
@@ -194,27 +253,34 @@ def margins(box: dict) -> list[dict]:
     return out
 
 
-def powers_tens_negs(state: MatchState, rows: list[dict]) -> dict:
-    """The quizbowl line: powers, tens and negs per player and team, with tossups heard."""
+def powers_tens_negs(state: MatchState, rows: list[dict], heard_by: dict[str, set[int]]) -> dict:
+    """The quizbowl line: powers, tens and negs per player (every seat) and team, with the tossups each heard
+    (`heard_by`: seat -> the numbers of the questions it heard) and its tossup points per tossup heard."""
     rules = state.rules["phases"][0]
     buzz = rules["mode"] == "buzz"  # a team phase has no power or neg
     power = rules["power_points"] if buzz else None
     heard = sum(1 for row in rows if not row["thrown_out"])
     void_rulings = {rid for h in state.history if h["thrown_out"] for rid in h["rulings"]}
-    lines: dict = {}
+    lines: dict = {("player", sid): {"kind": "player", "seat": sid, "name": s["name"], "team": state.team_name(s["team"]),
+                                     "powers": 0, "tens": 0, "negs": 0, "points": 0} for sid, s in state.seats.items()}
     for r in state.rulings.values():
         if r["id"] in void_rulings or r["verdict"] == "prompt":
             continue
         seat = state.seats.get(r["seat"], {})
         for key in (("player", r["seat"], seat.get("name", r["seat"]), state.team_name(r["team"])),
                     ("team", r["team"], state.team_name(r["team"]), state.team_name(r["team"]))):
-            line = lines.setdefault(key[:2], {"kind": key[0], "name": key[2], "team": key[3], "powers": 0,
-                                              "tens": 0, "negs": 0, "points": 0})
+            line = lines.setdefault(key[:2], {"kind": key[0], "seat": key[1] if key[0] == "player" else None,
+                                              "name": key[2], "team": key[3], "powers": 0, "tens": 0, "negs": 0,
+                                              "points": 0})
             line["points"] += r["points"]
             if r["verdict"] == "accept":
                 line["powers" if power is not None and r["points"] >= power else "tens"] += 1
             elif r["points"] < 0:
                 line["negs"] += 1
+    for (kind, key), line in lines.items():
+        # a seat: the questions it heard; a team, or a team's answer with no seat: every question
+        line["heard"] = len(heard_by.get(key, ())) if kind == "player" and key in state.seats else heard
+        line["pptuh"] = round(line["points"] / line["heard"], 2) if line["heard"] else None
     ordered = sorted(lines.values(), key=lambda x: (x["kind"] != "team", x["team"], x["name"]))
     return {"heard": heard, "power": power, "ten": rules["points"], "neg": rules["neg_points"] if buzz else None,
             "lines": ordered}
@@ -238,6 +304,8 @@ def format_box_score(box: dict) -> str:
             verdict = a["verdict"] + (" (overridden)" if a.get("overridden") else "") + (
                 " (withdrawn: an earlier answer was right)" if a.get("withdrawn") else "")
             lines.append(f"    p{a['phase']} {who} [{a['team']}]{at}: {said} → {verdict}{how} {a['points']:+d}")
+        if row["bonus"]:
+            lines.append(f"    bonus ({row['bonus']['team']}): " + bonus_parts_text(row["bonus"]))
         if row["points"]:
             lines.append("    points: " + ", ".join(f"{t} {p:+d}" for t, p in row["points"].items()))
     if box.get("adjustments"):
@@ -274,6 +342,24 @@ def format_box_score(box: dict) -> str:
         qb = box["quizbowl"]
         lines += ["", f"Powers/tens/negs ({qb['heard']} tossups heard):"]
         for line in qb["lines"]:
+            pptuh = "—" if line["pptuh"] is None else f"{line['pptuh']:.2f}"
             lines.append(f"    {line['name']}{' (team)' if line['kind'] == 'team' else ''}: "
-                         f"{line['powers']}/{line['tens']}/{line['negs']}, {line['points']} points")
+                         f"{line['powers']}/{line['tens']}/{line['negs']}, {line['points']} tossup points, "
+                         f"{line['heard']} heard, {pptuh} a tossup heard")
+    if box.get("bonuses"):
+        lines += ["", "Bonuses: heard, points, points per bonus, bounceback points, parts right"]
+        for t in box["bonuses"]["teams"]:
+            ppb = "—" if t["ppb"] is None else f"{t['ppb']:.2f}"
+            parts = ", ".join(f"part {p['part']} {p['right']}/{p['heard']}" for p in t["parts"]) or "none heard"
+            lines.append(f"    {t['team']}: {t['heard']} heard, {t['points']} points, {ppb} PPB, "
+                         f"{t['bounceback_points']} on bouncebacks; {parts}")
     return "\n".join(lines)
+
+
+def bonus_parts_text(bonus: dict) -> str:
+    """A question's bonus part by part: "10 / 0 (bounced: Computer 10) / 0 = 10"."""
+    parts = []
+    for p in bonus["parts"]:
+        bounce = f" (bounced: {bonus['other']} {p['bounceback']})" if p["bounced"] else ""
+        parts.append(f"{p['controlled']}{bounce}")
+    return " / ".join(parts) + f" = {bonus['points']}"

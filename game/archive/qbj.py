@@ -15,9 +15,12 @@ after every correction. No answer text, guess or question text is written.
 """
 from __future__ import annotations
 
-from game.archive.boxscore import box_score
+import math
+
+from game.archive.bonus_stats import BonusCycle, bonus_cycles
+from game.archive.boxscore import box_score, tossups_heard
 from game.engine.api import MatchState, phase_has, possessive
-from game.archive.replay import Replay, load_log, timeline
+from game.archive.replay import Replay, load_log
 
 QBJ_VERSION = "2.1.1"  # the quizbowl/schema package version the files follow (the one YellowFruit reads)
 MEDIA_TYPE = "application/vnd.quizbowl.qbj+json"
@@ -103,6 +106,7 @@ def match_qbj(state: MatchState, frames: list[dict], match_id: str, ids: Ids | N
         if not any(s["team"] == team_id for s in state.seats.values()):
             player_of(None, team_id)
     questions, notes, answered = [], [], []
+    bonuses = bonus_cycles(frames)
     for number, entries in _by_number(state.history):
         played = [e for e in entries if not e["thrown_out"]]
         if not played:
@@ -127,19 +131,21 @@ def match_qbj(state: MatchState, frames: list[dict], match_id: str, ids: Ids | N
             item["buzzes"].append({"team": ids.team_mention(team), "player": ids.player_mention(team, name),
                                    "buzz_position": {"word_index": min(word - 1, last_word)},
                                    "result": {"value": value}})
+        if number in bonuses:
+            item["bonus"] = _bonus(state, bonuses[number])
         questions.append(item)
         notes += _phase_notes(state, number, rulings)
     notes += _correction_notes(state)
     tiebreakers = sum(1 for e in state.history if e["tiebreaker"] and not e["thrown_out"])
     if tiebreakers:
         notes.append(f"The last {tiebreakers} of the {len(questions)} questions were tiebreakers.")
-    heard = _tossups_heard(state, frames)
+    heard = tossups_heard(state, frames)
     # Tiebreakers are in tossups_read but not in overtime_tossups_read: YellowFruit learns which answers
     # came in overtime only from its own fields, outside the schema, so it would count them all in
     # regulation and refuse a match with more answers right than regulation questions (the notes say
     # which questions were tiebreakers).
     match = {"id": match_id, "type": "Match", "tossups_read": len(questions), "carryover_phases": [],
-             "match_teams": [_match_team(state, team, ids, heard, answered) for team in state.teams],
+             "match_teams": [_match_team(state, team, ids, heard, answered, bonuses) for team in state.teams],
              "match_questions": questions}
     if notes:
         match["notes"] = "\n".join(notes)
@@ -210,30 +216,31 @@ def _correction_notes(state: MatchState) -> list[str]:
     return out
 
 
-def _tossups_heard(state: MatchState, frames: list[dict]) -> dict[str, set[int]]:
-    """seat -> numbers of the questions that counted (not thrown out) which started while the seat was
-    in the match."""
-    void = {q["start_seq"] for q in timeline(frames) if q["thrown_out"]}
-    present: set[str] = set()
-    heard: dict[str, set[int]] = {}
-    for frame in frames:
-        d = frame.get("data") or {}
-        if frame["type"] == "match_created":
-            present = {s["id"] for s in d.get("seats", [])}
-        elif frame["type"] == "seat_joined":
-            present.add(d["seat"]["id"])
-        elif frame["type"] == "seat_left":
-            present.discard(d.get("seat"))
-        elif frame["type"] == "question_started" and frame["seq"] not in void:
-            for seat in present:
-                heard.setdefault(seat, set()).add(d["number"])
-    return heard
+def _bonus(state: MatchState, cycle: BonusCycle) -> dict:
+    """A MatchQuestionBonus: the bonus as the packet numbers it (its place among the match's bonuses, which
+    are the packet's in packet order), every part, and a part's bounceback points when the match plays
+    bouncebacks (YellowFruit refuses a bounceback format's part without them)."""
+    bonus = state.bonuses[cycle.index]
+    question = {"question_number": cycle.index + 1, "type": "bonus", "parts": len(cycle.parts),
+                "external_id": bonus.qid}
+    if bonus.category:
+        question["category"] = bonus.category
+    parts = []
+    for part in cycle.parts:
+        parts.append({"controlled_points": part.controlled,
+                      **({"bounceback_points": part.bounceback} if state.rules["bounceback"] else {})})
+    return {"question": question, "parts": parts}
 
 
-def _match_team(state: MatchState, team: dict, ids: Ids, heard: dict, answered: list[tuple]) -> dict:
-    """A team's MatchTeam: its final score, and per player the questions heard and the team's buzzes
+def _match_team(state: MatchState, team: dict, ids: Ids, heard: dict, answered: list[tuple],
+                bonuses: dict[int, BonusCycle]) -> dict:
+    """A team's MatchTeam: its score, and per player the questions heard and the team's buzzes
     credited to them counted by value, so the players' points add up to the team's points on the
-    questions (and a player has no more answers than questions heard)."""
+    questions (and a player has no more answers than questions heard). In a format with bonuses the
+    score is given as the readers add it up, the players' tossup points plus `bonus_points` (and
+    `bonus_bounceback_points`), as the schema prefers; a team whose score was adjusted outside the
+    questions gives its `points` instead of `bonus_points`, so its total stays the box score's (YellowFruit
+    then counts the adjustment among its bonus points, and flags a bonus figure it cannot be)."""
     seats = [s for s in state.seats.values() if s["team"] == team["id"]]
     all_heard = set().union(*heard.values()) if heard else set()
     players = ids.team(team["name"])["players"]
@@ -253,11 +260,26 @@ def _match_team(state: MatchState, team: dict, ids: Ids, heard: dict, answered: 
         match_players.append({"player": ids.player_mention(team["name"], p["name"]), "tossups_heard": len(numbers),
                               "answer_counts": [{"answer_type": {"value": v}, "number": counts.get(v, 0)}
                                                 for v in values + sorted(set(counts) - set(values))]})
-    return {"team": ids.match_team(team["name"], players),
-            "points": state.scores.get(team["id"], 0),
-            "match_players": match_players,
+    points = _bonus_points(state, team, bonuses, mine) if state.rules["bonuses"] else {
+        "points": state.scores.get(team["id"], 0)}
+    return {"team": ids.match_team(team["name"], players), **points, "match_players": match_players,
             "lineups": [{"first_question": 1, "reason": "initial",
                          "players": [ids.player_mention(team["name"], p["name"]) for p in players]}]}
+
+
+def _bonus_points(state: MatchState, team: dict, bonuses: dict[int, BonusCycle], mine: list[tuple]) -> dict:
+    """A team's bonus fields: its points on the bonuses it controlled and on bouncebacks, and the tossups it
+    got right that earned no bonus (a tiebreaker, the packet's bonuses used up, a ruling made right after
+    the final whistle), which QBJ leaves out of points per bonus."""
+    controlled = [c for c in bonuses.values() if c.team == team["id"]]
+    out = {"bonus_points": sum(c.points for c in controlled)}
+    if state.rules["bounceback"]:
+        out["bonus_bounceback_points"] = sum(c.bounceback_points for c in bonuses.values() if c.other == team["id"])
+    score = state.scores.get(team["id"], 0)
+    if score != sum(value for _, _, value in mine) + sum(out.values()):  # adjusted outside the questions
+        out = {"points": score, **{key: out[key] for key in out if key != "bonus_points"}}
+    without = sum(1 for _, _, value in mine if value > 0) - len(controlled)
+    return {**out, "correct_tossups_without_bonuses": without} if without > 0 else out
 
 
 def tournament_qbj(name: str, matches, phases=None) -> dict:
@@ -270,11 +292,13 @@ def tournament_qbj(name: str, matches, phases=None) -> dict:
     phases = list(phases) if phases is not None else ["Matches"] * len(matches)
     if len(phases) != len(matches):
         raise ValueError(f"{len(phases)} phase names for {len(matches)} matches; give one per match.")
-    ids, objects, played, sides = Ids(), [], [], 2
+    ids, objects, played, sides, bonuses = Ids(), [], [], 2, []
     rounds: dict[str, list[dict]] = {}
     for number, (match, phase) in enumerate(zip(matches, phases), 1):
         replay = Replay(load_log(match))
         played.append(replay.final.rules)
+        if replay.final.rules["bonuses"]:
+            bonuses += [[part["value"] for part in bonus.parts] for bonus in replay.final.bonuses]
         sides = max(sides, len(replay.final.teams))
         objects.append(match_qbj(replay.final, replay.frames("spectator"), f"match_{match.code}", ids))
         rounds.setdefault(phase, []).append({"name": str(number), "description": match.title or match.code,
@@ -284,16 +308,17 @@ def tournament_qbj(name: str, matches, phases=None) -> dict:
                                      "teams": [team]} for team_name, team in ids.teams.items()],
                   "phases": [{"name": phase, "rounds": items} for phase, items in rounds.items()]}
     if played:
-        tournament["scoring_rules"] = scoring_rules(played, sides, objects)
+        tournament["scoring_rules"] = scoring_rules(played, sides, objects, bonuses)
     return {"version": QBJ_VERSION, "objects": objects + [tournament]}
 
 
-def scoring_rules(played: list[dict], sides: int, matches: list[dict]) -> dict:
+def scoring_rules(played: list[dict], sides: int, matches: list[dict], bonuses: list[list[int]] = ()) -> dict:
     """The ScoringRules of the rules the matches were played under: every value an answer could earn;
     the most questions a match was set to as the regulation length, and with its tiebreakers as the
     most a match may read (tiebreakers count as regulation questions, see match_qbj); as many players
-    per team as the largest team fielded; these within what YellowFruit reads.
-    Tossups only: a format with bonuses adds its bonus fields here."""
+    per team as the largest team fielded; these within what YellowFruit reads. With `bonuses` (each bonus
+    the matches carried, as its parts' values) the bonus fields: without them the readers take the
+    matches for tossups only."""
     names = []
     for rules in played:
         if (rules["label"] or rules["name"]) not in names:
@@ -304,4 +329,21 @@ def scoring_rules(played: list[dict], sides: int, matches: list[dict]) -> dict:
             "regulation_tossup_count": min(max(rules["questions"] for rules in played), MOST_REGULATION_TOSSUPS),
             "maximum_regulation_tossup_count": min(max(rules["questions"] + rules["tiebreakers"] for rules in played),
                                                    MOST_REGULATION_TOSSUPS),
-            "answer_types": answer_types(played)}
+            "answer_types": answer_types(played), **bonus_rules(played, bonuses)}
+
+
+def bonus_rules(played: list[dict], bonuses: list[list[int]]) -> dict:
+    """ScoringRules' bonus fields for bonuses of these part values: the most a bonus can score, the fewest and
+    most parts, the divisor of every score, points per part when every part is worth the same (YellowFruit
+    refuses one that does not make the most a bonus scores), and whether bonuses bounce back."""
+    if not bonuses:
+        return {}
+    values = [value for parts in bonuses for value in parts]
+    out = {"maximum_bonus_score": max(sum(parts) for parts in bonuses),
+           "minimum_parts_per_bonus": min(len(parts) for parts in bonuses),
+           "maximum_parts_per_bonus": max(len(parts) for parts in bonuses),
+           "bonus_divisor": math.gcd(*values),
+           "bonuses_bounce_back": any(rules["bounceback"] for rules in played)}
+    if len(set(values)) == 1 and values[0] * out["maximum_parts_per_bonus"] == out["maximum_bonus_score"]:
+        out["points_per_bonus_part"] = values[0]
+    return out

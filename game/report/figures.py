@@ -37,6 +37,13 @@ The figures (docs/report.md says the same, with an example):
   "EW (QANTA curve)" replaces P(H > x) by QANTA's fitted curve of human buzzes (`qanta_curve`).
 - buzz positions: a histogram in tenths of the question of each bot's buzz (right / wrong) and of
   every human buzz that was ruled (right / wrong).
+- bonuses (a format with bonuses): per team of each match, the bonuses it heard, its points on them,
+  points per bonus, its bounceback points and each part's conversion, as the box score counts them
+  (game.archive.bonus_stats); "All human teams" and "All computer teams" pool them. The margins gain
+  a "Bonuses" column, (human - computer) bonus and bounceback points / questions, so a match's row
+  still adds up to its average margin.
+- players (tossup formats): per player (by team and name, pooled over the matches) powers, tens,
+  negs, tossup points, tossups heard and tossup points per tossup heard, as the box score counts them.
 """
 from __future__ import annotations
 
@@ -44,6 +51,8 @@ import math
 from collections import defaultdict
 
 from bots.text import exact_match
+from game.archive.bonus_stats import bonus_cycles, bonus_lines, part_conversion
+from game.archive.boxscore import powers_tens_negs, tossups_heard
 from game.engine.api import apply_in_place, clean_answer, EVENT_TYPES
 
 HUMANS = "humans"
@@ -108,7 +117,12 @@ def read_match(header: dict, events: list[dict]) -> dict:
         questions.append({"number": entry["number"], "tiebreaker": entry["tiebreaker"],
                           "words": len(question.words), "rulings": rulings, "bots": bots})
     humans = [t["name"] for t in state.teams if side[t["id"]] == "human"]
+    known = [e for e in events if e["type"] in EVENT_TYPES]
     return {
+        "bonuses": _bonus_teams(state, known, side) if state.rules["bonuses"] else [],
+        "players": [dict(line, side=next(side[t["id"]] for t in state.teams if t["name"] == line["team"]))
+                    for line in powers_tens_negs(state, state.history, tossups_heard(state, known))["lines"]
+                    if line["kind"] == "player"] if state.rules["question_kind"] == "tossup" else [],
         "code": header.get("code", ""), "title": header.get("title", ""), "humans": humans,
         "phases": [dict(p, number=i + 1) for i, p in enumerate(state.rules["phases"])],
         "seats": {sid: {"name": s.get("name", sid), "tier": _tier(s), "kind": s.get("kind")}
@@ -119,6 +133,19 @@ def read_match(header: dict, events: list[dict]) -> dict:
         "scores": {kind: sum(p for team, p in state.scores.items() if side.get(team) == kind)
                    for kind in ("human", "computer")},
     }
+
+
+def _bonus_teams(state, events: list[dict], side: dict) -> list[dict]:
+    """Per team of the match: its side, bonuses heard, bonus points, bounceback points and each part's
+    [heard, right]."""
+    lines, cycles = bonus_lines(events), bonus_cycles(events)
+    out = []
+    for team in state.teams:
+        line = lines.get(team["id"])
+        out.append({"team": team["name"], "side": side[team["id"]], "heard": line.heard if line else 0,
+                    "points": line.points if line else 0, "bounceback": line.bounceback_points if line else 0,
+                    "parts": [[p["heard"], p["right"]] for p in part_conversion(cycles, team["id"])]})
+    return out
 
 
 def _tier(seat: dict | None) -> str:
@@ -147,6 +174,8 @@ def event_figures(logs: list[tuple[dict, list[dict]]]) -> dict:
         "accuracy": accuracy_by_phase(matches, phases),
         "bots": bot_figures(matches, first_right),
         "human_buzzes": human_buzz_histogram(matches),
+        "bonuses": bonus_figures(matches),
+        "players": player_figures(matches),
     }
 
 
@@ -179,10 +208,13 @@ def _margin_row(label: str, code: str, group: list[dict], phases: list[dict]) ->
     for r in _rulings(group):
         by_phase[r["phase"]] += r["points"] if r["side"] == "human" else -r["points"]
     adjusted = sum(m["adjustments"]["human"] - m["adjustments"]["computer"] for m in group)
-    total = sum(by_phase.values()) + adjusted
+    bonuses = sum((t["points"] + t["bounceback"]) * (1 if t["side"] == "human" else -1)
+                  for m in group for t in m["bonuses"])
+    total = sum(by_phase.values()) + bonuses + adjusted
     return {"label": label, "code": code, "questions": played,
             "phases": {p["number"]: ratio(by_phase[p["number"]], played) for p in phases},
-            "adjustments": ratio(adjusted, played), "margin": total, "average": ratio(total, played)}
+            "bonuses": ratio(bonuses, played), "adjustments": ratio(adjusted, played), "margin": total,
+            "average": ratio(total, played)}
 
 
 def margins_by_phase(matches: list[dict], phases: list[dict]) -> list[dict]:
@@ -282,3 +314,38 @@ def human_buzz_histogram(matches: list[dict]) -> dict:
                 if r["side"] == "human" and r["mode"] == "buzz" and r["word"] and q["words"]:
                     histogram["right" if r["right"] else "wrong"][bin_of(min(1.0, r["word"] / q["words"]))] += 1
     return histogram
+
+
+def _bonus_row(label: str, code: str, teams: list[dict]) -> dict:
+    heard = sum(t["heard"] for t in teams)
+    points = sum(t["points"] for t in teams)
+    most = max((len(t["parts"]) for t in teams), default=0)
+    parts = [[sum(t["parts"][k][i] for t in teams if k < len(t["parts"])) for i in (0, 1)] for k in range(most)]
+    return {"label": label, "code": code, "heard": heard, "points": points, "ppb": ratio(points, heard),
+            "bounceback": sum(t["bounceback"] for t in teams),
+            "parts": [{"part": k + 1, "heard": h, "right": r, "share": ratio(r, h)} for k, (h, r) in enumerate(parts)]}
+
+
+def bonus_figures(matches: list[dict]) -> list[dict]:
+    """Per team of each match with bonuses: bonuses heard, points, PPB, bounceback points and each part's
+    conversion; with more than one match, a row pooling the human teams and one pooling the computer's."""
+    rows = [_bonus_row(t["team"], m["code"], [t]) for m in matches for t in m["bonuses"]]
+    if len([m for m in matches if m["bonuses"]]) > 1:
+        for kind, label in (("human", "All human teams"), ("computer", "All computer teams")):
+            rows.append(_bonus_row(label, "", [t for m in matches for t in m["bonuses"] if t["side"] == kind]))
+    return rows
+
+
+def player_figures(matches: list[dict]) -> list[dict]:
+    """Per player of the tossup matches, by team and name over the matches: powers, tens, negs, tossup
+    points, tossups heard and tossup points per tossup heard."""
+    pooled: dict = {}
+    for m in matches:
+        for line in m["players"]:
+            p = pooled.setdefault((line["team"], line["name"]), {
+                "name": line["name"], "team": line["team"], "side": line["side"], "matches": 0, "powers": 0,
+                "tens": 0, "negs": 0, "points": 0, "heard": 0})
+            p["matches"] += 1
+            for key in ("powers", "tens", "negs", "points", "heard"):
+                p[key] += line[key]
+    return [dict(p, pptuh=ratio(p["points"], p["heard"])) for p in pooled.values()]

@@ -50,12 +50,16 @@ def tables(figures: dict) -> dict:
     """Every table of the report as rows of text, in the order the page shows them."""
     phases = {p["number"]: f"Phase {p['number']}" for p in figures["phases"]}
     tiers = figures["tiers"]
+    bonuses = figures["bonuses"]
+    parts = max((len(r["parts"]) for r in bonuses), default=0)
     return {
         "points_head": ["Phase", "Humans", *[tier_label(t) for t in tiers]],
         "points": [[phases.get(r["phase"], f"Phase {r['phase']}"), r["humans"], *[r.get(t, 0) for t in tiers]]
                    for r in figures["points"]],
-        "margins_head": ["Human team", "Match", "Questions", *[phases[n] for n in phases], "Adjustments", "Average margin"],
+        "margins_head": ["Human team", "Match", "Questions", *[phases[n] for n in phases],
+                         *(["Bonuses"] if bonuses else []), "Adjustments", "Average margin"],
         "margins": [[r["label"], r["code"], r["questions"], *[number(r["phases"].get(n), "{:+.2f}") for n in phases],
+                     *([number(r["bonuses"], "{:+.2f}")] if bonuses else []),
                      number(r["adjustments"], "{:+.2f}"), number(r["average"], "{:+.2f}")] for r in figures["margins"]],
         "accuracy_head": ["Phase", "Humans", "Computer"],
         "accuracy": [[phases.get(r["phase"], f"Phase {r['phase']}"),
@@ -69,6 +73,15 @@ def tables(figures: dict) -> dict:
                   count_of(str(b["buzzes"]), b["buzz_questions"], "no buzz phase"),
                   share(b["buzz_precision"]), number(b["expected_wins"], "{:.3f}"),
                   number(b["expected_wins_curve"], "{:.3f}")] for b in figures["bots"]],
+        "bonuses_head": ["Team", "Match", "Bonuses heard", "Bonus points", "PPB", "Bounceback points",
+                         *[f"Part {k + 1}" for k in range(parts)]],
+        "bonuses": [[r["label"], r["code"], r["heard"], r["points"], number(r["ppb"]), r["bounceback"],
+                     *[share(p["share"], p["right"], p["heard"]) for p in r["parts"]],
+                     *["—"] * (parts - len(r["parts"]))] for r in bonuses],
+        "players_head": ["Player", "Team", "Matches", "Powers", "Tens", "Negs", "Tossup points", "Tossups heard",
+                         "Tossup points per tossup heard"],
+        "players": [[p["name"], p["team"], p["matches"], p["powers"], p["tens"], p["negs"], p["points"], p["heard"],
+                     number(p["pptuh"])] for p in figures["players"]],
         "histogram_head": ["Who", "Ruled", *[f"{i * 10}–{(i + 1) * 10}" for i in range(BINS)]],
         "histogram": [row for name, h in [("Humans", figures["human_buzzes"])] +
                       [(f"{b['name']} ({tier_label(b['tier'])})", b["histogram"]) for b in figures["bots"] if b["buzzes"]]
@@ -95,13 +108,22 @@ SECTIONS = [  # (key, heading, what it counts, what the chart shows, the table's
     ("histogram", "Where in the question they buzzed",
      "Each bot's buzz and every ruled human buzz, by the tenth of the question read when it came.",
      "the buzzes by tenth of the question", "Buzzes by % of the question read"),
+    ("bonuses", "Bonuses",
+     "Per team: the bonuses it heard (won on a tossup), its points on them and points per bonus (PPB), its points on "
+     "the other team's bonuses by bounceback, and each part's conversion (right of heard).",
+     "each team's conversion of each bonus part", "Bonuses per team"),
+    ("players", "Players: powers, tens and negs",
+     "Per player over the matches: powers, tens and negs, tossup points, the tossups heard while seated and the "
+     "tossup points per tossup heard.", None, "Players' tossups"),
 ]
+OPTIONAL = ("bonuses", "players")  # shown only when a match has them (bonuses; tossups)
 
 
 def sections(figures: dict) -> list[dict]:
     rows = tables(figures)
     return [{"key": key, "title": title, "note": note, "chart": chart, "caption": caption,
-             "head": rows[f"{key}_head"], "rows": rows[key]} for key, title, note, chart, caption in SECTIONS]
+             "head": rows[f"{key}_head"], "rows": rows[key]} for key, title, note, chart, caption in SECTIONS
+            if key not in OPTIONAL or figures[key]]
 
 
 def _asset(path: str) -> str:

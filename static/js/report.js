@@ -73,9 +73,12 @@
     })), {title: {display: true, text: "points"}});
 
   var numbers = data.phases.map(function (p) { return p.number; });
-  bars("chart-margins", numbers.map(phaseLabel).concat(["Adjustments", "Average"]), data.margins.map(function (r, i) {
+  var withBonuses = data.bonuses.length > 0;  // the bonuses' column only where a match had bonuses
+  bars("chart-margins", numbers.map(phaseLabel).concat(withBonuses ? ["Bonuses"] : [], ["Adjustments", "Average"]),
+       data.margins.map(function (r, i) {
     return series(i, short(r.label) + (r.code ? " (" + r.code + ")" : ""),
-                  numbers.map(function (n) { return r.phases[n]; }).concat([r.adjustments, r.average]));
+                  numbers.map(function (n) { return r.phases[n]; }).concat(withBonuses ? [r.bonuses] : [],
+                                                                           [r.adjustments, r.average]));
   }), {beginAtZero: false, title: {display: true, text: "margin per question"}});
 
   bars("chart-accuracy", data.accuracy.map(function (r) { return phaseLabel(r.phase); }), [
@@ -90,6 +93,14 @@
     series(2, "EW, these humans", data.bots.map(function (b) { return percent(b.expected_wins); })),
     series(3, "EW, QANTA curve", data.bots.map(function (b) { return percent(b.expected_wins_curve); }))
   ], {max: 100, title: {display: true, text: "% of its questions"}}, {ticks: {maxRotation: 0, autoSkip: false}});
+
+  var parts = Math.max.apply(null, [0].concat(data.bonuses.map(function (r) { return r.parts.length; })));
+  var partLabels = [];
+  for (var k = 1; k <= parts; k += 1) { partLabels.push("Part " + k); }
+  bars("chart-bonuses", partLabels, data.bonuses.map(function (r, i) {
+    return series(i, short(r.label) + (r.code ? " (" + r.code + ")" : ""),
+                  partLabels.map(function (_, k) { return r.parts[k] ? percent(r.parts[k].share) : null; }));
+  }), percentAxis);
 
   var who = [{label: "Humans", histogram: data.human_buzzes}].concat(data.bots.filter(function (b) { return b.buzzes; })
     .map(function (b) { return {label: b.name, histogram: b.histogram}; }));

@@ -49,6 +49,19 @@ def state_adjusted_teams(state) -> set[str]:
     return {name for name, points in box_score(state)["adjustments"].items() if points}
 
 
+def question_points(q: dict, teams: list[str]) -> dict[str, int]:
+    """A MatchQuestion's points per team as the schema reads them: each buzz's value; the bonus's controlled
+    points to the team of the right buzz, its bounceback points to the other team."""
+    points = {b["team"]["name"]: b["result"]["value"] for b in q["buzzes"]}
+    right = [b["team"]["name"] for b in q["buzzes"] if b["result"]["value"] > 0]
+    for part in q.get("bonus", {}).get("parts", []) if right else []:
+        points[right[0]] += part["controlled_points"]
+        if part.get("bounceback_points"):
+            other = next(t for t in teams if t != right[0])
+            points[other] = points.get(other, 0) + part["bounceback_points"]
+    return {t: p for t, p in points.items() if p}
+
+
 def agrees_with_the_box_score(qbj: dict, state, frames) -> None:
     """Every number in a QBJ Match (teams and players named, as in a match file or a tournament's match
     resolved), checked against the box score read on its own; the teams' and players' points as
@@ -63,9 +76,8 @@ def agrees_with_the_box_score(qbj: dict, state, frames) -> None:
     for q in qbj["match_questions"]:
         row = rows[q["question_number"]]
         assert q["tossup_question"]["external_id"] in {r["qid"] for r in box["rows"] if r["number"] == row["number"]}
-        points = {b["team"]["name"]: b["result"]["value"] for b in q["buzzes"]}
-        assert len(points) == len(q["buzzes"]), "one buzz a team"
-        assert {t: p for t, p in points.items() if p} == row["points"], q["question_number"]
+        assert len({b["team"]["name"] for b in q["buzzes"]}) == len(q["buzzes"]), "one buzz a team"
+        assert question_points(q, list(teams)) == row["points"], q["question_number"]
         for b in q["buzzes"]:
             answered[b["team"]["name"]] += 1
             said = [a for a in row["answers"] if a["who"] == b["player"]["name"] and a["word"] is not None]
@@ -81,8 +93,9 @@ def agrees_with_the_box_score(qbj: dict, state, frames) -> None:
             assert mp["tossups_heard"] == len(rows)
 
 
-# The demo packet has tossups and short questions, no bonuses: a format that plays bonuses refuses it.
-@pytest.mark.parametrize("fmt", sorted(name for name, preset in PRESETS.items() if not preset["bonuses"]))
+# A format with bonuses plays from a packet with bonuses, which the demo packet has not: test_bonus_results.py
+# plays the engine's tossup-bonus match instead.
+@pytest.mark.parametrize("fmt", sorted(name for name, rules in PRESETS.items() if not rules["bonuses"]))
 def test_export_match_writes_a_valid_qbj_match_whose_numbers_are_the_box_scores(validator, tmp_path, fmt):
     state, match = play_simulated_match(ensure_demo_packet(), fmt, seed=5, questions=6)
     qbj = exported_qbj(match, tmp_path)
@@ -105,8 +118,7 @@ def test_export_match_writes_a_valid_qbj_match_whose_numbers_are_the_box_scores(
         assert modaq != box["scores"]
 
 
-# A tossup-bonus match's bonuses have no place in the QBJ export yet (the bonus's QBJ is the archive's to add).
-@pytest.mark.parametrize("fmt", sorted(name for name in PLAYED if name != "quizbowl_bonus"))
+@pytest.mark.parametrize("fmt", ["efficientqa", "quizbowl"])
 def test_prompts_throw_outs_team_phases_and_corrections_map_onto_qbj(validator, fmt):
     """The engine's played matches: a neg, a prompt, an undo, a throw-out and its replacement, team
     phases, an override and an adjustment after the final whistle."""

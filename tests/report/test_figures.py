@@ -205,3 +205,36 @@ def test_the_figures_module_needs_no_django():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root,
                          env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(root)})
     assert out.stdout.strip() == "[]"
+
+
+def test_bonus_figures_count_the_logs_bonuses_and_the_margins_still_add_up():
+    """Two tossup-bonus matches (a bounceback, an undone part ruling, a throw-out, an adjustment after the
+    final): each team's bonus figures are the log's, pooled per side, and a match's margin row, bonuses
+    included, adds up to its score difference per question."""
+    from tests.archive.test_bonus_results import log_totals
+
+    texts = [played_text("quizbowl_bonus"), played_text("quizbowl_bonus", {"t0": "Owls", "t1": "Robots"})]
+    logs = [parsed(text) for text in texts]
+    figures = event_figures(logs)
+    rows = {r["label"]: r for r in figures["bonuses"]}
+    for _, events in logs:
+        for name, t in log_totals(events).items():
+            assert (rows[name]["points"], rows[name]["bounceback"]) == (t["bonus"], t["bounceback"]), name
+    assert rows["Humans"]["heard"] == 1 and rows["Humans"]["ppb"] == 10
+    assert [(p["right"], p["heard"]) for p in rows["Robots"]["parts"]] == [(1, 1), (0, 1), (1, 1)]
+    pooled = rows["All human teams"]  # Humans and Owls, the same team's play renamed
+    assert (pooled["heard"], pooled["points"]) == (2, rows["Humans"]["points"] + rows["Owls"]["points"])
+    for match, margin in zip(figures["matches"], figures["margins"]):
+        assert sum(margin["phases"].values()) + margin["bonuses"] + margin["adjustments"] == pytest.approx(
+            margin["average"])
+        assert margin["margin"] == match["scores"]["human"] - match["scores"]["computer"]
+        assert margin["bonuses"] != 0
+    ann = next(p for p in figures["players"] if p["name"] == "Ann")
+    assert (ann["matches"], ann["powers"], ann["negs"], ann["points"], ann["heard"]) == (1, 2, 1, 25, 3)
+    assert ann["pptuh"] == pytest.approx(25 / 3)
+
+
+def test_a_report_without_bonuses_has_no_bonus_figures():
+    figures = event_figures([parsed(played_text("efficientqa"))])
+    assert figures["bonuses"] == [] and figures["players"] == []
+    assert all(m["bonuses"] == 0 for m in figures["margins"])
