@@ -239,8 +239,8 @@ class Item:
                 return Row(self.line, error=f"{label}, part {number} has {part.answers} ANSWER: lines; start the part "
                                             "after its first one with its value, e.g. [10].")
         values = [PART_VALUE_MARK.match(part.value) for part in self.parts]
-        marks = [value.group(2).lower() for value in values if value and value.group(2)]
-        if marks:
+        marks = [(value.group(2) or "").lower() if value else "" for value in values]  # one a part, "" unmarked
+        if any(marks):
             data["source"]["difficulty_modifiers"] = marks
         parts = [{"text": " ".join(" ".join(part.text).split()), "answer": " ".join(part.answer),
                   "value": value.group(1) if value else part.value} for part, value in zip(self.parts, values)]

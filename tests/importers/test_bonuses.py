@@ -229,3 +229,21 @@ def test_the_packet_csv_the_docs_show_imports_as_they_say():
     assert (report.errors, report.by_kind) == ([], "1 tossup and 1 bonus")
     assert [p["answer"] for p in bonuses_of(report.packet)[0].parts] == [
         "<b><u>Nile</u></b>", "<b><u>Seine</u></b>", "<b><u>Tiber</u></b>"]
+
+
+def test_answer_lines_out_of_place_in_a_word_packet_are_named():
+    twice = ["2. For 10 points each:", "[10] Part one.", "ANSWER: one", "Part two, its value left out.", "ANSWER: two"]
+    early = ["3. For 10 points each:", "ANSWER: an answer before any part", "[10] Part one.", "ANSWER: one"]
+    d = docx.Document()
+    add(d, "1. A tossup (*) with two answer lines.")
+    add(d, "ANSWER: first")
+    add(d, "ANSWER: second")
+    report = import_bytes(word_packet(twice, early), "lines.docx", "lines")
+    assert errors_of(report) == [
+        (4, "Bonus 2, part 1 has 2 ANSWER: lines; start the part after its first one with its value, e.g. [10]."),
+        (9, "Bonus 3 has an ANSWER: line before its first part; start each part with its value, e.g. [10], and put "
+            "its ANSWER: line after it.")]
+    tossups = import_bytes(as_bytes(d), "tossup.docx", "tossup")
+    assert errors_of(tossups) == [
+        (1, "Tossup 1 has 2 ANSWER: lines; keep one, or number the parts of a bonus [10].")]
+    assert tossups.imported == 0 and tossups.packet is None

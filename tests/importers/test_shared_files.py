@@ -18,7 +18,7 @@ EXPECTED = {
 def test_shared_file_imports_every_question(shared_data, name):
     count, kind = EXPECTED[name]
     report = import_path(shared_data / name, slug="shared")
-    assert (report.imported, report.errors) == (count, [])
+    assert (report.imported, report.errors, report.kinds) == (count, [], {kind: count}), "none read as a bonus"
     questions = Question.objects.filter(packet=report.packet)
     assert questions.count() == count
     assert sorted(questions.values_list("position", flat=True)) == list(range(1, count + 1))
