@@ -18,6 +18,8 @@ DEMO_BONUS_PACKET = Path(__file__).resolve().parent / "fixtures" / "demo_bonus_p
 # `manage.py simulate --bot 500mib=demo-qa-pairs --demo-rules --humans-buzz-at 0.5 --questions 30`
 # (seeds 1-3: 91% of phase 1 to the humans; 74% with the format's delay).
 DEMO_RULES = {"bot_reaction_ms": 1200}
+# The tossup-bonus demo plays six of the demo bonus packet's eight tossups, so a tie has two tiebreakers left.
+BONUS_DEMO_RULES = {"questions": 6, "tiebreakers": 2}
 
 
 def ensure_demo_packet() -> Packet:

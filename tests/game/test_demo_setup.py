@@ -30,7 +30,7 @@ def run_setup(**options) -> str:
 
 def test_demo_setup_makes_a_ready_match_and_tells_where_to_go(bot_dir, client):
     text = run_setup(password="letmein-demo")
-    match = Match.objects.get()
+    match = Match.objects.get(format_name="efficientqa")
     assert match.status == Match.Status.SETUP and match.format_name == "efficientqa"
     for page in ("moderate", "join", "watch"):
         assert f"http://127.0.0.1:8000/m/{match.code}/{page}" in text
@@ -53,27 +53,41 @@ def test_demo_setup_makes_a_ready_match_and_tells_where_to_go(bot_dir, client):
     assert client.get(f"/m/{match.code}/moderate").status_code == 200
 
 
+def test_a_tossup_bonus_match_for_two_teams_of_people_is_ready_beside_it(bot_dir):
+    text = run_setup()
+    match = Match.objects.get(format_name="quizbowl_bonus")
+    assert match.status == Match.Status.SETUP
+    for page in ("moderate", "join", "watch"):
+        assert f"http://127.0.0.1:8000/m/{match.code}/{page}" in text
+    state = load_state(match)
+    assert state.rules["bonuses"] and all(s["kind"] == "human" for s in state.seats.values())
+    assert [t["name"] for t in state.teams] == ["Left", "Right"]
+    # Every tossup it plays can earn a bonus: the packet has a bonus for each, in packet order.
+    assert len(state.bonuses) >= state.rules["questions"] + state.rules["tiebreakers"]
+    assert all(len(bonus.parts) == 3 and all(part["answer"] for part in bonus.parts) for bonus in state.bonuses)
+
+
 def test_running_it_again_reuses_the_bots_and_adds_a_fresh_match(bot_dir):
     run_setup()
     built = {b.name: b.built_at for b in Bot.objects.all()}
     text = run_setup()
     assert "Building bot" not in text
     assert {b.name: b.built_at for b in Bot.objects.all()} == built
-    assert Match.objects.count() == 2
+    assert Match.objects.filter(format_name="efficientqa").count() == 2
 
 
 def test_in_hall_mode_it_prints_the_address_people_in_the_room_type(bot_dir, settings, monkeypatch):
     settings.EXHIBITION_HALL = True
     monkeypatch.setattr("serving.hall.lan_addresses", lambda: ["192.168.1.23"])
     text = run_setup()
-    code = Match.objects.get().code
+    code = Match.objects.get(format_name="efficientqa").code
     assert f"http://192.168.1.23:8000/m/{code}/join" in text
     assert f"type 192.168.1.23:8000/join and the code {code}" in text
 
 
 def test_the_demo_match_takes_the_host_pages_question_order(bot_dir):
     text = run_setup(order="shuffled", order_seed=8, start_at=3, category=["History", "Science"])
-    match = Match.objects.get()
+    match = Match.objects.get(format_name="efficientqa")
     assert match.question_order == {"order": "shuffled", "seed": 8, "start_at": 3,
                                     "categories": ["History", "Science"], "prefer_power": False}
     assert {q.category for q in load_state(match).questions} == {"History", "Science"}

@@ -2,7 +2,8 @@
 
 Loads the demo packet and the passages behind phase-3 search snippets, builds a bot of every tier
 from the demo knowledge pack (once; rebuilt only when missing), makes a staff login for the host and moderator, and creates a ready EfficientQA
-match with the bots seated and the human team waiting for players.
+match with the bots seated and the human team waiting for players, and beside it a ready tossup-bonus quizbowl
+match for two teams of people on the demo bonus packet.
 """
 import io
 import json
@@ -15,7 +16,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from bots.models import Bot
-from game.demo import DEMO_RULES, ensure_demo_packet
+from game.demo import BONUS_DEMO_RULES, DEMO_RULES, ensure_demo_bonus_packet, ensure_demo_packet
 from game.engine.api import Rejected, make_rules
 from game.models import SnippetPassage
 from game.seating import bot_seat
@@ -34,6 +35,7 @@ DEMO_BOTS = [
 SEATED = {"500mib": "demo-qa-pairs", "6gib": "demo-reader", "unlimited": "demo-reader-wide"}
 HOST_USER = "host"
 DEMO_FORMAT = "efficientqa"
+BONUS_FORMAT = "quizbowl_bonus"
 
 
 class Command(BaseCommand):
@@ -74,6 +76,9 @@ class Command(BaseCommand):
             computer.seats.append(bot_seat(tier, Bot.objects.get(name=name), name=name))
         match = create_match_record(title="Demo: humans vs. computer", packet=packet, format_name=DEMO_FORMAT,
                                     overrides=DEMO_RULES, teams=[TeamSpec("Humans"), computer], order=order)
+        bonus_match = create_match_record(title="Demo: quizbowl tossups and bonuses", packet=ensure_demo_bonus_packet(),
+                                          format_name=BONUS_FORMAT, overrides=BONUS_DEMO_RULES,
+                                          teams=[TeamSpec("Left"), TeamSpec("Right")])
         # In a hall, the room is told this machine's LAN address, not 127.0.0.1 (serving/hall.py).
         room = hall.base_url(base_url.split("://", 1)[-1], base_url.split("://", 1)[0], hall=settings.EXHIBITION_HALL,
                              public_url=settings.EXHIBITION_PUBLIC_URL)
@@ -87,4 +92,10 @@ class Command(BaseCommand):
   Spectator screen:   {base_url}/m/{match.code}/watch   (shows the join address and its QR code)
   Host pages:         {base_url}/host/
   Questions:          {question_plan(match).describe()}
+
+A tossup-bonus quizbowl match for two teams of people is ready too:
+  Moderator console:  {base_url}/m/{bonus_match.code}/moderate
+  Players join at:    {room}/m/{bonus_match.code}/join   (or the code {bonus_match.code})
+  Spectator screen:   {base_url}/m/{bonus_match.code}/watch
+  Questions:          {question_plan(bonus_match).describe()}
 """)
