@@ -348,3 +348,24 @@ def test_the_bonus_a_player_sees_is_the_one_the_log_folds_to():
     assert changes == m.scores
     folded = fold(m.events)
     assert snapshot(folded, "player", "t0") == snapshot(m.state, "player", "t0")
+
+
+def test_a_tossup_whose_bonus_was_played_keeps_its_ruling_a_dead_one_may_still_be_overridden():
+    m = bonus_match(questions=2)
+    m.start(0)
+    get_tossup(m, "h0")
+    tossup = m.state.next_ruling_id - 1
+    for right in (True, True, True):
+        m.read_part(at=m.now + 1000)
+        answer_part(m, "h0", right)
+    next_question(m)
+    m.reveal_until(4)
+    m.attempt("h2", "a guess", "reject")
+    kill_tossup(m)
+    dead = m.state.next_ruling_id - 1
+    next_question(m)
+    assert m.state.status == "finished"
+    refused = m.refuse("override", MOD, {"ruling": tossup, "verdict": "reject", "confirm": True})
+    assert refused.code == "bonus_played" and "Adjust the score" in str(refused)
+    m.send("override", MOD, {"ruling": dead, "verdict": "accept", "confirm": True}, at=m.now + 1000)
+    assert m.scores == {"t0": 40, "t1": 15}  # the tossup's points, and no bonus after the fact

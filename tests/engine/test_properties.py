@@ -33,6 +33,7 @@ from hypothesis import strategies as st
 from game.engine.api import Rejected, apply, decide, fold, next_wakeup, project, snapshot
 from game.engine.fold import apply_in_place
 from game.engine.rules import COMMAND_TYPES, question_outcome
+from game.engine.stages import BONUS_ANSWERING
 
 from game.archive.replay import Replay, timeline
 
@@ -340,10 +341,10 @@ def test_scores_are_the_sum_of_announced_changes_and_agree_with_the_record(prese
         for entry in s.history:
             for team, points in entry["score_changes"].items():
                 recorded[team] += points
-        if s.q is not None and not s.q.closed:
+        if s.q is not None and not _in_history(s.q):
             for team, points in s.q.score_changes.items():
                 recorded[team] += points
-        if s.q is not None and s.q.closed:
+        if s.q is not None and _in_history(s.q):
             assert s.history[-1]["number"] == s.q.number
             assert _nonzero(s.q.score_changes) == _nonzero(s.history[-1]["score_changes"]), \
                 f"after {event['type']} the closed question's record disagrees with its history entry"
@@ -360,6 +361,19 @@ def test_scores_are_the_sum_of_announced_changes_and_agree_with_the_record(prese
 
 def _nonzero(changes: dict) -> dict:
     return {t: p for t, p in changes.items() if p}
+
+
+def _in_history(q) -> bool:
+    """Whether the question in play has its history entry: it closed, or its tossup did and its bonus is played."""
+    return q.closed or q.bonus is not None
+
+
+def _tossup_points(score_changes: dict, bonus: dict | None) -> dict:
+    """A question's points less what its bonus scored: what its tossup rulings are worth."""
+    out = dict(score_changes)
+    for team, points in (bonus["points"] if bonus else {}).items():
+        out[team] = out.get(team, 0) - points
+    return out
 
 
 # -- (c) one buzz at a time -----------------------------------------------------------------------------
@@ -429,8 +443,8 @@ def test_a_question_whose_answer_was_shown_is_never_reopened(preset, data):
             assert after.q.index not in shown, f"a new phase of question {after.q.number} after its answer was shown"
         if event["type"] == "question_closed":
             shown.add(after.q.index)
-        if after.q is not None and after.q.index in shown:
-            assert after.q.answer_shown and next_wakeup(after) is None
+        if after.q is not None and after.q.index in shown:  # (a bonus's own clocks run after its tossup closed)
+            assert after.q.answer_shown and (next_wakeup(after) is None or after.q.stage in BONUS_ANSWERING)
 
 
 # -- (g) scoring under overrides, undos and throw-outs --------------------------------------------------
@@ -469,14 +483,15 @@ def test_every_question_is_scored_from_its_rulings_whatever_the_corrections(pres
             if entry["thrown_out"]:
                 assert entry["result"] is None and not _nonzero(entry["score_changes"]), f"{where} scores though thrown out"
                 continue
-            _check_question_scoring(fresh, entry["rulings"], entry["result"], entry["score_changes"], where)
+            _check_question_scoring(fresh, entry["rulings"], entry["result"],
+                                    _tossup_points(entry["score_changes"], entry["bonus"]), where)
             for team, points in entry["score_changes"].items():
                 recorded[team] += points
         q = fresh.q
         if q is not None:
             where = f"after {event['type']}, the current question {q.number}"
-            _check_question_scoring(fresh, q.ruling_ids, q.result, q.score_changes, where)
-            if q.closed:  # its banner is its history entry
+            _check_question_scoring(fresh, q.ruling_ids, q.result, _tossup_points(q.score_changes, q.bonus), where)
+            if _in_history(q):  # its banner is its history entry
                 assert q.result == fresh.history[-1]["result"], f"{where}: banner and history disagree"
             else:
                 for team, points in q.score_changes.items():
