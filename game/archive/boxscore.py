@@ -1,7 +1,9 @@
 """The box score of a match: per question the phase it ended in, who answered what at which word, the
 rulings and the points, then the final score; and the statistics people ask for afterwards: per player
 and per bot (buzzes, correct, wrong, negs, prompts, mean buzz position), the EfficientQA margin per
-question and phase, and the quizbowl power/ten/neg line. A change of score after the final whistle is
+question and phase, and the quizbowl power/ten/neg line with each player's tossups heard and points per
+tossup heard; in a format with bonuses, each question's bonus part by part and per team the bonuses heard,
+bonus points, points per bonus, bounceback points and each part's conversion (game.archive.bonus_stats). A change of score after the final whistle is
 listed as a correction, beside the score as it was called at the whistle.
 
 Derived from the folded event log, never stored. Statistics read only frames the spectator screen
@@ -230,7 +232,6 @@ def tossups_heard(state: MatchState, frames: list[dict]) -> dict[str, set[int]]:
             for seat in present:
                 heard.setdefault(seat, set()).add(d["number"])
     return heard
-
 
 
 def margins(box: dict) -> list[dict]:

@@ -94,8 +94,8 @@ SECTIONS = [  # (key, heading, what it counts, what the chart shows, the table's
      "The points of every final ruling in the phase, to the humans or to the bot tier that answered "
      "(the EfficientQA report's Table 9).", "the points won in each phase", "Points by phase"),
     ("margins", "Average margin per question, by phase",
-     "Human points minus computer points in the phase, divided by the questions the match played; the phases "
-     "and the adjustments add up to the average margin (Table 10 of the report).",
+     "Human points minus computer points in the phase, divided by the questions the match played; the phases, "
+     "the bonuses (in a format with bonuses) and the adjustments add up to the average margin (Table 10 of the report).",
      "the average margin per question in each phase, per match", "Average margin per question"),
     ("accuracy", "Accuracy in each phase, humans and computer",
      "Accepted answers out of the answers ruled (prompts are not final) of each side in the phase "
