@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 
 from game.archive.boxscore import box_score
-from game.demo import ensure_demo_packet
+from game.demo import ensure_demo_bonus_packet, ensure_demo_packet
 from game.engine.formats import PRESETS
 from game.management.commands.simulate import play_simulated_match, simulated_teams
 from game.archive.qbj import match_qbj, tournament_qbj
@@ -93,11 +93,11 @@ def agrees_with_the_box_score(qbj: dict, state, frames) -> None:
             assert mp["tossups_heard"] == len(rows)
 
 
-# A format with bonuses plays from a packet with bonuses, which the demo packet has not: test_bonus_results.py
-# plays the engine's tossup-bonus match instead.
-@pytest.mark.parametrize("fmt", sorted(name for name, rules in PRESETS.items() if not rules["bonuses"]))
+@pytest.mark.parametrize("fmt", sorted(PRESETS))
 def test_export_match_writes_a_valid_qbj_match_whose_numbers_are_the_box_scores(validator, tmp_path, fmt):
-    state, match = play_simulated_match(ensure_demo_packet(), fmt, seed=5, questions=6)
+    # A format with bonuses plays from the demo bonus packet (the demo packet has none).
+    packet = ensure_demo_bonus_packet() if PRESETS[fmt]["bonuses"] else ensure_demo_packet()
+    state, match = play_simulated_match(packet, fmt, seed=5, questions=6)
     qbj = exported_qbj(match, tmp_path)
     assert errors_of(validator, qbj) == []
     assert qbj["type"] == "Match" and qbj["id"] == f"match_{match.code}"
@@ -111,7 +111,7 @@ def test_export_match_writes_a_valid_qbj_match_whose_numbers_are_the_box_scores(
     box = box_score(replay.final, replay.frames("spectator"))
     power_at = {index + 1: q.power_index for index, q in enumerate(replay.final.questions)}
     modaq = modaq_points(qbj, question_words(replay.final), power_at)
-    if fmt == "quizbowl":  # MODAQ scores the buzzes again at its own values: quizbowl's are the same
+    if fmt != "efficientqa":  # MODAQ scores the buzzes again at its own values: quizbowl's are the same
         assert modaq == box["scores"]
     else:  # and cannot carry EfficientQA's 3/2/1 (docs/after-the-match.md says so)
         assert any(b["result"]["value"] > 0 for q in qbj["match_questions"] for b in q["buzzes"])
