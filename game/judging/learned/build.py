@@ -10,7 +10,7 @@ so it is trained and measured on those pairs only (judge(..., learned=False) say
 of another kind than the response's where the rules read that kind to the end (features.askable). Questions are split,
 not pairs: a fixed-seed 20% of the questions is held out and never trained on.
 
-The model is scikit-learn's gradient-boosted trees, written as JSON (model.py scores it without scikit-learn).
+The model is scikit-learn's gradient-boosted trees, written as JSON (model.py scores it with numpy alone).
 A pair's score is the best over its references, as the judge takes it. The prompt threshold is the lowest score
 at which out-of-fold scores of the training questions (five folds by question) reach PROMPT_PRECISION; the accept
 threshold, where they reach ACCEPT_PRECISION, is kept only if the held-out pairs reach ACCEPT_PRECISION there too,
@@ -23,6 +23,8 @@ import math
 import random
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 from game.judging import lexicon
 from game.judging.judge import judge
@@ -180,8 +182,8 @@ def build(folder: Path) -> dict:
         "trees": [_tree(estimator) for estimator in fitted.estimators_[:, 0]],
     }
     rows_out, _, owners = _rows(test, names)
-    mine = [model.probability(row, result) for row in rows_out]
-    assert all(abs(a - b) < 1e-9 for a, b in zip(mine, fitted.predict_proba(rows_out)[:, 1])), "model.py scores as scikit-learn"
+    mine = model.probabilities(rows_out, model.forest(result))
+    assert np.allclose(mine, fitted.predict_proba(rows_out)[:, 1], rtol=0, atol=1e-9), "model.py scores as scikit-learn"
     held_scores = list(zip(_best(mine, owners, len(test)), (pair.label for pair in test)))
     oof = list(zip(_out_of_fold(train, names), (pair.label for pair in train)))
     prompt_at, accept_at = _lowest_at(oof, PROMPT_PRECISION), _lowest_at(oof, ACCEPT_PRECISION)
