@@ -4,10 +4,10 @@
 
 Pairs: two references of one question, one read as the response and the rest as its references, are a positive
 (NQ lists aliases side by side: "Vancouver" / "Mission, British Columbia"); for each positive, a reference of
-another question of the same answer type as its response (features.answer_type), read against the same
+another question of the same answer type as its response (pair_features.answer_type), read against the same
 references, is a negative. The model is only asked where the judge's rules relate a response to no reference,
 so it is trained and measured on those pairs only (judge(..., learned=False) says which), and on the references
-of another kind than the response's where the rules read that kind to the end (features.askable). Questions are split,
+of another kind than the response's where the rules read that kind to the end (pair_features.askable). Questions are split,
 not pairs: a fixed-seed 20% of the questions is held out and never trained on.
 
 The model is scikit-learn's gradient-boosted trees, written as JSON (model.py scores it with numpy alone).
@@ -29,7 +29,7 @@ import numpy as np
 from game.judging import lexicon
 from game.judging.judge import judge
 from game.judging.learned import model
-from game.judging.learned.features import answer_type, askable, features
+from game.judging.learned.pair_features import answer_type, askable, features
 from game.judging.normalize import squad_normalize
 from serving import environment
 

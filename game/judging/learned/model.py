@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from game.judging.learned.features import askable, features
+from game.judging.learned.pair_features import askable, features
 
 PATH = Path(__file__).with_name("equivalence.json")
 VERSION = 1
@@ -95,7 +95,7 @@ def score(response: str, reference: str) -> float:
 
 def closest(response: str, references: tuple[str, ...]) -> tuple[float, str] | None:
     """The reference the model finds the response closest to, with its score; None without a reference the model
-    may be asked about (features.askable)."""
+    may be asked about (pair_features.askable)."""
     asked = [reference for reference in references if askable(response, reference)]
     if not asked:
         return None
