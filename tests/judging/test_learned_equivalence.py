@@ -87,7 +87,7 @@ def test_wordnet_relations_the_features_read():
 
 def test_the_model_file_is_small_and_scored_without_scikit_learn():
     assert model.PATH.stat().st_size <= 5 * 1024 * 1024
-    source = "".join(path.read_text() for path in (model.PATH.with_name("model.py"), model.PATH.with_name("features.py")))
+    source = "".join(path.read_text() for path in (model.PATH.with_name("model.py"), model.PATH.with_name("pair_features.py")))
     assert "sklearn" not in source
 
 

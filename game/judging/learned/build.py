@@ -4,13 +4,13 @@
 
 Pairs: two references of one question, one read as the response and the rest as its references, are a positive
 (NQ lists aliases side by side: "Vancouver" / "Mission, British Columbia"); for each positive, a reference of
-another question of the same answer type as its response (features.answer_type), read against the same
+another question of the same answer type as its response (pair_features.answer_type), read against the same
 references, is a negative. The model is only asked where the judge's rules relate a response to no reference,
 so it is trained and measured on those pairs only (judge(..., learned=False) says which), and on the references
-of another kind than the response's where the rules read that kind to the end (features.askable). Questions are split,
+of another kind than the response's where the rules read that kind to the end (pair_features.askable). Questions are split,
 not pairs: a fixed-seed 20% of the questions is held out and never trained on.
 
-The model is scikit-learn's gradient-boosted trees, written as JSON (model.py scores it without scikit-learn).
+The model is scikit-learn's gradient-boosted trees, written as JSON (model.py scores it with numpy alone).
 A pair's score is the best over its references, as the judge takes it. The prompt threshold is the lowest score
 at which out-of-fold scores of the training questions (five folds by question) reach PROMPT_PRECISION; the accept
 threshold, where they reach ACCEPT_PRECISION, is kept only if the held-out pairs reach ACCEPT_PRECISION there too,
@@ -24,10 +24,12 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from game.judging import lexicon
 from game.judging.judge import judge
 from game.judging.learned import model
-from game.judging.learned.features import answer_type, askable, features
+from game.judging.learned.pair_features import answer_type, askable, features
 from game.judging.normalize import squad_normalize
 from serving import environment
 
@@ -180,8 +182,8 @@ def build(folder: Path) -> dict:
         "trees": [_tree(estimator) for estimator in fitted.estimators_[:, 0]],
     }
     rows_out, _, owners = _rows(test, names)
-    mine = [model.probability(row, result) for row in rows_out]
-    assert all(abs(a - b) < 1e-9 for a, b in zip(mine, fitted.predict_proba(rows_out)[:, 1])), "model.py scores as scikit-learn"
+    mine = model.probabilities(rows_out, model.forest(result))
+    assert np.allclose(mine, fitted.predict_proba(rows_out)[:, 1], rtol=0, atol=1e-9), "model.py scores as scikit-learn"
     held_scores = list(zip(_best(mine, owners, len(test)), (pair.label for pair in test)))
     oof = list(zip(_out_of_fold(train, names), (pair.label for pair in train)))
     prompt_at, accept_at = _lowest_at(oof, PROMPT_PRECISION), _lowest_at(oof, ACCEPT_PRECISION)

@@ -21,6 +21,8 @@ from game.judging.spans import AROUND, APART, INSIDE, SAME, period, relation
 DATE, NUMBER, PERSON, PLACE, OTHER = "date", "number", "person", "place", "other"
 TYPES = (DATE, NUMBER, PERSON, PLACE, OTHER)
 _RELATIONS = (SAME, INSIDE, AROUND, APART)
+_TYPE_NAMES = tuple((each, f"reference is a {each}") for each in TYPES)
+_RELATION_NAMES = tuple((each, f"dates: {each}") for each in _RELATIONS)
 
 
 @lru_cache(maxsize=65536)
@@ -98,11 +100,11 @@ def features(response: str, reference: str) -> dict[str, float]:
         "word containment": len(common) / max(min(len(stems), len(their_stems)), 1),
         "length ratio": min(len(words), len(their_words)) / max(len(words), len(their_words), 1),
         "same type": float(kind == their_kind),
-        **{f"reference is a {each}": float(their_kind == each) for each in TYPES},
+        **{name: float(their_kind == each) for each, name in _TYPE_NAMES},
         "both give numbers": float(bool(numbers and their_numbers)),
         "same numbers": float(bool(numbers) and numbers == their_numbers),
         "a number in common": float(bool(numbers & their_numbers)),
-        **{f"dates: {each}": float(how == each) for each in _RELATIONS},
+        **{name: float(how == each) for each, name in _RELATION_NAMES},
         "WordNet: a sense in common": float(known and lexicon.any_shared_sense(head, their_head)),
         "WordNet: a kind or a member of (1/steps)": _steps(_nearest(head, their_head)) if known else 0.0,
         "initials": float(len(words) > 1 and _initials(words) == their_compact
