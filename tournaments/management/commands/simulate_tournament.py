@@ -1,7 +1,8 @@
 """`manage.py simulate_tournament`: play a whole tournament (round robin, then playoffs) with simulated
 teams and bots on a virtual clock, through the same engine, store and event log as a live one, then
 write DIR/tournament.json (teams, schedule, every game's event log, the standings) and
-DIR/tournament.qbj (a QBJ Tournament). The same seed, packet and settings give the same files."""
+DIR/tournament.qbj (a QBJ Tournament). The same seed, packet and settings play the same games with the
+same results."""
 from __future__ import annotations
 
 import random
