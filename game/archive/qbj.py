@@ -273,7 +273,7 @@ def tournament_qbj(name: str, matches, phases=None, rounds=None) -> dict:
     rounds = list(rounds) if rounds is not None else [(n, m.title or m.code) for n, m in enumerate(matches, 1)]
     if not len(phases) == len(rounds) == len(matches):
         raise ValueError(f"{len(phases)} phase names and {len(rounds)} rounds for {len(matches)} matches; "
-                         "give one of each per match.")
+                         "give one per match.")
     ids, objects, played, sides = Ids(), [], [], 2
     by_phase: dict[str, dict[int, dict]] = {}
     for match, phase, (number, description) in zip(matches, phases, rounds):
