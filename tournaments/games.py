@@ -44,7 +44,7 @@ def team_spec(team: TournamentTeam, players: list[SeatSpec] | None = None) -> Te
     seats = list(players or [])
     if team.bot_tier:
         seats.append(bot_seat(team.bot_tier, name=f"{team.name} bot ({team.bot_tier})"))
-    return TeamSpec(team.name, seats, kind="human" if team.players else "computer")
+    return TeamSpec(team.name, seats, kind="computer" if team.kind == "computer" else "human")
 
 
 def start_at(tournament: Tournament, number: int) -> int:

@@ -20,13 +20,10 @@ pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 ARGS = ["--teams", "6", "--pools", "2", "--playoffs", "4", "--questions", "6", "--seed", "3"]
 
 
-@pytest.fixture(scope="module")
-def played(tmp_path_factory, django_db_blocker):
-    folder = tmp_path_factory.mktemp("tournament")
-    with django_db_blocker.unblock():
-        call_command("simulate_tournament", *ARGS, "-o", str(folder), stdout=io.StringIO())
-        yield folder, json.loads((folder / "tournament.json").read_text())
-        Tournament.objects.all().delete()
+@pytest.fixture
+def played(tmp_path):
+    call_command("simulate_tournament", *ARGS, "-o", str(tmp_path), stdout=io.StringIO())
+    return tmp_path, json.loads((tmp_path / "tournament.json").read_text())
 
 
 def figures_from_log(events) -> dict:
