@@ -109,3 +109,11 @@ def test_impossible_tournaments_are_refused_before_anything_is_played(tmp_path, 
     with pytest.raises(CommandError, match=words):
         call_command("simulate_tournament", *ARGS, *args, "-o", str(tmp_path), stdout=io.StringIO())
     assert not Tournament.objects.exists()
+
+
+def test_the_same_seed_plays_the_same_tournament(played, tmp_path):
+    _, first = played
+    call_command("simulate_tournament", *ARGS, "-o", str(tmp_path / "again"), stdout=io.StringIO())
+    again = json.loads((tmp_path / "again" / "tournament.json").read_text())
+    for key in ("teams", "standings", "seeds", "playoffs", "champion"):
+        assert again[key] == first[key]

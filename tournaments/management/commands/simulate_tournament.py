@@ -95,5 +95,5 @@ class Command(BaseCommand):
         for match in matches:
             game = match.tournament_game
             played = play(match, {"t0": skills[game.team_a_id], "t1": skills[game.team_b_id]},
-                          seed * 100_000 + match.pk, seeded_code(rng))
+                          seed * 100_000 + game.round.number * 100 + game.room, seeded_code(rng))
             self.stdout.write(f"{game.round.name}, room {game.room}: {game} ({played.code})")
