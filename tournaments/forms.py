@@ -70,7 +70,8 @@ class TournamentForm(forms.Form):
     seed = forms.IntegerField(required=False, min_value=0, max_value=2**53 - 1, help_text="empty: a new seed")
     reveal = forms.ChoiceField(choices=REVEAL.choices)
     words_per_minute = forms.IntegerField(min_value=SPEED.low, max_value=SPEED.high, initial=SPEED.default)
-    teams = forms.CharField(max_length=MAX_TEAMS_TEXT, widget=forms.Textarea(attrs={"rows": 8}), help_text=TEAMS_HELP)
+    teams = forms.CharField(max_length=MAX_TEAMS_TEXT, help_text=TEAMS_HELP, widget=forms.Textarea(attrs={
+        "rows": 8, "placeholder": "Owls | Ann, Ben, Cat\nComputer | | 500mib\nMixed | Dan | 6gib\nLarks"}))
 
     def clean_teams(self):
         return parse_teams(self.cleaned_data["teams"])

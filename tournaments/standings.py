@@ -22,6 +22,7 @@ from game.archive.boxscore import box_score, powers_tens_negs
 from game.engine.api import fold
 
 TIEBREAKS = ("win %", "head-to-head", "points per bonus", "points per game")
+LEVEL = "level in every figure"  # placed_by of a row that shares the place of the row before
 
 
 @dataclass
@@ -83,6 +84,10 @@ class TeamLine:
     bounceback_points: int = 0
     rank: int = 0
     placed_by: str = ""  # the figure that put it below the row before ("" when win % alone did)
+
+    @property
+    def shares_place(self) -> bool:
+        return self.placed_by == LEVEL
 
     @property
     def win_pct(self) -> float:
@@ -214,6 +219,6 @@ def rank(rows: list[TeamLine], results: list[GameResult]) -> list[TeamLine]:
                 mine, theirs = key(r), key(before)
                 decided = next((name for name, x, y in zip(TIEBREAKS[1:], theirs, mine) if x != y), None)
                 r.rank = len(out) + 1 if decided else before.rank
-                r.placed_by = decided or "level in every figure"
+                r.placed_by = decided or LEVEL
             out.append(r)
     return out

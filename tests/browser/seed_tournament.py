@@ -20,7 +20,7 @@ django.setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
-from events.management.commands.simulate_event import play  # noqa: E402
+from events.management.commands.simulate_event import play, players  # noqa: E402
 from game.demo import ensure_demo_packet  # noqa: E402
 from tests.browser.seed_hall import PASSWORD, USER  # noqa: E402
 from tournaments.games import make_schedule, start_round  # noqa: E402
@@ -32,11 +32,12 @@ if __name__ == "__main__":
     tournament = Tournament.objects.create(name="City open", format_name="quizbowl", packet=ensure_demo_packet(),
                                            questions=3, playoff_size=2, seed=5,
                                            overrides={"words_per_minute": 600, "lead_in_seconds": 0})
-    for position, (name, players) in enumerate([("Owls", ["Ann", "Ben"]), ("Larks", ["Cat"]),
+    for position, (name, people) in enumerate([("Owls", ["Ann", "Ben"]), ("Larks", ["Cat"]),
                                                 ("Wrens of the Northern Marsh", ["Dan"]), ("Kites", ["Eve"])], 1):
-        TournamentTeam.objects.create(tournament=tournament, name=name, position=position, players=players)
+        TournamentTeam.objects.create(tournament=tournament, name=name, position=position, players=people)
     first, second, *_ = make_schedule(tournament)
-    for number, match in enumerate(start_round(tournament, first), 1):
+    seats = {team.pk: players(team) for team in tournament.teams.all()}  # round 1's people, seated to play it
+    for number, match in enumerate(start_round(tournament, first, seats), 1):
         play(match, 0.6, number, f"PLAY{number:02d}")
     matches = {g.room: g.match.code for g in (m.tournament_game for m in start_round(tournament, second))}
     print(json.dumps({"user": USER, "password": PASSWORD, "tournament": tournament.pk, "matches": matches}))

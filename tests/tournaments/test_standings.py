@@ -53,4 +53,4 @@ def test_teams_level_in_every_figure_share_the_place():
     ranked = rank([line("Bee", 1, 1), line("Ant", 1, 1), line("Top", 2, 0)], [game("Ant", "Bee", None)])
     assert names(ranked) == ["Top", "Ant", "Bee"]
     assert [r.rank for r in ranked] == [1, 2, 2]
-    assert ranked[2].placed_by == "level in every figure"
+    assert ranked[2].shares_place and not ranked[1].shares_place
