@@ -2,8 +2,9 @@
 it earned on them, and the points it took on the other team's bonuses by bounceback. Points per bonus
 (PPB), the quizbowl figure standings rank by, is bonus points / bonuses heard, bouncebacks left out.
 
-One reading of the bonus events (bonus_started, bonus_part_ruled, undo of a part ruling), for the
-tournament standings and the box score alike. A log without bonuses counts none.
+The one reading of the bonus events (bonus_started, bonus_part_ruled, an undo of a part ruling, a
+thrown-out tossup) for statistics: the tournament standings read it, and the box score's bonus line
+is to read it too. A log without bonuses counts none.
 """
 from __future__ import annotations
 
