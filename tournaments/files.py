@@ -11,7 +11,7 @@ from game.models import Match
 
 from .models import Tournament
 from .results import PLAYOFFS, games_of, playoff_results, pools_of, round_robin_standings
-from .standings import TIEBREAKS, Standings
+from .quizbowl_standings import TIEBREAKS, Standings
 
 PHASE_NAMES = {"round robin": "Round robin", PLAYOFFS: "Playoffs"}
 

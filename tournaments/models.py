@@ -2,7 +2,7 @@
 
 Only the set-up is stored (the format, the schedule's shape, the teams and which match is which game).
 Scores, records and standings are never stored: they are folds of the games' event logs
-(tournaments/standings.py), so a correction made after a match counts at once.
+(tournaments/quizbowl_standings.py), so a correction made after a match counts at once.
 """
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator

@@ -1,5 +1,5 @@
 """The tournament's standings now: every finished game's event log loaded and folded
-(tournaments/standings.py), and from them the playoff seeds."""
+(tournaments/quizbowl_standings.py), and from them the playoff seeds."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -9,7 +9,7 @@ from game.models import Match
 
 from .models import Tournament, TournamentGame
 from .schedule import cross_pool_seeds
-from .standings import PlayedGame, Standings, rank, standings
+from .quizbowl_standings import PlayedGame, Standings, rank, standings
 
 ROUND_ROBIN, PLAYOFFS = "round robin", "playoffs"
 

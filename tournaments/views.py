@@ -18,7 +18,7 @@ from .games import TournamentError, round_robin_done, start_playoffs, start_roun
 from .models import Tournament, TournamentRound
 from .results import games_of, playoff_results, round_robin_standings
 from .rooms import next_in_room, room_numbers
-from .standings import TIEBREAKS
+from .quizbowl_standings import TIEBREAKS
 
 REFRESH_SECONDS = 10
 

@@ -1,7 +1,7 @@
 """The standings' order, from quizbowl's tiebreak procedure: win % first, then head-to-head among the
 level teams (when they have all met), then points per bonus (when all heard bonuses), then points per
 game; level in every figure, they share the place. Each row says what placed it below the one before."""
-from tournaments.standings import GameResult, TeamLine, head_to_head, rank
+from tournaments.quizbowl_standings import GameResult, TeamLine, head_to_head, rank
 
 
 def line(name, wins, losses, points=300, bonuses=0, bonus_points=0, ties=0):
