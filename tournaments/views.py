@@ -119,11 +119,13 @@ def tournament_download(request, tournament_id, kind):
 
 @tournament_page
 def tournament_standings(request, tournament_id):
-    """The standings, for anyone; they read themselves again every few seconds."""
+    """The standings, for anyone, and which teams play in which room in the round being played or next;
+    they read themselves again every few seconds."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
+    upcoming = next((item for item in _schedule(tournament)
+                     if any(g.match is None or g.match.status != Match.Status.FINISHED for g in item["games"])), None)
     return render(request, "tournaments/standings.html", {
-        "tournament": tournament, "refresh": REFRESH_SECONDS, "schedule": _schedule(tournament),
-        **_board(tournament)})
+        "tournament": tournament, "refresh": REFRESH_SECONDS, "upcoming": upcoming, **_board(tournament)})
 
 
 @tournament_page

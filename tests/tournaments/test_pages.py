@@ -3,6 +3,7 @@ files; the standings and room screens are public and read-only; a round starts o
 before it have finished; each game is a match with its moderator and hall links; names are escaped."""
 import pytest
 from django.test import Client
+from django.utils.html import escape
 
 from events.management.commands.simulate_event import play
 from game.demo import ensure_demo_packet
@@ -103,6 +104,9 @@ def test_the_playoffs_start_from_the_standings_once_the_round_robin_is_over(host
 def test_the_room_screen_follows_its_room_and_the_watch_page_comes_back_to_it(host, tournament):
     room = Client().get(f"/tournaments/{tournament.pk}/rooms/1/").content.decode()
     assert "Next here:" in room and "data-next" not in room  # no match yet: the screen waits
+    hall = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
+    for game in tournament.rounds.get(number=1).games.all():  # the hall's screen says who plays where
+        assert f"Room {game.room}: <strong>{escape(game.team_a.name)}</strong> v <strong>{escape(game.team_b.name)}" in hall
     first = tournament.rounds.get(number=1)
     host.post(f"/host/tournaments/{tournament.pk}/rounds/{first.pk}/start")
     match = first.games.get(room=1).match
