@@ -7,9 +7,9 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from game.web.not_found import own_404
+from game.web.not_found import record_page
 from game.web.views import wake_conductor
-from game.web.views_host import staff_required
+from game.web.views_host import create_or_list, staff_required
 
 from .event_files import event_qbj, event_report_html, played_matches
 from .forms import BotsForm, EventForm, TeamForm
@@ -22,27 +22,15 @@ from .standings import final_result, leaderboard
 HALL_REFRESH_SECONDS = 10
 
 
-def _explain_missing(kwargs: dict, reason: str) -> tuple[str, str]:
-    """The 404 page's words for an event's page: no such event, or what of it is not there."""
-    if not Event.objects.filter(pk=kwargs["event_id"]).exists():
-        return "No such event", (f"There is no event number {kwargs['event_id']}. Check the address, or ask the "
-                                 "host for the link to the event's leaderboard.")
-    if not reason or "matches the given query" in reason:  # get_object_or_404's words name a model, not a page
-        reason = "That is not a page of this event. Open the event's page and follow its links."
-    return "Not found", reason
-
-
-event_page = own_404(_explain_missing)
+event_page = record_page(lambda pk: Event.objects.filter(pk=pk).exists(), "event", "event_id",
+                         "the link to the event's leaderboard")
 
 
 @staff_required
 def events_home(request):
-    form = EventForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        return redirect("event_host", event_id=form.save().pk)
-    events = Event.objects.order_by("-created")[:100]
-    return render(request, "events/events.html", {"form": form, "events": events},
-                  status=400 if request.method == "POST" else 200)
+    return create_or_list(request, EventForm(request.POST or None), "events/events.html",
+                          {"events": Event.objects.order_by("-created")[:100]},
+                          lambda event: redirect("event_host", event_id=event.pk))
 
 
 def _event_page(request, event, team_form=None, status=200):

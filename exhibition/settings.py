@@ -86,6 +86,7 @@ INSTALLED_APPS = [
     "game",
     "bots",
     "events",
+    "tournaments",
 ]
 
 MIDDLEWARE = [

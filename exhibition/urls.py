@@ -9,4 +9,5 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("game.web.urls")),
     path("", include("events.urls")),
+    path("", include("tournaments.urls")),
 ]

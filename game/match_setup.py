@@ -77,6 +77,7 @@ class SeatSpec:
 class TeamSpec:
     name: str
     seats: list[SeatSpec] = field(default_factory=list)
+    kind: str = ""  # "human" or "computer"; empty: the computer's when a bot sits on it (a mixed team says "human")
 
 
 @transaction.atomic
@@ -120,7 +121,7 @@ def create_match_record(
                                     bot_config=s.config)
             )
     # A team with a bot seat is the computer's; people join only the others.
-    kinds = {position: "computer" if any(s.kind == "bot" for s in spec.seats) else "human"
+    kinds = {position: spec.kind or ("computer" if any(s.kind == "bot" for s in spec.seats) else "human")
              for position, spec in enumerate(teams)}
     team_data = [{"id": t.key, "name": t.name, "kind": kinds[t.position]} for t in match.teams.order_by("position")]
     events = create_match(rules, team_data, [seat_data(s) for s in seats], questions, now or now_ms(),

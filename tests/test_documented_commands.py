@@ -100,6 +100,8 @@ HOW = {
     '.venv/bin/python manage.py event_report --logs event/ -o report.html --title "Hall night"': Run(),
     ".venv/bin/python manage.py simulate_event --teams 4 --prelim-questions 5 --final-questions 10 --seed 1 -o out/":
         Run(says="Finalist: "),
+    ".venv/bin/python manage.py simulate_tournament --teams 6 --pools 2 --playoffs 4 --seed 1 -o out/":
+        Run(says="champion: "),
     ".venv/bin/python manage.py import_questions PATH --slug SLUG [--title T] "
     "[--format auto|qanta|qbreader|nq|tossups-csv|csv|packet|docx]":
         Run({"PATH": "game/fixtures/demo_packet.json", "SLUG": "docs-packet", "T": "Docs"}),

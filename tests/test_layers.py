@@ -34,12 +34,13 @@ LAYERS = [
                            "game.snippets", "game.question_order", "game.demo", "game.checks", "game.apps", "game.speech",
                            "game"]),
     ("playing", ["game.conductor", "game.simulation", "events"]),
-    ("sockets and archive", ["game.live", "game.archive", "game.report", "events.event_files"]),
+    ("sockets and archive", ["game.live", "game.archive", "game.report", "events.event_files", "tournaments"]),
     ("pages and commands", ["game.web", "game.report.views", "game.speech.views", "game.management", "bots.management", "events.views",
-                            "events.forms", "events.urls", "events.management"]),
+                            "events.forms", "events.urls", "events.management", "tournaments.views", "tournaments.forms",
+                            "tournaments.urls", "tournaments.management"]),
     ("the project", ["exhibition"]),
 ]
-PACKAGES = ("game", "bots", "events", "serving", "exhibition", "intake")
+PACKAGES = ("game", "bots", "events", "tournaments", "serving", "exhibition", "intake")
 
 
 def layer_of(module: str) -> int | None:

@@ -232,7 +232,7 @@ def test_the_docs_table_names_every_variable():
 ALLOWED_ENVIRON = {
     ("bots/footprint.py", "_probe"): "the environment of the child interpreter that measures a bot's code",
 }
-CODE = ("game", "bots", "events", "serving", "exhibition")
+CODE = ("game", "bots", "events", "tournaments", "serving", "exhibition")
 TABLE_MODULE = "serving/environment.py"
 
 

@@ -282,31 +282,36 @@ def _bonus_points(state: MatchState, team: dict, bonuses: dict[int, BonusCycle],
     return {**out, "correct_tossups_without_bonuses": without} if without > 0 else out
 
 
-def tournament_qbj(name: str, matches, phases=None) -> dict:
+def tournament_qbj(name: str, matches, phases=None, rounds=None) -> dict:
     """A QBJ file of a whole event: every match, and the Tournament with one Registration per team
     (defined there, inline, as the readers of a roster want them), its phases, and its scoring rules.
     `matches` are stored Match records; `phases`, when given, names each match's phase (one name per
-    match, e.g. "Preliminaries", "Final"); without it every match is in one phase. Each match is a
-    round of its phase, numbered through the tournament (the readers take a round by its number), its
-    title the round's description."""
+    match, e.g. "Preliminaries", "Final"); without it every match is in one phase. `rounds`, when given,
+    is each match's (round number, round description): the matches of a round number share one round
+    (a tournament's rooms play a round at once). Without it each match is a round of its own, numbered
+    through the tournament, its title the round's description. The readers take a round by its number,
+    so the numbers must rise through the phases."""
     phases = list(phases) if phases is not None else ["Matches"] * len(matches)
-    if len(phases) != len(matches):
-        raise ValueError(f"{len(phases)} phase names for {len(matches)} matches; give one per match.")
+    rounds = list(rounds) if rounds is not None else [(n, m.title or m.code) for n, m in enumerate(matches, 1)]
+    if not len(phases) == len(rounds) == len(matches):
+        raise ValueError(f"{len(phases)} phase names and {len(rounds)} rounds for {len(matches)} matches; "
+                         "give one per match.")
     ids, objects, played, sides, bonuses = Ids(), [], [], 2, []
-    rounds: dict[str, list[dict]] = {}
-    for number, (match, phase) in enumerate(zip(matches, phases), 1):
+    by_phase: dict[str, dict[int, dict]] = {}
+    for match, phase, (number, description) in zip(matches, phases, rounds):
         replay = Replay(load_log(match))
         played.append(replay.final.rules)
         if replay.final.rules["bonuses"]:
             bonuses += [[part["value"] for part in bonus.parts] for bonus in replay.final.bonuses]
         sides = max(sides, len(replay.final.teams))
         objects.append(match_qbj(replay.final, replay.frames("spectator"), f"match_{match.code}", ids))
-        rounds.setdefault(phase, []).append({"name": str(number), "description": match.title or match.code,
-                                             "matches": [{"$ref": f"match_{match.code}"}]})
+        item = by_phase.setdefault(phase, {}).setdefault(number, {"name": str(number), "description": description,
+                                                                  "matches": []})
+        item["matches"].append({"$ref": f"match_{match.code}"})
     tournament = {"type": "Tournament", "name": name,
                   "registrations": [{"id": f"registration_{team['id']}", "type": "Registration", "name": team_name,
                                      "teams": [team]} for team_name, team in ids.teams.items()],
-                  "phases": [{"name": phase, "rounds": items} for phase, items in rounds.items()]}
+                  "phases": [{"name": phase, "rounds": list(items.values())} for phase, items in by_phase.items()]}
     if played:
         tournament["scoring_rules"] = scoring_rules(played, sides, objects, bonuses)
     return {"version": QBJ_VERSION, "objects": objects + [tournament]}

@@ -4,7 +4,7 @@ A person who typed or scanned a wrong code should read what to do next, on a pag
 the rest of the site, in the demo (DEBUG on) as in production. Pages of one match are wrapped in
 match_page: a missing match, or one this person may not open yet, renders templates/404.html with
 status 404 and a sentence instead of raising Http404. own_404 makes such a wrapper for the pages of
-anything else (events/views.py wraps an event's pages).
+anything else, and record_page one for a numbered record's pages (an event's, a tournament's).
 """
 from __future__ import annotations
 
@@ -39,6 +39,19 @@ def own_404(explain):
                 return not_found(request, message, title=title)
         return wrapper
     return decorate
+
+
+def record_page(exists, noun: str, key: str, ask: str):
+    """own_404 for the pages of one numbered record (an event, a tournament): no such record (exists(number)
+    is false), or what of it is not there. `ask`: what to ask the host for."""
+    def explain(kwargs: dict, reason: str) -> tuple[str, str]:
+        if not exists(kwargs[key]):
+            return f"No such {noun}", (f"There is no {noun} number {kwargs[key]}. Check the address, or ask the "
+                                       f"host for {ask}.")
+        if not reason or "matches the given query" in reason:  # get_object_or_404's words name a model, not a page
+            reason = f"That is not a page of this {noun}. Open the {noun}'s page and follow its links."
+        return "Not found", reason
+    return own_404(explain)
 
 
 def _explain_match(kwargs: dict, reason: str) -> tuple[str, str]:

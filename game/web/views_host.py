@@ -20,6 +20,14 @@ from game.web.views import wake_conductor
 staff_required = user_passes_test(lambda u: u.is_active and u.is_staff, login_url=settings.LOGIN_URL)
 
 
+def create_or_list(request, form, template: str, context: dict, made):
+    """A host's page that lists records and makes one: a valid POST saves the form and goes to
+    made(the record); otherwise the page with the form (400 after a POST it refused)."""
+    if request.method == "POST" and form.is_valid():
+        return made(form.save())
+    return render(request, template, {"form": form, **context}, status=400 if request.method == "POST" else 200)
+
+
 def _host_page(request, form, remote_form, status=200):
     matches = Match.objects.select_related("packet").order_by("-created")[:100]
     remote = Bot.objects.filter(kind__in=Bot.REMOTE_KINDS).order_by("name")

@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from serving.client_address import client_address
 
 from events.hall_screen import board_url
+from tournaments.rooms import room_screen_url
 from game.engine.api import voice
 from game.web.forms import JoinCodeForm, JoinForm, normalise_code
 from game.models import Match, Seat
@@ -179,8 +180,9 @@ def moderate(request, code):
 @match_page
 def watch(request, code):
     match = get_object_or_404(Match, code=code)
-    # A match of an event: the hall's screen goes back to the event's leaderboard once it ends (events/hall_screen.py).
-    config = _page_config(match, "spectator", event_board=board_url(match),
+    # A match of an event: the hall's screen goes back to the event's leaderboard once it ends (events/hall_screen.py);
+    # a tournament's game, to its room's screen (tournaments/rooms.py).
+    config = _page_config(match, "spectator", event_board=board_url(match) or room_screen_url(match),
                           board_after_ms=int(settings.EXHIBITION_HALL_RETURN_SECONDS * 1000))
     return render(request, "watch.html", {"match": match, "config": config,
                                           "join": join_link(request, code)})

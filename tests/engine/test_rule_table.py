@@ -122,7 +122,7 @@ def test_the_scan_sees_every_spelling_of_a_rules_read():
 
 
 def _python_sources():
-    for package in ("game", "bots", "events"):
+    for package in ("game", "bots", "events", "tournaments"):
         for path in sorted((ROOT / package).rglob("*.py")):
             if "migrations" not in path.parts:
                 yield path

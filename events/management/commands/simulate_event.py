@@ -50,8 +50,9 @@ def seeded_code(rng: random.Random) -> str:
             return code
 
 
-def play(match: Match, skill: float, seed: int, code: str) -> Match:
-    """Play the match on the virtual clock: its people know `skill` of the answers, its bots as in `simulate`."""
+def play(match: Match, skill: float | dict[str, float], seed: int, code: str) -> Match:
+    """Play the match on the virtual clock: its people know `skill` of the answers (or skill[team id]:
+    each team's own), its bots as in `simulate`."""
     Match.objects.filter(pk=match.pk).update(code=code)
     match.refresh_from_db()
     runner = MatchRunner(match)
@@ -61,7 +62,8 @@ def play(match: Match, skill: float, seed: int, code: str) -> Match:
             competitors.append(SimulatedCompetitor(seat=seat["id"], team=seat["team"], role="bot",
                                                    accuracy=SIMULATED_ACCURACY[seat["tier"]]))
         else:
-            competitors.append(SimulatedCompetitor(seat=seat["id"], team=seat["team"], role="player", accuracy=skill))
+            accuracy = skill[seat["team"]] if isinstance(skill, dict) else skill
+            competitors.append(SimulatedCompetitor(seat=seat["id"], team=seat["team"], role="player", accuracy=accuracy))
     VirtualMatch(runner, competitors, seed=seed, start_ms=now_ms()).run()
     match.refresh_from_db()
     return match
