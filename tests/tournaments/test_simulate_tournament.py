@@ -20,10 +20,22 @@ pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 ARGS = ["--teams", "6", "--pools", "2", "--playoffs", "4", "--questions", "6", "--seed", "3"]
 
 
-@pytest.fixture
-def played(tmp_path):
-    call_command("simulate_tournament", *ARGS, "-o", str(tmp_path), stdout=io.StringIO())
+@pytest.fixture(params=["quizbowl", "quizbowl_bonus"])
+def played(tmp_path, request):
+    call_command("simulate_tournament", *ARGS, "--format", request.param, "-o", str(tmp_path), stdout=io.StringIO())
     return tmp_path, json.loads((tmp_path / "tournament.json").read_text())
+
+
+def bonuses_from_log(events) -> Counter:
+    """name -> bonuses heard and the points earned on them (bouncebacks left out), from the bonus_ended events."""
+    names = {t["id"]: t["name"] for t in events[0]["data"]["teams"]}
+    out = Counter()
+    for event in events:
+        if event["type"] == "bonus_ended":
+            team = event["data"]["team"]
+            out[(names[team], "heard")] += 1
+            out[(names[team], "points")] += event["data"]["points"].get(team, 0)
+    return out
 
 
 def figures_from_log(events) -> dict:
@@ -48,18 +60,26 @@ def figures_from_log(events) -> dict:
 def test_the_standings_are_what_the_logs_say(played):
     _, data = played
     totals = {t["name"]: Counter() for t in data["teams"]}
+    bonuses = Counter()
     robin = [g for r in data["schedule"] if r["stage"] == "round robin" for g in r["games"]]
     assert len(robin) == 6  # two pools of three: three games each
     for g in robin:
         for name, figures in figures_from_log(data["logs"][g["match"]]).items():
-            totals[name] += figures
+            totals[name].update(figures)  # update keeps a negative score; += would drop it
+        bonuses.update(bonuses_from_log(data["logs"][g["match"]]))
     for row in data["standings"]["teams"]:
         mine = totals[row["name"]]
         assert (row["wins"], row["losses"], row["ties"]) == (mine["won"], mine["lost"], mine["tied"])
         assert (row["points_for"], row["points_against"]) == (mine["points_for"], mine["points_against"])
         assert (row["powers"], row["tens"], row["negs"]) == (mine["powers"], mine["tens"], mine["negs"])
         assert row["games"] == 2 and row["ppg"] == pytest.approx(mine["points_for"] / 2)
-        assert row["bonuses_heard"] == 0 and row["ppb"] is None  # tossups only: no bonus heard
+        heard, points = bonuses[(row["name"], "heard")], bonuses[(row["name"], "points")]
+        assert (row["bonuses_heard"], row["bonus_points"]) == (heard, points)
+        assert row["ppb"] == (pytest.approx(points / heard) if heard else None)
+    if data["format"] == "quizbowl_bonus":
+        assert sum(v for (_, kind), v in bonuses.items() if kind == "heard") > 0, "a tossup-bonus tournament hears bonuses"
+    else:
+        assert not bonuses
     for pool in ("A", "B"):
         rows = [r for r in data["standings"]["teams"] if r["pool"] == pool]
         pct = [r["win_pct"] for r in rows]
@@ -113,7 +133,8 @@ def test_impossible_tournaments_are_refused_before_anything_is_played(tmp_path, 
 
 def test_the_same_seed_plays_the_same_tournament(played, tmp_path):
     _, first = played
-    call_command("simulate_tournament", *ARGS, "-o", str(tmp_path / "again"), stdout=io.StringIO())
+    call_command("simulate_tournament", *ARGS, "--format", first["format"], "-o", str(tmp_path / "again"),
+                 stdout=io.StringIO())
     again = json.loads((tmp_path / "again" / "tournament.json").read_text())
     for key in ("teams", "standings", "seeds", "playoffs", "champion"):
         assert again[key] == first[key]

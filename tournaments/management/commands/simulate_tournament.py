@@ -12,7 +12,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from bots.tiers import TIER_LIMITS
 from events.management.commands.simulate_event import FIRST_NAMES, play, players, seeded_code, team_names
-from game.demo import ensure_demo_packet
+from game.demo import ensure_demo_bonus_packet, ensure_demo_packet
+from game.engine.formats import PRESETS
 from game.engine.api import PRESETS
 from game.models import Packet
 from tournaments.files import tournament_data, tournament_json, tournament_qbj_text
@@ -37,7 +38,7 @@ class Command(BaseCommand):
         parser.add_argument("--rooms", type=int, default=None, help=f"Rooms (1 to {MAX_ROOMS}; default: enough).")
         parser.add_argument("--questions", type=int, default=10, help="Tossups a game (1 to 200).")
         parser.add_argument("--format", choices=sorted(PRESETS), default="quizbowl")
-        parser.add_argument("--packet", default="demo", help="The packet's slug (default: the demo packet).")
+        parser.add_argument("--packet", default=None, help="The packet's slug (default: the demo packet; for a format with bonuses the demo bonus packet).")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("-o", "--out", required=True, help="Folder for tournament.json and tournament.qbj.")
 
@@ -52,11 +53,12 @@ class Command(BaseCommand):
             raise CommandError("--pools over 1 needs --kind pools.")
         if playoffs > teams:
             raise CommandError(f"Playoffs of {playoffs} need at least {playoffs} teams; --teams is {teams}.")
-        if opts["packet"] == "demo":
-            ensure_demo_packet()
-        packet = Packet.objects.filter(slug=opts["packet"]).first()
+        slug = opts["packet"]
+        if slug is None:
+            slug = (ensure_demo_bonus_packet() if PRESETS[opts["format"]]["bonuses"] else ensure_demo_packet()).slug
+        packet = Packet.objects.filter(slug=slug).first()
         if packet is None:
-            raise CommandError(f"There is no packet {opts['packet']!r}; import one with `manage.py import_questions`.")
+            raise CommandError(f"There is no packet {slug!r}; import one with `manage.py import_questions`.")
         rng = random.Random(seed)
         tournament = Tournament.objects.create(
             name=f"Simulated tournament (seed {seed})", format_name=opts["format"], kind=kind, pools=pools,
