@@ -46,6 +46,14 @@ def pick_questions(packet: Packet, rules: dict, order: QuestionOrder = PACKET_OR
     return select_questions(questions, order, rules)[:rules["questions"] + RESERVE_QUESTIONS]
 
 
+def pick_bonuses(packet: Packet, rules: dict) -> list[dict] | None:
+    """The packet's bonuses in packet order when the format plays them (else None): they are heard in
+    this order, one after each tossup a team answers correctly (game/engine/bonus.py)."""
+    if not rules["bonuses"]:
+        return None
+    return [q.as_engine_dict() for q in packet.questions.filter(kind="bonus").order_by("position")]
+
+
 def new_seed() -> int:
     """A seed for a shuffle the host left unseeded: short enough to read out and type again."""
     return 100_000 + secrets.randbelow(900_000)
@@ -107,6 +115,6 @@ def create_match_record(
              for position, spec in enumerate(teams)}
     team_data = [{"id": t.key, "name": t.name, "kind": kinds[t.position]} for t in match.teams.order_by("position")]
     events = create_match(rules, team_data, [seat_data(s) for s in seats], questions, now or now_ms(),
-                          question_order=order.to_dict())
+                          question_order=order.to_dict(), bonuses=pick_bonuses(packet, rules))
     append_events(match, events, first_seq=1)
     return match
