@@ -23,6 +23,21 @@ def bonus_server(tmp_path_factory):
         yield server
 
 
+def tossup(moderator, phone, phase, words, text):
+    """The next tossup (its banner says `phase`): `words` read, the phone's player buzzes and answers
+    `text` (the box takes the focus), and the moderator accepts it."""
+    press_next(moderator)
+    expect(moderator.locator("#phase")).to_contain_text(phase)
+    reveal(moderator, words)
+    expect(phone.locator("#buzz")).to_be_enabled()
+    phone.keyboard.press(" ")
+    box = phone.locator("#answer-input")
+    expect(box).to_be_focused()
+    box.fill(text)
+    box.press("Enter")
+    rule(moderator, "a", text)
+
+
 def read_part(moderator, number):
     """The moderator reads part `number` (1-based) with N, once the console offers it."""
     button = moderator.locator("#btn-read-part")
@@ -62,16 +77,7 @@ def test_a_tossup_bonus_match_with_a_bounceback_and_a_tiebreaker(bonus_server, o
     hall = watch(open_page, server, code)
 
     # Tossup 1: Ada buzzes and is right; her team hears the first bonus.
-    press_next(moderator)
-    expect(moderator.locator("#phase")).to_contain_text("Question 1 of 2")
-    reveal(moderator, 3)
-    expect(ada.locator("#buzz")).to_be_enabled()
-    ada.keyboard.press(" ")
-    box = ada.locator("#answer-input")
-    expect(box).to_be_focused()
-    box.fill("Newton")
-    box.press("Enter")
-    rule(moderator, "a", "Newton")
+    tossup(moderator, ada, "Question 1 of 2", 3, "Newton")
     for page in (moderator, ada, bo, hall):
         expect(page.locator("#phase")).to_contain_text("bonus for Humans")
         expect(page.locator(".bonus-leadin")).to_have_text("For 10 points each, name these composers of operas.")
@@ -134,13 +140,7 @@ def test_a_tossup_bonus_match_with_a_bounceback_and_a_tiebreaker(bonus_server, o
     assert hall.evaluate("window.__xss") is None and bo.evaluate("window.__xss") is None
 
     # Tossup 2: Bo is right; the Scholars' bonus: nobody gets a part, the last two ruled as spoken (nothing typed).
-    press_next(moderator)
-    expect(moderator.locator("#phase")).to_contain_text("Question 2 of 2")
-    reveal(moderator, 2)
-    bo.keyboard.press(" ")
-    bo.locator("#answer-input").fill("Jupiter")
-    bo.locator("#answer-input").press("Enter")
-    rule(moderator, "a", "Jupiter")
+    tossup(moderator, bo, "Question 2 of 2", 2, "Jupiter")
     expect(hall.locator("#phase")).to_contain_text("bonus for Scholars")
     for number in (1, 2, 3):
         read_part(moderator, number)
@@ -151,13 +151,7 @@ def test_a_tossup_bonus_match_with_a_bounceback_and_a_tiebreaker(bonus_server, o
     assert shown_scores(hall) == {"Humans": 20, "Scholars": 20}
 
     # A tie: the tiebreaker tossup has no bonus.
-    press_next(moderator)
-    expect(moderator.locator("#phase")).to_contain_text("Tiebreaker")
-    reveal(moderator, 2)
-    ada.keyboard.press(" ")
-    ada.locator("#answer-input").fill("iron")
-    ada.locator("#answer-input").press("Enter")
-    rule(moderator, "a", "iron")
+    tossup(moderator, ada, "Tiebreaker", 2, "iron")
     expect(hall.locator("#answer-line .answer")).to_have_text("iron")
     expect(moderator.locator("#bonus-panel")).to_be_hidden()
     expect(hall.locator("#question .bonus-view")).to_have_count(0)
