@@ -47,11 +47,16 @@ def pick_questions(packet: Packet, rules: dict, order: QuestionOrder = PACKET_OR
 
 
 def pick_bonuses(packet: Packet, rules: dict) -> list[dict] | None:
-    """The packet's bonuses in packet order when the format plays them (else None): they are heard in
-    this order, one after each tossup a team answers correctly (game/engine/bonus.py)."""
+    """A format with bonuses: the packet's bonuses, in packet order (a bonus goes to the next correct
+    tossup, whichever order the tossups are read in); None for a format without them. A packet with none
+    is refused: a tossup-bonus match would otherwise be a tossup match under another name."""
     if not rules["bonuses"]:
         return None
-    return [q.as_engine_dict() for q in packet.questions.filter(kind="bonus").order_by("position")]
+    bonuses = [q.as_engine_dict() for q in packet.questions.filter(kind="bonus").order_by("position")]
+    if not bonuses:
+        raise Rejected(f"Packet {packet.slug!r} has no bonuses, and {rules['label']} plays them; pick a packet with "
+                       "bonuses, or the format Quizbowl tossups.", "no_bonuses")
+    return bonuses
 
 
 def new_seed() -> int:
@@ -86,13 +91,15 @@ def create_match_record(
     order: QuestionOrder = PACKET_ORDER,
     now: int | None = None,
     questions: list[dict] | None = None,
+    bonuses: list[dict] | None = None,
 ) -> Match:
     """Create a match with its teams and seats, and write its first event.
 
     `order` says which of the packet's questions are played and in what order; a shuffle without a
     seed gets a new one, stored with the rest, so the match's questions can be picked again. Raises
     SelectionError (a Rejected naming the setting) when the settings pick no question. `questions`
-    (engine dicts, main then reserve) replaces the pick: an event draws them from its own pool."""
+    (engine dicts, main then reserve) replaces the pick: an event draws them from its own pool; `bonuses`
+    replaces the packet's bonuses likewise (a format with bonuses only)."""
     # The server's clock grid (rules.on_grid) unless the caller sets one: part of the match's rules,
     # so a replay or another conductor reads the same schedule.
     rules = make_rules(format_name, {"clock_grid_ms": int(settings.EXHIBITION_CLOCK_GRAIN_MS), **(overrides or {})})
@@ -100,6 +107,8 @@ def create_match_record(
         order = replace(order, seed=new_seed())
     if questions is None:
         questions = pick_questions(packet, rules, order)
+    if bonuses is None:
+        bonuses = pick_bonuses(packet, rules)
     match = Match.objects.create(title=title, packet=packet, format_name=format_name, rules=rules, seed=seed,
                                  question_order=order.to_dict())
     seats = []
@@ -115,6 +124,6 @@ def create_match_record(
              for position, spec in enumerate(teams)}
     team_data = [{"id": t.key, "name": t.name, "kind": kinds[t.position]} for t in match.teams.order_by("position")]
     events = create_match(rules, team_data, [seat_data(s) for s in seats], questions, now or now_ms(),
-                          question_order=order.to_dict(), bonuses=pick_bonuses(packet, rules))
+                          question_order=order.to_dict(), bonuses=bonuses)
     append_events(match, events, first_seq=1)
     return match

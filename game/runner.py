@@ -41,7 +41,7 @@ JUDGE_LIMIT_S = 5.0
 MEASURE_LIMIT_S = 600.0
 log = logging.getLogger(__name__)
 SYSTEM = {"role": "system"}
-JUDGED = ("answer", "submission")
+JUDGED = ("answer", "submission", "bonus_answered")
 SEARCH_FAILED = "The search failed; the phase goes on without snippets."
 
 
@@ -213,10 +213,14 @@ class MatchRunner:
             possession = q.possession if event["type"] == "answer" else None
             read = possession["word"] if possession else q.revealed
             text, seat, team, seq = data["text"], data["seat"], data["team"], event["seq"]
-            line, references, words = question.answer, list(question.accepted), question.words
+            line, references, words, asked = question.answer, list(question.accepted), question.words, question.text
+            if event["type"] == "bonus_answered":  # judged against the part's own line, the part all read
+                part = state.bonuses[q.bonus["index"]].parts[data["part"]]
+                line, references, words, asked = part["answer"], [], tuple(part["text"].split()), part["text"]
+                read = len(words)
 
             def suggest() -> dict:
-                verdict = judge(text, answer_line=line, references=references, question_text=question.text,
+                verdict = judge(text, answer_line=line, references=references, question_text=asked,
                                 buzz=(read, words), rules=RULES_OF_KIND[question.kind])
                 suggestion = dict(verdict.to_dict(), seat=seat, team=team, text=text)
                 suggestion.update({"for": seq, "confidence": round(suggestion["confidence"], 3)})

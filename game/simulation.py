@@ -21,7 +21,7 @@ from bots.budgets import TierExceeded
 from bots.errors import BotError
 from bots.protocol import Query
 from bots.trust import private_fields
-from game.engine.api import bot_turns, MatchState, next_wakeup, Rejected
+from game.engine.api import bot_turns, clean_answer, MatchState, next_wakeup, Rejected
 from game.runner import MatchRunner
 
 MODERATOR = {"role": "moderator"}
@@ -64,6 +64,11 @@ def correct_answer(state: MatchState) -> str:
     """What a simulated competitor says when it knows: the clean answer, never the line's directives."""
     question = state.question
     return question.accepted[0] if question.accepted else question.clean_answer
+
+
+def part_answer(state: MatchState) -> str:
+    """What a simulated competitor says for the bonus part in play when it knows: its clean answer."""
+    return clean_answer(bot_turns.bonus_part(state)["answer"])
 
 
 def wrong_answer(rng: random.Random, state: MatchState) -> str:
@@ -168,8 +173,57 @@ class VirtualMatch:
             self._answer_prompt(state, data)
         elif kind == "ruling" and data["verdict"] == "reject" and data["mode"] == "team":
             self._moderator_rules(state)  # the floor passes to a team that may have submitted already
-        elif kind == "question_closed":
+        elif kind == "question_closed" and state.q.bonus is None:  # a bonus that follows comes before the next
             self.later(3000, {"type": "next", "actor": MODERATOR})
+        elif kind in ("bonus_started", "bonus_part_ruled", "bonus_part_read", "bonus_answered", "bonus_ended"):
+            self._bonus(state, kind, data)
+
+    # -- a tossup's bonus: the moderator reads each part, the team whose turn it is answers, the moderator rules --
+    def _bonus(self, state: MatchState, kind: str, data: dict):
+        b = state.q.bonus
+        if kind == "bonus_ended":
+            self.later(3000, {"type": "next", "actor": MODERATOR})
+        elif kind == "bonus_answered":
+            right = data["text"].casefold() == part_answer(state).casefold()
+            self.later(1000, {"type": "rule", "actor": MODERATOR, "data": {
+                "verdict": "accept" if right else "reject", "part": data["part"], "answer": state.q.floor_seq}})
+        elif kind == "bonus_started" or ("answer" in data and not b["ended"]):  # the next part
+            self.later(2000, {"type": "read_part", "actor": MODERATOR, "data": {"part": b["part"] + 1}})
+        elif kind == "bonus_part_read" or data["deadline"] is not None:  # a part, a bounceback or a prompt
+            self._answer_part(state)
+
+    def _answer_part(self, state: MatchState):
+        """The team whose turn it is answers the part: its captain, or its bot (a registered one as the
+        conductor would ask it)."""
+        b = state.q.bonus
+        turn = (state.q.number, b["part"], b["bounce"])
+        still = lambda s: s.q is not None and s.q.bonus is not None and (s.q.number, s.q.bonus["part"],  # noqa: E731
+                                                                         s.q.bonus["bounce"]) == turn
+        for c in self.competitors:
+            if c.team != b["answering"]:
+                continue
+            if c.role == "player" and state.seats[c.seat].get("captain"):
+                right = self.rng.random() < c.accuracy
+                text = part_answer(state) if right else wrong_answer(self.rng, state)
+                self.later(self.rng.randint(1000, 4000), {"type": "bonus_answer", "actor": c.actor(),
+                                                          "data": {"text": text, "part": b["part"]}}, then=still)
+                return
+            if c.role == "bot" and bot_turns.may_act(state, c.seat):
+                if isinstance(c, RegisteredBot):
+                    try:
+                        act, _ = c.ask(state)
+                    except (BotError, TierExceeded) as error:
+                        self.send(bot_turns.missed(c.seat, str(error)))
+                        return
+                    reply = bot_turns.reply_to(state, c.actor(), act)
+                    if reply.now is not None:
+                        self.later(1000, reply.now, then=still)
+                    return
+                right = self.rng.random() < c.accuracy
+                text = part_answer(state) if right else wrong_answer(self.rng, state)
+                self.later(1000, {"type": "bonus_answer", "actor": c.actor(), "data": {"text": text, "part": b["part"]}},
+                           then=still)
+                return
 
     def _ask_bots(self, state: MatchState):
         """Each registered bot that may act now (bot_turns.may_act) acts on what is revealed, as the

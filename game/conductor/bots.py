@@ -60,7 +60,9 @@ class BotDriver:
 
     def _context(self):
         q = self.state.q
-        return None if q is None else (q.number, q.index, q.phase, q.closed)
+        # In a bonus, each part and its bounceback is a turn of its own: an act for an earlier one is dropped.
+        turn = None if q is None or q.bonus is None else (q.bonus["part"], q.bonus["bounce"])
+        return None if q is None else (q.number, q.index, q.phase, q.closed, turn)
 
     # -- asking -----------------------------------------------------------------------------------
 

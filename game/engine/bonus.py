@@ -70,7 +70,7 @@ def fold_started(s, d, t):
     q.stage = Stage.BONUS_READY
     q.deadline, q.floor_seq = None, None
     s.bonus_next = d["index"] + 1
-    s.history[-1] = dict(s.history[-1], bonus={"index": d["index"], "team": d["team"]})
+    s.history[-1] = dict(s.history[-1], bonus={"index": d["index"], "team": d["team"], "points": {}})
 
 
 def fold_part_read(s, d, t):
@@ -105,7 +105,7 @@ def fold_part_ruled(s, d, t, checkpoint_of, add_scores):
     for team, pts in d["score_changes"].items():
         points[team] = points.get(team, 0) + pts
     add_scores(s, d["score_changes"], q.score_changes)
-    s.history[-1] = dict(s.history[-1], score_changes=dict(q.score_changes))
+    _record(s, q.score_changes, points)
     q.answers = [dict(a, ruling=d["id"], verdict=d["verdict"]) if b["typed"] and a["seq"] == b["typed"]["seq"]
                  else a for a in q.answers]
     k = d["part"]
@@ -156,8 +156,14 @@ def fold_undo(s, d, t, add_scores):
     add_scores(s, d["score_changes"], restored.score_changes)
     restored.bonus = dict(restored.bonus, points=_minus(q.bonus["points"], d["score_changes"]))
     restored.floor_seq = s.seq + 1  # the undone ruling's answer is back on the floor: it is ruled from here
-    s.history[-1] = dict(s.history[-1], score_changes=dict(restored.score_changes))
+    _record(s, restored.score_changes, restored.bonus["points"])
     s.q = restored
+
+
+def _record(s, score_changes: dict, points: dict):
+    """The question's history entry (written when its tossup closed) with what its bonus has scored so far."""
+    entry = s.history[-1]
+    s.history[-1] = dict(entry, score_changes=dict(score_changes), bonus=dict(entry["bonus"], points=dict(points)))
 
 
 def _minus(points: dict, changes: dict) -> dict:

@@ -13,6 +13,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from game.engine.questions import clean_answer
+from game.engine.stages import BONUS_ANSWERING
+
 _SENTENCE_END = (".", "?", "!", ".\"", "?\"", "!\"")
 
 
@@ -31,6 +34,10 @@ def may_act(state, seat_id: str) -> bool:
     if seat is None or seat["kind"] != "bot" or seat.get("stopped") or state.status != "live" or state.paused \
             or q is None or q.closed:
         return False
+    if q.bonus is not None:  # the team whose turn it is, while the part waits for its answer
+        b = q.bonus
+        return (q.stage in BONUS_ANSWERING and b["answering"] == seat["team"] and b["typed"] is None
+                and plays_in_phase(state, seat))
     if not plays_in_phase(state, seat) or seat["team"] in q.locked:
         return False
     if q.mode == "buzz":
@@ -43,26 +50,39 @@ def revealed_query(state, seat: dict) -> dict:
     unread words."""
     q = state.q
     words = state.question.words[: q.revealed]
+    if q.bonus is not None:
+        words = tuple(f"{q.bonus['leadin']} {bonus_part(state)['text']}".split())
     text = " ".join(words)
     return {
         "text": text,
-        "word_index": q.revealed,
+        "word_index": len(words) if q.bonus is not None else q.revealed,
         "char_index": len(text),
         "sentence_index": sum(1 for w in words[:-1] if w.endswith(_SENTENCE_END)),
         "phase": q.phase + 1,
-        "mode": q.mode,
-        "final": q.mode == "team" or q.revealed >= len(state.question.words),
-        "snippets": [{"title": x["title"], "text": x["text"]} for x in q.snippets],
+        "mode": "team" if q.bonus is not None else q.mode,  # a bonus part: the whole of it, to confer on
+        "final": q.bonus is not None or q.mode == "team" or q.revealed >= len(state.question.words),
+        "snippets": [] if q.bonus is not None else [{"title": x["title"], "text": x["text"]} for x in q.snippets],
         "tier": seat.get("tier") or "unlimited",
     }
+
+
+def bonus_part(state) -> dict:
+    """The bonus part in play: {"text", "answer", "value"}."""
+    b = state.q.bonus
+    return state.bonuses[b["index"]].parts[b["part"]]
 
 
 def private_for(state, fields) -> dict:
     """What a trusted bot may be told privately about the question in play, limited to fields (bots.trust
     chooses them by what the bot is): the simulated opponent is told the clean answer, never the answer
-    line with its directives; question_idx is QANTA's question number, counted from 0."""
+    line with its directives; question_idx is QANTA's question number, counted from 0. In a bonus: the
+    part's clean answer, and the bonus's id with the part's number."""
     known = {"question_id": state.question.qid, "answer": state.question.clean_answer,
              "length_words": len(state.question.words), "question_idx": state.q.number - 1}
+    if state.q.bonus is not None:
+        b, part = state.q.bonus, bonus_part(state)
+        known.update(question_id=f"{state.bonuses[b['index']].qid}#{b['part'] + 1}",
+                     answer=clean_answer(part["answer"]), length_words=len(part["text"].split()))
     return {name: known[name] for name in fields}
 
 
@@ -123,6 +143,10 @@ class Reply:
 
 
 def reply_to(state, actor: dict, act: dict) -> Reply:
+    b = state.q.bonus
+    if b is not None:  # the team's answer to the part; with no guess the clock runs out
+        data = {"text": act["guess"], "part": b["part"]}
+        return Reply(now={"type": "bonus_answer", "data": data, "actor": actor}) if act["guess"] else Reply()
     if state.q.mode == "team":
         command = {"type": "submit", "data": {"text": act["guess"]}} if act["guess"] else {"type": "pass", "data": {}}
         return Reply(now={**command, "actor": actor})

@@ -293,7 +293,8 @@ def _history_entry(s: MatchState, q: QuestionState, thrown_out: bool, reason: st
         "number": q.number, "index": q.index, "qid": s.questions[q.index].qid, "tiebreaker": q.tiebreaker,
         "thrown_out": thrown_out, "reason": reason, "reason_public": public, "phase": q.phase + 1, "result": q.result,
         "rulings": list(q.ruling_ids), "score_changes": dict(q.score_changes), "buzzes": list(q.buzz_log),
-        "bonus": None if q.bonus is None else {"index": q.bonus["index"], "team": q.bonus["team"]},
+        "bonus": None if q.bonus is None else {"index": q.bonus["index"], "team": q.bonus["team"],
+                                               "points": dict(q.bonus["points"])},
     }
 
 

@@ -878,8 +878,8 @@ def _override(out, rid: int, verdict: str, data: dict, now: int, marked: dict, n
     s = out.state
     r = s.rulings[rid]
     if any(h["bonus"] is not None and rid in h["rulings"] for h in s.history):
-        raise Rejected("That tossup earned its team a bonus, which was played: changing its ruling would leave "
-                       "the bonus with the wrong team. Adjust the score instead.", "bonus_played")
+        raise Rejected("That question's tossup earned a team its bonus, which was played: changing a ruling of it "
+                       "could leave the bonus with the wrong team. Adjust the score instead.", "bonus_played")
     # The question is scored again from all its rulings, as if this one had been ruled so at the time.
     ids = _question_rulings(s, rid)
     before = question_outcome([s.rulings[i] for i in ids])

@@ -47,6 +47,7 @@ TARGETS = {
     "kick": {"seat": "the seat"},
     "protest": {"ruling": "the ruling"},
     "resolve_protest": {"protest": "the protest"},
+    "read_part": {"part": "the bonus part it reads (part, counted from 0)"},
 }
 
 

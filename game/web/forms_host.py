@@ -24,10 +24,14 @@ PHASE_FIELD = "{key}_{number}"  # points_1 … discussion_seconds_3
 
 
 def _field(rule: Rule, label: str | None = None) -> forms.Field:
-    """The rule's field: a number with its range, or its choices after "the format's own"."""
+    """The rule's field: a number with its range, or its choices (yes or no for a flag) after "the format's own"."""
     if rule.kind == "choice":
         return forms.ChoiceField(label=rule.label, required=False,
                                  choices=[("", "the format's own")] + list(rule.choices))
+    if rule.kind == "flag":  # yes, no, or the format's own (a checkbox could not leave it to the format)
+        return forms.TypedChoiceField(label=rule.label, required=False, help_text=rule.help, empty_value=None,
+                                      coerce=lambda value: value == "true",
+                                      choices=[("", "the format's own"), ("true", "yes"), ("false", "no")])
     field_class = forms.FloatField if rule.kind == "float" else forms.IntegerField
     field = field_class(label=label or rule.label, required=False, min_value=rule.low, max_value=rule.high,
                         help_text=f"{rule.help}; {number_range(rule)}")

@@ -133,7 +133,7 @@ function historyEntry(view, q, thrownOut, reason, answer, text) {
   return { number: q.number, index: q.index, tiebreaker: q.tiebreaker, thrown_out: thrownOut, reason, phase: q.phase,
     result: q.result, rulings: [...q.ruling_ids], score_changes: { ...q.score_changes }, answer, text,
     buzzes: staff(view) ? [...q.buzz_log] : q.buzz_log.filter((b) => b.outcome === "won"),
-    bonus: q.bonus ? { index: q.bonus.index, team: q.bonus.team } : null };
+    bonus: q.bonus ? { index: q.bonus.index, team: q.bonus.team, points: { ...q.bonus.points } } : null };
 }
 
 const FOLD = {
@@ -418,7 +418,7 @@ const FOLD = {
       parts: d.values.map((value, k) => ({ value, text: full ? full.parts[k].text : null, answer: full ? full.parts[k].answer : null, rulings: [] })) };
     Object.assign(q, { closed: false, deadline: null, floor_seq: null, can_undo: false, last_ruling: null });
     const last = view.history[view.history.length - 1];
-    if (last) last.bonus = { index: d.index, team: d.team };
+    if (last) last.bonus = { index: d.index, team: d.team, points: {} };
     if (staff(view) && view.bonuses) view.bonuses_left = view.bonuses.length - d.index - 1;
   },
   bonus_part_read(view, d, frame) {
@@ -444,7 +444,7 @@ const FOLD = {
     addScores(q.score_changes, d.score_changes);
     addScores(b.points, d.score_changes);
     const last = view.history[view.history.length - 1];
-    if (last) last.score_changes = { ...q.score_changes };
+    if (last) Object.assign(last, { score_changes: { ...q.score_changes }, bonus: { ...last.bonus, points: { ...b.points } } });
     const answered = b.typed && staff(view) ? q.answers.find((a) => a.seq === b.typed.seq) : null;
     if (answered) Object.assign(answered, { ruling: d.id, verdict: d.verdict });
     const part = b.parts[d.part];

@@ -81,7 +81,8 @@ def agrees_with_the_box_score(qbj: dict, state, frames) -> None:
             assert mp["tossups_heard"] == len(rows)
 
 
-@pytest.mark.parametrize("fmt", sorted(PRESETS))
+# The demo packet has tossups and short questions, no bonuses: a format that plays bonuses refuses it.
+@pytest.mark.parametrize("fmt", sorted(name for name, preset in PRESETS.items() if not preset["bonuses"]))
 def test_export_match_writes_a_valid_qbj_match_whose_numbers_are_the_box_scores(validator, tmp_path, fmt):
     state, match = play_simulated_match(ensure_demo_packet(), fmt, seed=5, questions=6)
     qbj = exported_qbj(match, tmp_path)
@@ -104,7 +105,8 @@ def test_export_match_writes_a_valid_qbj_match_whose_numbers_are_the_box_scores(
         assert modaq != box["scores"]
 
 
-@pytest.mark.parametrize("fmt", sorted(PLAYED))
+# A tossup-bonus match's bonuses have no place in the QBJ export yet (the bonus's QBJ is the archive's to add).
+@pytest.mark.parametrize("fmt", sorted(name for name in PLAYED if name != "quizbowl_bonus"))
 def test_prompts_throw_outs_team_phases_and_corrections_map_onto_qbj(validator, fmt):
     """The engine's played matches: a neg, a prompt, an undo, a throw-out and its replacement, team
     phases, an override and an adjustment after the final whistle."""

@@ -228,6 +228,7 @@ def played_quizbowl_bonus(hall_bot_guesses: str = "after_humans", judged: bool =
     assert m.state.status == "finished"
     m.send("override", MOD, {"ruling": m.state.next_ruling_id - 1, "verdict": "accept", "confirm": True,
                              "reason": "heard it wrong"}, at=m.now + 5000)
+    m.send("adjust", MOD, {"team": "t1", "points": 10, "reason": "a part misheard", "confirm": True}, at=m.now + 1000)
     return m
 
 

@@ -111,3 +111,54 @@ def test_a_missed_act_says_whether_it_timed_out_or_failed():
 
 def _as_send(command: dict) -> dict:
     return {"type": command["type"], "actor": command["actor"], "data": command["data"]}
+
+
+def bonus_for_the_computer(bounceback: bool = True) -> Match:
+    """Tossups and bonuses: the computer's bot got the first tossup; its bonus's first part was read."""
+    from .support import quizbowl_seats
+
+    m = Match("quizbowl_bonus", {"questions": 2, "tiebreakers": 0, "bounceback": bounceback}, seats=quizbowl_seats())
+    m.start(0)
+    m.reveal_until(7)
+    m.buzz("bot", at=m.now + 100)
+    m.answer("bot", "right")
+    m.rule("accept", at=m.now + 200)
+    assert m.state.q.bonus["team"] == "t1" and not bot_turns.may_act(m.state, "bot")  # no part read yet
+    m.read_part(at=m.now + 1000)
+    return m
+
+
+def test_in_a_bonus_the_bot_of_the_team_whose_turn_it_is_sees_the_leadin_and_the_part_and_answers_for_it():
+    from .support import part_answer
+
+    m = bonus_for_the_computer()
+    assert bot_turns.may_act(m.state, "bot")
+    query = bot_turns.revealed_query(m.state, m.state.seats["bot"])
+    heard = m.state.bonuses[0]
+    assert query["text"] == f"{heard.text} {heard.parts[0]['text']}" and query["final"] and query["mode"] == "team"
+    assert part_answer(m.state).casefold() not in query["text"].casefold()
+    assert bot_turns.private_for(m.state, ("answer", "question_id")) == {
+        "answer": part_answer(m.state), "question_id": f"{heard.qid}#1"}
+    actor = bot_turns.bot_actor(m.state, "bot")
+    reply = bot_turns.reply_to(m.state, actor, {"guess": "Zebulon", "confidence": 0.4, "buzz": False, "alternatives": []})
+    m.send(reply.now["type"], actor, reply.now["data"], at=m.now + 500)
+    assert m.state.q.bonus["typed"] == {"seat": "bot", "team": "t1", "text": "Zebulon", "seq": m.state.seq}
+    assert not bot_turns.may_act(m.state, "bot")  # its team has answered
+    assert bot_turns.reply_to(m.state, actor, {"guess": "", "confidence": 0.0, "buzz": False, "alternatives": []}) \
+        == bot_turns.Reply()  # no guess: the clock runs out
+
+
+def test_a_bot_is_not_asked_on_the_other_teams_turn_and_is_on_its_own_bounceback():
+    m = bonus_for_the_computer()
+    m.rule_part("reject", at=m.now + 1000)  # the computer's spoken answer was wrong: the humans' bounceback
+    assert m.state.q.bonus["answering"] == "t0" and not bot_turns.may_act(m.state, "bot")
+    h = Match("quizbowl_bonus", {"questions": 2, "tiebreakers": 0, "bounceback": True})
+    h.start(0)
+    h.reveal_until(7)
+    h.buzz("h0", at=h.now + 100)
+    h.answer("h0", "right")
+    h.rule("accept", at=h.now + 200)
+    h.read_part(at=h.now + 1000)
+    assert not bot_turns.may_act(h.state, "bot")
+    h.rule_part("reject", at=h.now + 1000)
+    assert h.state.q.bonus["bounce"] and bot_turns.may_act(h.state, "bot")

@@ -83,11 +83,14 @@ def setup(kind: str) -> tuple[Match, dict]:
         return m, {"protest": 1, "outcome": "overturned", "reason": "the answer line says Leibniz"}
     if kind == "voice":
         return quizbowl(reveal="voice"), {"voice": "en-gb", "wpm": 150}
+    if kind == "read_part":  # a tossup-bonus match: Ann's team got the first tossup
+        m = closed(Match("quizbowl_bonus", {"questions": 2}))
+        return m, {"part": 0}
     raise AssertionError(kind)
 
 
 MODERATOR_COMMANDS = ["start", "next", "end", "reveal", "rule", "undo", "override", "adjust", "throw_out",
-                      "pause", "resume", "kick", "resolve_protest", "voice"]
+                      "pause", "resume", "kick", "resolve_protest", "voice", "read_part"]
 
 
 @pytest.mark.parametrize("kind", MODERATOR_COMMANDS)

@@ -33,13 +33,14 @@ from hypothesis import strategies as st
 from game.engine.api import Rejected, apply, decide, fold, next_wakeup, project, snapshot
 from game.engine.fold import apply_in_place
 from game.engine.rules import COMMAND_TYPES, question_outcome
+from game.engine.stages import BONUS_ANSWERING
 
 from game.archive.replay import Replay, timeline
 
 from .hall import VIEWERS as HALL_VIEWERS, check_hall_fairness
 from .support import MOD, SYS, TEAMS, Match, actor_for
 
-FORMATS = ("efficientqa", "quizbowl")
+FORMATS = ("efficientqa", "quizbowl", "quizbowl_bonus")
 MAX_COMMANDS = 60
 # No "explain" phase: on these long runs it costs minutes and the command transcript (note) says more.
 PROPERTY_SETTINGS = settings(max_examples=75, deadline=None, suppress_health_check=[HealthCheck.too_slow],
@@ -49,12 +50,13 @@ PROPERTY_SETTINGS = settings(max_examples=75, deadline=None, suppress_health_che
 TYPED = ["Isaac Newton", "no idea", "maybe gravity", "the moon", "tesla coil", "hmm", "ok go"]
 STEPS = [0, 0, 0, 1, 50, 100, 300, 300, 300, 700, 700, 1500, 2500, 4000, 9000, 20000, 45000]
 MODERATOR_COMMANDS = ("start", "next", "end", "reveal", "rule", "undo", "override", "adjust",
-                      "throw_out", "pause", "resume", "kick", "resolve_protest", "voice")
+                      "throw_out", "pause", "resume", "kick", "resolve_protest", "voice", "read_part")
 # Weighted so that matches get somewhere: the clock and the core loop come up most often.
 COMMAND_MENU = (
     ["tick"] * 5 + ["buzz"] * 3 + ["answer"] * 3 + ["rule"] * 4 + ["next"] * 2 + ["submit"] * 3
     + ["pass", "chat", "start", "reveal", "undo", "override", "adjust", "throw_out", "pause", "resume",
-       "bot_guess", "end", "kick", "leave", "bot_stopped", "protest", "resolve_protest", "voice", "voice_timings"]
+       "bot_guess", "end", "kick", "leave", "bot_stopped", "protest", "resolve_protest", "voice", "voice_timings",
+       "read_part", "bonus_answer"]
 )
 WRONG_ACTORS = [
     {"role": "player", "seat": "h0", "team": "t1"},  # claims the other team
@@ -120,6 +122,9 @@ def _draw_actor(data, m: Match, kind: str):
         seats = [x for x in seats if x["kind"] == "human" and (kind != "protest" or x["captain"] or data.draw(st.booleans()))]
     if kind == "bot_guess":
         seats = [x for x in seats if x["kind"] == "bot"]
+    turn = s.q.bonus["answering"] if s.q is not None and s.q.bonus is not None else None
+    if kind == "bonus_answer" and turn is not None and data.draw(st.booleans(), label="the team whose turn it is?"):
+        seats = [x for x in seats if x["team"] == turn and (x["captain"] or x["kind"] == "bot")]
     return m.actor(data.draw(st.sampled_from([x["id"] for x in seats]), label="seat"))
 
 
@@ -129,12 +134,20 @@ def _draw_data(data, kind: str, s) -> dict:
         return data.draw(st.fixed_dictionaries({}, optional={"seen": st.integers(0, 12)}))
     if kind in ("answer", "submit", "chat"):
         return {"text": data.draw(text)}
+    b = s.q.bonus if s.q is not None else None
+    if kind == "bonus_answer":  # mostly for the part in play; now and then a late one for the part before
+        parts = [b["part"]] * 4 + [b["part"] - 1] if b is not None else [0]
+        return data.draw(st.fixed_dictionaries({"text": text}, optional={"part": st.sampled_from(parts)}))
+    if kind == "read_part":
+        parts = [b["part"] + 1] * 4 + [b["part"]] if b is not None else [0]
+        return data.draw(st.fixed_dictionaries({}, optional={"part": st.sampled_from(parts)}))
     if kind == "rule":  # mostly the answer on the floor, as the console names it; now and then a stale one, or none
         shown = s.q.floor_seq if s.q is not None and s.q.floor_seq is not None else 0
+        parts = {"part": st.sampled_from([b["part"]] * 6 + [b["part"] - 1, None])} if b is not None else {}
         return data.draw(st.fixed_dictionaries(
             {"verdict": st.sampled_from(["accept", "accept", "reject", "reject", "prompt", "prompt", "maybe"])},
             optional={"heard": st.sampled_from(TYPED),
-                      "answer": st.sampled_from([shown] * 8 + [max(0, shown - 1), True, "1"])}))
+                      "answer": st.sampled_from([shown] * 8 + [max(0, shown - 1), True, "1"]), **parts}))
     if kind == "undo" and s.q is not None and s.q.ruling_ids and data.draw(st.booleans(), label="name the ruling?"):
         return {"ruling": data.draw(st.sampled_from([s.q.ruling_ids[-1], s.q.ruling_ids[0], 99]))}
     if kind == "override":
@@ -203,6 +216,8 @@ def _sensible_kind(data, s) -> str:
     q = s.q
     if s.status == "finished" or q is None:
         return data.draw(st.sampled_from(["override", "adjust", "next", "protest", "resolve_protest"]))
+    if q.bonus is not None and not q.closed:  # a tossup's bonus: parts read, answered, ruled, timed out
+        return data.draw(st.sampled_from(["read_part"] * 3 + ["bonus_answer"] * 3 + ["rule"] * 3 + ["tick", "undo", "chat"]))
     if q.closed:
         return data.draw(st.sampled_from(["next"] * 3 + ["override"] * 2 + ["undo", "throw_out", "adjust", "protest", "resolve_protest"]))
     if s.rules["reveal"] == "voice" and q.voice is None and q.mode == "buzz" and data.draw(st.booleans()):
@@ -219,8 +234,9 @@ def _sensible_kind(data, s) -> str:
 def play(data, preset: str) -> Run:
     rule = data.draw(st.sampled_from(["after_humans", "live"]), label="hall_bot_guesses")
     reveal = data.draw(st.sampled_from(["clock", "clock", "voice"]), label="reveal")
-    m = Match(preset, {"questions": 2, "tiebreakers": 1, "hall_bot_guesses": rule, "reveal": reveal}, reserve=3, length=7,
-              power_after=3)
+    bounce = {"bounceback": data.draw(st.booleans(), label="bouncebacks?")} if preset == "quizbowl_bonus" else {}
+    m = Match(preset, {"questions": 2, "tiebreakers": 1, "hall_bot_guesses": rule, "reveal": reveal, **bounce}, reserve=3,
+              length=7, power_after=3)
     steps = []
     # "Go on?" before each command (0 stops) lets hypothesis shrink a failure by dropping commands.
     while len(steps) < MAX_COMMANDS and data.draw(st.integers(0, 49), label="go on?"):
@@ -241,8 +257,8 @@ def play(data, preset: str) -> Run:
             if kind == "bot_guess":
                 command["data"] = dict(command["data"], guess=f"Hunch {len(steps)}x",
                                        alternatives=[[f"Inkling {len(steps)}x", 0.25]])
-            elif kind in ("answer", "submit"):
-                command["data"] = {"text": f"Reply {len(steps)}x"}
+            elif kind in ("answer", "submit", "bonus_answer"):
+                command["data"] = dict(command["data"], text=f"Reply {len(steps)}x")
         if kind == "buzz":
             command["received"] = m.now - data.draw(st.sampled_from([0, 0, 0, 1, 50, 120, 400, 2500]), label="lag")
             poss = s.q.possession if s.q is not None else None
@@ -325,10 +341,10 @@ def test_scores_are_the_sum_of_announced_changes_and_agree_with_the_record(prese
         for entry in s.history:
             for team, points in entry["score_changes"].items():
                 recorded[team] += points
-        if s.q is not None and not s.q.closed:
+        if s.q is not None and not _in_history(s.q):
             for team, points in s.q.score_changes.items():
                 recorded[team] += points
-        if s.q is not None and s.q.closed:
+        if s.q is not None and _in_history(s.q):
             assert s.history[-1]["number"] == s.q.number
             assert _nonzero(s.q.score_changes) == _nonzero(s.history[-1]["score_changes"]), \
                 f"after {event['type']} the closed question's record disagrees with its history entry"
@@ -345,6 +361,19 @@ def test_scores_are_the_sum_of_announced_changes_and_agree_with_the_record(prese
 
 def _nonzero(changes: dict) -> dict:
     return {t: p for t, p in changes.items() if p}
+
+
+def _in_history(q) -> bool:
+    """Whether the question in play has its history entry: it closed, or its tossup did and its bonus is played."""
+    return q.closed or q.bonus is not None
+
+
+def _tossup_points(score_changes: dict, bonus: dict | None) -> dict:
+    """A question's points less what its bonus scored: what its tossup rulings are worth."""
+    out = dict(score_changes)
+    for team, points in (bonus["points"] if bonus else {}).items():
+        out[team] = out.get(team, 0) - points
+    return out
 
 
 # -- (c) one buzz at a time -----------------------------------------------------------------------------
@@ -414,8 +443,8 @@ def test_a_question_whose_answer_was_shown_is_never_reopened(preset, data):
             assert after.q.index not in shown, f"a new phase of question {after.q.number} after its answer was shown"
         if event["type"] == "question_closed":
             shown.add(after.q.index)
-        if after.q is not None and after.q.index in shown:
-            assert after.q.answer_shown and next_wakeup(after) is None
+        if after.q is not None and after.q.index in shown:  # (a bonus's own clocks run after its tossup closed)
+            assert after.q.answer_shown and (next_wakeup(after) is None or after.q.stage in BONUS_ANSWERING)
 
 
 # -- (g) scoring under overrides, undos and throw-outs --------------------------------------------------
@@ -454,14 +483,15 @@ def test_every_question_is_scored_from_its_rulings_whatever_the_corrections(pres
             if entry["thrown_out"]:
                 assert entry["result"] is None and not _nonzero(entry["score_changes"]), f"{where} scores though thrown out"
                 continue
-            _check_question_scoring(fresh, entry["rulings"], entry["result"], entry["score_changes"], where)
+            _check_question_scoring(fresh, entry["rulings"], entry["result"],
+                                    _tossup_points(entry["score_changes"], entry["bonus"]), where)
             for team, points in entry["score_changes"].items():
                 recorded[team] += points
         q = fresh.q
         if q is not None:
             where = f"after {event['type']}, the current question {q.number}"
-            _check_question_scoring(fresh, q.ruling_ids, q.result, q.score_changes, where)
-            if q.closed:  # its banner is its history entry
+            _check_question_scoring(fresh, q.ruling_ids, q.result, _tossup_points(q.score_changes, q.bonus), where)
+            if _in_history(q):  # its banner is its history entry
                 assert q.result == fresh.history[-1]["result"], f"{where}: banner and history disagree"
             else:
                 for team, points in q.score_changes.items():

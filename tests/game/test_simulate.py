@@ -101,3 +101,69 @@ def test_simulated_bots_guess_the_clean_answer_and_only_once_they_know_it(format
         elif d["guess"] is None:
             early += 1
     assert right and early, "the match had no bot that knew an answer, or none that had to wait to know it"
+
+
+BONUS_PARTS = [
+    [("This planet has the Great Red Spot.", "<b><u>Jupiter</u></b>"),
+     ("This planet has the largest moon in the solar system, Titan.", "<b><u>Saturn</u></b>"),
+     ("This planet rotates on its side.", "<b><u>Uranus</u></b> [accept Ouranos]")],
+    [("This composer wrote the Moonlight Sonata.", "Ludwig van <b><u>Beethoven</u></b>"),
+     ("This composer wrote The Magic Flute.", "Wolfgang Amadeus <b><u>Mozart</u></b>"),
+     ("This composer wrote the Brandenburg Concertos.", "Johann Sebastian <b><u>Bach</u></b>")],
+]
+
+
+def packet_with_bonuses(bonuses: int = 6):
+    """The demo packet's tossups, then `bonuses` bonuses of three parts (the two above, in turn)."""
+    from game.demo import ensure_demo_packet
+    from game.models import Packet, Question
+
+    demo = ensure_demo_packet()
+    packet = Packet.objects.create(slug="bonuses", title="Tossups and bonuses")
+    tossups = list(demo.questions.filter(kind="tossup").order_by("position"))
+    for position, q in enumerate(tossups, 1):
+        Question.objects.create(packet=packet, position=position, kind="tossup", text=q.text, answer=q.answer,
+                                accepted=q.accepted, category=q.category)
+    for n in range(bonuses):
+        parts = [{"text": text, "answer": answer, "value": 10} for text, answer in BONUS_PARTS[n % 2]]
+        Question.objects.create(packet=packet, position=len(tossups) + n + 1, kind="bonus",
+                                text="For 10 points each, answer these.", answer="", parts=parts, category="Mixed")
+    return packet
+
+
+def test_simulate_plays_a_whole_tossup_bonus_match_whose_scores_are_its_score_changes():
+    packet_with_bonuses()
+    out = io.StringIO()
+    call_command("simulate", "--format", "quizbowl_bonus", "--packet", "bonuses", "--seed", "1", "--questions", "8",
+                 stdout=out)
+    match = Match.objects.get()
+    assert match.status == Match.Status.FINISHED
+    events = load_events(match)
+    state = load_state(match)
+    assert fold(events).scores == state.scores
+    for team, score in state.scores.items():
+        assert score == sum(e["data"].get("score_changes", {}).get(team, 0) for e in events)
+    started = [e for e in events if e["type"] == "bonus_started"]
+    ended = [e for e in events if e["type"] == "bonus_ended"]
+    correct = [e for e in events if e["type"] == "question_closed" and e["data"]["result"] and not e["data"]["dead"]]
+    assert len(started) == len(ended) == min(len(correct), 6) > 0  # a bonus per correct tossup while they last
+    assert [e["data"]["index"] for e in started] == list(range(len(started)))  # in packet order
+    ruled = [e for e in events if e["type"] == "bonus_part_ruled"]
+    assert sum(e["data"]["points"] for e in ruled) == sum(sum(e["data"]["points"].values()) for e in ended)
+    answered_by = {state.seats[e["data"]["seat"]]["kind"] for e in events if e["type"] == "bonus_answered"}
+    computer = next(t["id"] for t in state.teams if t["kind"] == "computer")
+    assert any(e["data"]["team"] == computer for e in started)  # this seed's computer gets tossups too ...
+    assert answered_by == {"human", "bot"}  # ... and its bot answers its team's bonuses
+    final = re.search(r"Final score: (.+)", out.getvalue()).group(1)
+    for team in state.teams:
+        assert f"{team['name']} {state.scores[team['id']]}" in final
+
+
+def test_simulate_refuses_a_tossup_bonus_format_on_a_packet_without_bonuses():
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="has no bonuses"):
+        call_command("simulate", "--format", "quizbowl_bonus", "--packet", "demo", stdout=io.StringIO())
+    assert not Match.objects.exists()
+
+

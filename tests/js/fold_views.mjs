@@ -17,7 +17,7 @@ function shown(view) {
     seq: view.seq, t: view.t, status: view.status, paused: view.paused, rules: view.rules, teams: view.teams,
     seats: Object.values(view.seats), scores: view.scores, scores_seq: view.scores_seq, number: view.number,
     winner: view.winner, history: view.history, rulings: Object.values(view.rulings), question: view.question,
-    corrections: view.corrections, protests: view.protests, voice: view.voice,
+    corrections: view.corrections, protests: view.protests, voice: view.voice, bonuses_left: view.bonuses_left,
   };
 }
 

@@ -27,13 +27,13 @@ from tests.servers import ROOT
 HARNESS = ROOT / "tests" / "js" / "fold_views.mjs"
 AUDIENCES = [("moderator", None), ("spectator", None), ("player", "t0"), ("player", "t1")]
 TOP = ("seq", "t", "status", "paused", "rules", "teams", "scores", "scores_seq", "number", "winner", "corrections",
-       "protests")
+       "protests", "bonuses_left")
 HISTORY = ("number", "index", "tiebreaker", "thrown_out", "reason", "phase", "result", "rulings", "score_changes",
-           "answer", "text", "buzzes")
+           "answer", "text", "buzzes", "bonus")
 QUESTION = ("number", "index", "tiebreaker", "priority", "category", "kind", "revealed", "words", "phase", "mode",
             "locked", "passed", "possession", "floor", "deadline", "next_word_at", "closed", "answer_shown", "result",
             "score_changes", "answer", "power_index", "submissions", "chat", "bot_guesses", "bot_missed", "bot_cards",
-            "snippets", "buzz_log", "buzzes", "answers", "suggestions", "ruling_ids")
+            "snippets", "buzz_log", "buzzes", "answers", "suggestions", "ruling_ids", "bonus")
 STAFF_ONLY = ("can_undo", "last_ruling", "floor_seq")
 
 

@@ -110,3 +110,35 @@ def test_the_audience_rule_for_bot_guesses_is_the_hosts_to_set(host, packet):
     response = host.post("/host/", post(packet, hall_bot_guesses="live"))
     assert response.status_code == 302
     assert rules_of(Match.objects.get())["hall_bot_guesses"] == "live"
+
+
+def add_bonus(packet, position: int):
+    parts = [{"text": f"Name this planet {n}.", "answer": "<b><u>Mars</u></b>", "value": 10} for n in (1, 2, 3)]
+    Question.objects.create(packet=packet, position=position, kind="bonus", text="For 10 points each:", answer="",
+                            parts=parts)
+
+
+def test_a_tossup_bonus_match_is_made_from_the_host_page_with_the_packets_bonuses(host, packet):
+    page = host.get("/host/").content.decode()
+    assert "<legend>Bonuses</legend>" in page
+    assert re.search(r'<select[^>]*name="bounceback"', page) and 'name="bonus_confer_seconds"' in page
+    add_bonus(packet, 3)
+    response = host.post("/host/", post(packet, format_name="quizbowl_bonus", bounceback="true",
+                                        bonus_confer_seconds=6))
+    assert response.status_code == 302, response.content.decode()
+    created = MatchEvent.objects.get(match=Match.objects.get(), seq=1).data
+    assert (created["rules"]["bonuses"], created["rules"]["bounceback"], created["rules"]["bonus_confer_seconds"]) == \
+        (True, True, 6)
+    [heard] = created["bonuses"]
+    assert heard["kind"] == "bonus" and [p["text"] for p in heard["parts"]][0] == "Name this planet 1."
+    assert [q["kind"] for q in created["questions"]] == ["tossup"]
+
+
+def test_bonuses_are_the_hosts_to_turn_off_and_a_packet_without_bonuses_is_refused_for_them(host, packet):
+    refused = host.post("/host/", post(packet, format_name="quizbowl_bonus"))
+    assert refused.status_code == 200 and "has no bonuses" in refused.content.decode()
+    assert not Match.objects.exists()
+    made = host.post("/host/", post(packet, format_name="quizbowl_bonus", bonuses="false"))
+    assert made.status_code == 302, made.content.decode()
+    created = MatchEvent.objects.get(match=Match.objects.get(), seq=1).data
+    assert created["rules"]["bonuses"] is False and "bonuses" not in created
