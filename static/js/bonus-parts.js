@@ -63,7 +63,7 @@ function partItem(view, b, k, moderator) {
     answer);
 }
 
-/** The bonus's points so far, by team: "Humans 20 · Machines 10 on bouncebacks". */
+/** A bonus's points so far, by team: "Humans 20 · Machines 10 on bouncebacks" (of question.bonus, or a history entry's bonus). */
 export function bonusTotal(view, b) {
   const controlling = b.points[b.team] ?? 0;
   const others = view.teams.filter((t) => t.id !== b.team && b.points[t.id]);

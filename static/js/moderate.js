@@ -4,7 +4,7 @@
 // read the next part), Space reveal, U undo, H pause/resume. Keys never fire while the moderator is
 // typing in a field.
 
-import { renderBonus } from "./bonus-parts.js";
+import { bonusTotal, renderBonus } from "./bonus-parts.js";
 import { possessive, seatName, teamName } from "./match-fold.js";
 import { renderProtests } from "./protest-panel.js";
 import { floorAnswer, ruleData, ruleLabel } from "./ruling-target.js";
@@ -350,7 +350,7 @@ function renderHistory(view) {
   if (open !== null && !view.question.bonus) entries.unshift({ number: open, answer: view.question.answer, current: true });
   box.replaceChildren(...entries.map((h) => {
     const rulings = h.thrown_out ? [] : (byNumber.get(h.number) || []);
-    const result = h.current ? "in play" : h.thrown_out ? `thrown out${h.reason ? `: ${h.reason}` : ""}` : h.result ? `${teamName(view, h.result.team)} +${h.result.points}${h.bonus ? " and the bonus" : ""}` : "dead";
+    const result = h.current ? "in play" : h.thrown_out ? `thrown out${h.reason ? `: ${h.reason}` : ""}` : h.result ? `${teamName(view, h.result.team)} +${h.result.points}${h.bonus ? `; bonus: ${bonusTotal(view, h.bonus)}` : ""}` : "dead";
     return el("li", { class: "history-item" },
       el("p", {}, el("strong", { text: `Q${h.number}` }), " ", el("span", { class: "muted" }, answerLineNodes(h.answer || "")), " · ", result),
       rulings.length ? el("ul", { class: "rulings" }, rulings.map((r) => rulingRow(view, r, h.number !== open))) : null,
