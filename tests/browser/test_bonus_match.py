@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from tests.browser.axe_audit import violations
 from tests.browser.conftest import _server_env, seeded_server
 from tests.browser.test_live_match import HOSTILE_ANSWER, expect, join, log_in, press_next, reveal, rule, scores_in_log, shown_scores, watch
 
@@ -116,6 +117,9 @@ def test_a_tossup_bonus_match_with_a_bounceback_and_a_tiebreaker(bonus_server, o
     expect(bo.locator("#team-note")).to_have_text("Bounceback! Answer part 2 for your team.")
     expect(ada.locator("#submit-form")).to_be_hidden()
     expect(bo.locator("#submit-input")).to_be_focused()
+    found = [v for where, page in (("the console", moderator), ("the captain's phone", ada), ("the bounceback phone", bo),
+                                   ("the hall", hall)) for v in violations(page, f"{where} in a bounceback")]
+    assert not found, "\n".join(found)  # WCAG 2.1 AA, as tests/browser/test_accessibility.py audits the other moments
     bonus_answer(bo, 2, "Verdi")
     rule(moderator, "a", "Verdi")
     for page in (hall, ada, bo):
