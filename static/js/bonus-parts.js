@@ -49,7 +49,8 @@ function partItem(view, b, k, moderator) {
   const inPlay = k === b.part && !over;
   const state = inPlay ? "in-play" : over ? "over" : "unread";
   const text = part.text == null ? el("span", { class: "unread-note", text: "not read yet" }) : el("span", { class: "part-text", text: part.text });
-  const answer = part.answer != null && (moderator || over)
+  // Anyone but the moderator is sent a part's answer only once the part is over (it stays shown if an undo reopens it).
+  const answer = part.answer != null
     ? el("p", { class: "part-answer" }, el("span", { class: "label", text: "Answer " }),
       moderator ? el("strong", {}, answerLineNodes(part.answer)) : el("strong", { text: part.answer }))
     : null;

@@ -202,13 +202,16 @@ function renderTeamPhase(view) {
 function renderBonusTurn(view, b) {
   const captain = isCaptain(view);
   const mine = b.answering === MY_TEAM;
-  const canAnswer = mine && captain && !b.typed && b.part >= 0 && view.status === "live" && !view.paused;
+  // An undo after the part's answer was shown: the moderator rules again on what was said, and takes no new answer.
+  const reviewed = b.part >= 0 && b.parts[b.part].answer != null;
+  const canAnswer = mine && captain && !b.typed && !reviewed && b.part >= 0 && view.status === "live" && !view.paused;
   $("submit-form").hidden = !canAnswer;
   if (canAnswer && !submitWasShown) $("submit-input").focus();
   submitWasShown = canAnswer;
   const part = `part ${b.part + 1}`;
   let note;
-  if (b.typed && b.typed.team === MY_TEAM) note = `Answered: “${b.typed.text}” — waiting for the moderator.`;
+  if (reviewed && b.answering) note = `The moderator is ruling part ${b.part + 1} again.`;
+  else if (b.typed && b.typed.team === MY_TEAM) note = `Answered: “${b.typed.text}” — waiting for the moderator.`;
   else if (mine && b.bounce) note = captain ? `Bounceback! Answer ${part} for your team.` : `Bounceback! Confer here; your captain answers ${part}.`;
   else if (mine) note = captain ? `Confer with your team, then answer ${part}.` : `Confer here; your captain answers ${part} for the team.`;
   else if (b.answering) note = `${teamName(view, b.answering)} ${b.bounce ? "answer the bounceback" : "answer"} ${part}${view.rules?.bounceback && !b.bounce ? "; a miss bounces to your team" : ""}.`;
