@@ -192,7 +192,7 @@ def _question_frame(q: dict, kind: str, d: dict, frame: dict, seats: dict) -> No
                              "code": d.get("code"), "reason": d.get("reason", "")})
     elif kind == "ruling":
         _ruling(q, d, seq)
-    elif kind == "undo":
+    elif kind == "undo" and any(r["id"] == d.get("ruling") for r in q["rulings"]):  # (a bonus part's: the tossup stays)
         q["rulings"] = [r for r in q["rulings"] if r["id"] != d.get("ruling")]
         for b in q["buzzes"]:
             if b["ruling"] == d.get("ruling"):
