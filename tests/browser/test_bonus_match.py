@@ -150,6 +150,14 @@ def test_a_tossup_bonus_match_with_a_bounceback_and_a_tiebreaker(bonus_server, o
         read_part(moderator, number)
         rule_spoken(moderator, "r", "Scholars", number)
         rule_spoken(moderator, "r", "Humans", number)  # the bounceback, nobody answered
+        if number == 1:  # U takes the bounceback's ruling back: the part's answer stays up and no new answer is taken
+            expect(part(hall, 1).locator(".part-answer")).to_contain_text("Danube")
+            moderator.keyboard.press("u")
+            expect(ada.locator("#team-note")).to_have_text("The moderator is ruling part 1 again.")
+            expect(ada.locator("#submit-form")).to_be_hidden()
+            expect(part(hall, 1).locator(".bonus-ruling")).to_have_count(1)
+            expect(part(hall, 1).locator(".part-answer")).to_contain_text("Danube")
+            rule_spoken(moderator, "r", "Humans", number)
         expect(part(hall, number).locator(".bonus-ruling.reject")).to_have_count(2)
     expect(hall.locator("#answer-line .bonus-outcome")).to_have_text("Bonus: Scholars 0")
     assert shown_scores(hall) == {"Humans": 20, "Scholars": 20}
