@@ -1,7 +1,8 @@
 // What a screen reader says during a match. The question on screen is redrawn on every word, so it is
 // not itself a live region (it would be read again from the start each time); instead this module
 // writes short lines into two visually hidden regions: a polite log (the question's start, its words
-// in phrases, pause and resume, the answer when it closes) and an assertive one for what a player
+// in phrases, pause and resume, the answer when it closes, a bonus's leadin, each part as read and its
+// answer once the part is over) and an assertive one for what a player
 // must know at once (you hold the floor, a prompt, your side's ruling). The feed (role=log) says the
 // rest: every ruling and note as it comes.
 
@@ -58,12 +59,32 @@ export class Announcer {
     const ends = /[.?!;:]$/.test(q.words[shown - 1] || "");
     if (pending().length >= PHRASE_WORDS || ends || q.possession || q.closed || q.mode !== "buzz") flush();
     else if (pending().length) this.timer = setTimeout(flush, PHRASE_WAIT_MS);
-    if (q.closed && !this.closedSaid) {
+    const over = q.closed || !!q.bonus;  // a bonus follows its tossup's close, in the same moment
+    if (over && !this.closedSaid) {
       this.closedSaid = true;
       const r = q.result;
       this.say(`Answer: ${q.answer || ""}. ${r ? `${teamName(view, r.team)} +${r.points}.` : "Nobody got it."}`);
     }
-    if (!q.closed) this.closedSaid = false;
+    if (!over) this.closedSaid = false;
+    if (q.bonus) this.bonus(q, view);
+  }
+
+  /** A bonus: its leadin, each part as it is read, and each part's answer once the part is over. */
+  bonus(q, view) {
+    const b = q.bonus;
+    const lines = [[`${q.index}:bonus`, `Bonus for ${teamName(view, b.team)}: ${b.leadin}`]];
+    b.parts.forEach((part, k) => {
+      if (k <= b.part && part.text != null) lines.push([`${q.index}:${k}:read`, `Part ${k + 1}, for ${part.value}: ${part.text}`]);
+      if (k <= b.part && part.answer != null && part.rulings.length && (b.answering === null || k < b.part)) {
+        lines.push([`${q.index}:${k}:over`, `Part ${k + 1}: the answer is ${part.answer}.`]);
+      }
+    });
+    if (!this.bonusSaid || this.bonusSaid.question !== q.index) this.bonusSaid = Object.assign(new Set(), { question: q.index });
+    for (const [key, text] of lines) {
+      if (this.bonusSaid.has(key)) continue;
+      this.bonusSaid.add(key);
+      this.say(text);
+    }
   }
 
   /** What the player must know at once: the floor is theirs, a prompt, their side's ruling. */

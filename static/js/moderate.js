@@ -1,7 +1,10 @@
 // The moderator console: the full question and answer line, the floor, one-key rulings and the
-// controls of the match. Keys: A accept, P prompt, R reject, N next, Space reveal, U undo,
-// H pause/resume. Keys never fire while the moderator is typing in a field.
+// controls of the match, and during a tossup's bonus its parts, each part's answer line and result.
+// Keys: A accept, P prompt, R reject (in a bonus: the answer to the part in play), N next (in a bonus:
+// read the next part), Space reveal, U undo, H pause/resume. Keys never fire while the moderator is
+// typing in a field.
 
+import { bonusTotal, renderBonus } from "./bonus-parts.js";
 import { possessive, seatName, teamName } from "./match-fold.js";
 import { renderProtests } from "./protest-panel.js";
 import { floorAnswer, ruleData, ruleLabel } from "./ruling-target.js";
@@ -23,6 +26,14 @@ let shown = null;  // the answer the ruling buttons name as last drawn ({team, s
 function canReveal(view) {
   const q = view.question;
   return !!q && !q.closed && q.mode === "buzz" && !q.possession && !view.paused && q.revealed < q.words.length;
+}
+
+/** The bonus part the moderator may read now (its index), or null: the previous part is over and one is left. */
+function partToRead(view) {
+  const b = view.question?.bonus;
+  if (!b || b.ended || view.status !== "live" || view.paused || b.answering !== null) return null;
+  const k = b.part + 1;
+  return k < b.parts.length && (k === 0 || b.parts[b.part].rulings.length) ? k : null;
 }
 
 function canNext(view) {
@@ -49,6 +60,8 @@ function reasonOf(input, box) {
 
 function next() {
   const view = client.view;
+  const part = partToRead(view);
+  if (part !== null) { command("read_part", { part }).catch(() => {}); return; }
   if (!canNext(view)) return;
   command(view.status === "setup" ? "start" : "next").catch(() => {});
 }
@@ -86,6 +99,7 @@ document.addEventListener("keydown", (e) => {
 
 for (const button of document.querySelectorAll("[data-rule]")) button.addEventListener("click", () => rule(button.dataset.rule));
 $("btn-next").addEventListener("click", next);
+$("btn-read-part").addEventListener("click", next);
 $("btn-reveal").addEventListener("click", () => KEYS[" "]());
 $("btn-undo").addEventListener("click", () => KEYS.u());
 $("btn-pause").addEventListener("click", togglePause);
@@ -176,6 +190,7 @@ function render(view) {
   $("paused").hidden = !view.paused;
   renderQuestion($("question"), view, { showUnread: true });
   renderAnswerLine(view);
+  renderBonusPanel(view);
   renderFloor(view);
   renderSnippets($("snippets"), view);
   renderScores($("scores"), view);
@@ -204,15 +219,52 @@ function renderAnswerLine(view) {
   $("category").textContent = [q?.category, full?.subcategory].filter(Boolean).join(" / ");
 }
 
+/** The bonus in play: every part with its whole answer line and its rulings, the part to read next, and how many bonuses the packet has left. */
+function renderBonusPanel(view) {
+  const b = view.question?.bonus;
+  $("bonus-panel").hidden = !b;
+  renderBonus($("bonus"), view, { moderator: true });
+  if (!b) return;
+  const left = view.bonuses_left;
+  $("bonuses-left").textContent = left == null ? "" : left ? `${left} more bonus${left === 1 ? "" : "es"} in the packet after this one.` : "The packet's last bonus: tossups go on without bonuses after it.";
+  const k = partToRead(view);
+  const button = $("btn-read-part");
+  button.hidden = b.ended || b.part + 1 >= b.parts.length;  // the last part is read: nothing more to read
+  button.disabled = k === null;
+  button.querySelector(".read-label").textContent = `Read part ${Math.min(b.part + 2, b.parts.length)}`;
+}
+
+/** The floor during a bonus: the team's typed answer waiting for a ruling, or who confers on the part in play. */
+function bonusFloor(view, b) {
+  if (b.ended) return el("p", { class: "floor-result", text: `Bonus over: ${teamName(view, b.team)} ${b.points[b.team] ?? 0}.` });
+  if (b.typed) {
+    const t = b.typed;
+    return el("div", { class: `possession ${teamClass(view, t.team)}` },
+      el("p", { class: "who" }, el("strong", { text: seatName(view, t.seat) }), ` (${teamName(view, t.team)}) answered part ${b.part + 1}`,
+        b.bounce ? el("span", { class: "pill warn", text: "bounceback" }) : null),
+      el("p", { class: "typed", text: t.text }));
+  }
+  if (b.answering) {
+    return el("div", { class: `possession ${teamClass(view, b.answering)}` },
+      el("p", { class: "who" }, el("strong", { text: teamName(view, b.answering) }), ` confer on part ${b.part + 1}`,
+        b.bounce ? el("span", { class: "pill warn", text: "bounceback" }) : null),
+      el("p", { class: "typed pending", text: "waiting for the captain's answer… (rule a spoken answer any time)" }));
+  }
+  return el("p", { class: "muted", text: `Read part ${b.part + 2} when the room is ready (N).` });
+}
+
 function renderFloor(view) {
   const box = $("floor");
   const q = view.question;
   box.replaceChildren();
   if (!q) { box.append(el("p", { class: "muted", text: "No question is open." })); return; }
-  if (q.closed) {
+  if (q.bonus) {
+    box.append(bonusFloor(view, q.bonus));
+  } else if (q.closed) {
     const r = q.result;
     const where = r && (view.rules?.phases?.length || 1) > 1 ? ` in phase ${r.phase}` : "";
     box.append(el("p", { class: "floor-result", text: r ? `${teamName(view, r.team)} scored ${r.points}${where}.` : "Dead: nobody got it." }));
+    if (r && !q.tiebreaker && view.bonuses_left === 0) box.append(el("p", { class: "muted", text: "No bonus: the packet's bonuses are all heard; tossups go on without them." }));
   } else if (q.mode === "buzz") {
     const p = q.possession;
     if (!p) {
@@ -294,10 +346,11 @@ function renderHistory(view) {
   }
   const open = view.question && !view.question.closed ? view.question.number : null;
   const entries = [...view.history].reverse();
-  if (open !== null) entries.unshift({ number: open, answer: view.question.answer, current: true });
+  // A tossup whose bonus is in play is in the history already (it closed before its bonus began).
+  if (open !== null && !view.question.bonus) entries.unshift({ number: open, answer: view.question.answer, current: true });
   box.replaceChildren(...entries.map((h) => {
     const rulings = h.thrown_out ? [] : (byNumber.get(h.number) || []);
-    const result = h.current ? "in play" : h.thrown_out ? `thrown out${h.reason ? `: ${h.reason}` : ""}` : h.result ? `${teamName(view, h.result.team)} +${h.result.points}` : "dead";
+    const result = h.current ? "in play" : h.thrown_out ? `thrown out${h.reason ? `: ${h.reason}` : ""}` : h.result ? `${teamName(view, h.result.team)} +${h.result.points}${h.bonus ? `; bonus: ${bonusTotal(view, h.bonus)}` : ""}` : "dead";
     return el("li", { class: "history-item" },
       el("p", {}, el("strong", { text: `Q${h.number}` }), " ", el("span", { class: "muted" }, answerLineNodes(h.answer || "")), " · ", result),
       rulings.length ? el("ul", { class: "rulings" }, rulings.map((r) => rulingRow(view, r, h.number !== open))) : null,
@@ -435,6 +488,7 @@ function renderControls(view) {
     b.dataset.answer = shown ? shown.seq : "";
   }
   $("btn-next").disabled = !canNext(view);
+  $("btn-next").hidden = !!view.question?.bonus && !view.question.bonus.ended;  // the bonus panel's Read part has N meanwhile
   $("btn-next").firstChild.textContent = view.status === "setup" ? "Start match " : "Next question ";
   $("btn-reveal").hidden = !["moderator", "voice"].includes(view.rules?.reveal);  // by hand, also when reading aloud
   $("btn-reveal").disabled = !canReveal(view);

@@ -1,9 +1,12 @@
 // The player's screen, phone first: words as they come, a big BUZZ button (or the space bar),
 // the answer box when you hold the floor, and in team phases the team's discussion where the
-// captain submits or passes.
+// captain submits or passes. During a tossup's bonus: its leadin and each part as read, each part's
+// result and answer once it is over; the team that may answer confers in its team box and its captain
+// answers (the other team too on a bounceback).
 
 import { FINAL_CLOSES } from "./match-socket.js";
-import { seatName, teamName } from "./match-fold.js";
+import { bonusTotal, renderBonus } from "./bonus-parts.js";
+import { possessive, seatName, teamName } from "./match-fold.js";
 import { el, openScreen, phaseText, renderFeed, renderFinal, renderQuestion, renderScores, renderSnippets, showEnded } from "./ui.js";
 import { renderProtestBox } from "./protest-box.js";
 import { ClockProbe } from "./server-clock.js";
@@ -59,7 +62,7 @@ const isCaptain = (view) => !!(view.seats[ME]?.captain ?? config.captain);
 
 function canBuzz(view) {
   const q = view.question;
-  return view.status === "live" && !view.paused && !!q && !q.closed && q.mode === "buzz" && !q.possession
+  return view.status === "live" && !view.paused && !!q && !q.closed && !q.bonus && q.mode === "buzz" && !q.possession
     && !q.locked.includes(MY_TEAM) && q.revealed > 0;
 }
 
@@ -87,6 +90,11 @@ function textForm(formId, inputId, type) {
     const text = input.value.trim();
     if (!text) return;
     const q = client.view.question;
+    // A team's answer in a bonus answers the part in play (named, so a late retry never lands on the next).
+    if (type === "submit" && q?.bonus) {
+      send("bonus_answer", { text, question: q.index, part: q.bonus.part }).then(() => { input.value = ""; }).catch(() => {});
+      return;
+    }
     // Name the question (and phase) this was typed for, so a late retry never lands on the next one.
     const meantFor = type === "chat" || !q ? {} : type === "answer" ? { question: q.index } : { question: q.index, phase: q.phase };
     send(type, { text, ...meantFor }).then(() => { input.value = ""; }).catch(() => {});
@@ -118,6 +126,9 @@ function render(view) {
   $("phase").textContent = view.paused ? `${phaseText(view)} · paused` : phaseText(view);
   $("me").textContent = `${view.seats[ME]?.name ?? ""} · ${teamName(view, MY_TEAM)}${isCaptain(view) ? " · captain" : ""}`;
   renderQuestion($("question"), view);
+  $("question").hidden = !!q?.bonus;  // the tossup is over: its bonus takes the space
+  $("bonus").hidden = !q?.bonus;
+  renderBonus($("bonus"), view);
   renderAnswerBox(view);
   renderTeamPhase(view);
   renderSnippets($("snippets"), view);
@@ -129,7 +140,7 @@ function render(view) {
   renderFeed($("feed"), view, { limit: 4, omit: shown ? ["closed"] : [] });
   const buzzable = canBuzz(view) && !isEnded;
   $("buzz").disabled = !buzzable;
-  $("buzz").hidden = view.status === "finished" || (!!q && q.mode === "team" && !q.closed);
+  $("buzz").hidden = view.status === "finished" || (!!q && q.mode === "team" && !q.closed) || (!!q?.bonus && !q.bonus.ended);
   $("status-line").textContent = statusLine(view);
   announcer.update(view);
 }
@@ -137,7 +148,7 @@ function render(view) {
 function statusLine(view) {
   const q = view.question;
   if (!q) return view.status === "finished" ? "" : "Waiting for the next question.";
-  if (q.closed) return "";
+  if (q.closed || q.bonus) return "";
   if (q.mode === "buzz") {
     if (q.possession?.seat === ME) return q.possession.answer != null ? "Your answer is with the moderator." : q.possession.prompted ? "Prompt: say more." : "You buzzed: answer now!";
     if (q.possession) return `${seatName(view, q.possession.seat)} (${teamName(view, q.possession.team)}) buzzed.`;
@@ -160,13 +171,17 @@ function renderAnswerBox(view) {
 let submitWasShown = false;
 function renderTeamPhase(view) {
   const q = view.question;
-  const team = !!q && q.mode === "team" && !q.closed;
+  const bonus = q?.bonus && !q.bonus.ended ? q.bonus : null;
+  const team = !!q && ((q.mode === "team" && !q.closed) || !!bonus);
   $("team-phase").hidden = !team;
   if (!team) { submitWasShown = false; return; }
   const chat = q.chat[MY_TEAM] || [];
   const log = $("chat-log");
   log.replaceChildren(...chat.map((m) => el("li", { class: m.seat === ME ? "mine" : "" }, el("strong", { text: `${m.name}: ` }), m.text)));
   log.scrollTop = log.scrollHeight;
+  $("btn-pass").hidden = !!bonus;
+  $("submit-label").textContent = bonus ? `Team answer to part ${bonus.part + 1}` : "Team answer";
+  if (bonus) { renderBonusTurn(view, bonus); return; }
   const out = q.locked.includes(MY_TEAM) || q.passed.includes(MY_TEAM);
   const sub = q.submissions[MY_TEAM];
   const captain = isCaptain(view);
@@ -183,6 +198,27 @@ function renderTeamPhase(view) {
   $("team-note").textContent = note;
 }
 
+/** In a bonus: the captain of the team that may answer the part gets the answer box; everyone is told whose turn it is. */
+function renderBonusTurn(view, b) {
+  const captain = isCaptain(view);
+  const mine = b.answering === MY_TEAM;
+  // An undo after the part's answer was shown: the moderator rules again on what was said, and takes no new answer.
+  const reviewed = b.part >= 0 && b.parts[b.part].answer != null;
+  const canAnswer = mine && captain && !b.typed && !reviewed && b.part >= 0 && view.status === "live" && !view.paused;
+  $("submit-form").hidden = !canAnswer;
+  if (canAnswer && !submitWasShown) $("submit-input").focus();
+  submitWasShown = canAnswer;
+  const part = `part ${b.part + 1}`;
+  let note;
+  if (reviewed && b.answering) note = `The moderator is ruling part ${b.part + 1} again.`;
+  else if (b.typed && b.typed.team === MY_TEAM) note = `Answered: “${b.typed.text}” — waiting for the moderator.`;
+  else if (mine && b.bounce) note = captain ? `Bounceback! Answer ${part} for your team.` : `Bounceback! Confer here; your captain answers ${part}.`;
+  else if (mine) note = captain ? `Confer with your team, then answer ${part}.` : `Confer here; your captain answers ${part} for the team.`;
+  else if (b.answering) note = `${teamName(view, b.answering)} ${b.bounce ? "answer the bounceback" : "answer"} ${part}${view.rules?.bounceback && !b.bounce ? "; a miss bounces to your team" : ""}.`;
+  else note = b.team === MY_TEAM ? "Your team's bonus: the moderator reads the next part." : `${possessive(teamName(view, b.team))} bonus: the moderator reads the next part.`;
+  $("team-note").textContent = note;
+}
+
 function renderResult(view) {
   const q = view.question;
   const box = $("result");
@@ -196,7 +232,8 @@ function renderResult(view) {
   if (!q || !q.closed) { box.hidden = true; return; }
   const r = q.result;
   box.append(el("p", { class: "label", text: "Answer" }), el("p", { class: "answer", text: q.answer || "" }),
-    el("p", { class: r && r.team === MY_TEAM ? "good" : "", text: r ? `${teamName(view, r.team)} +${r.points}` : "Nobody got it." }));
+    el("p", { class: r && r.team === MY_TEAM ? "good" : "", text: r ? `${teamName(view, r.team)} +${r.points}` : "Nobody got it." }),
+    ...(q.bonus ? [el("p", { class: "bonus-result", text: `Bonus: ${bonusTotal(view, q.bonus)}` })] : []));
   box.hidden = false;
 }
 

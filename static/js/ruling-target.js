@@ -6,20 +6,32 @@ import { possessive, teamName } from "./match-fold.js";
 
 export const VERDICTS = { accept: "Accept", prompt: "Prompt", reject: "Reject" };
 
-/** The answer on the floor as the console shows it, {team, seq}, or null when there is nothing to rule. */
+/**
+ * The answer on the floor as the console shows it, {team, seq}, or null when there is nothing to rule. In a
+ * bonus it is the answer to the part in play, {team, seq, part}: the team that may answer it (the other
+ * team on a bounceback), from the part's reading on (a spoken answer needs nothing typed), and the seq
+ * moves to the captain's typed answer the moment it arrives.
+ */
 export function floorAnswer(view) {
   const q = view.question;
   if (!q || q.closed || view.status !== "live" || q.floor_seq == null) return null;
+  const b = q.bonus;
+  if (b) {
+    const team = b.typed?.team ?? b.answering;
+    return team && !b.ended ? { team, seq: q.floor_seq, part: b.part } : null;
+  }
   const team = q.mode === "buzz" ? q.possession?.team : q.floor;
   return team ? { team, seq: q.floor_seq } : null;
 }
 
-/** A ruling button's words: "Accept Humans' answer" (the side's name), or the verdict alone with nothing to rule. */
+/** A ruling button's words: "Accept Humans' answer" (the side's name; in a bonus "… answer to part 2"), or the verdict alone with nothing to rule. */
 export function ruleLabel(view, verdict, shown = floorAnswer(view)) {
-  return shown ? `${VERDICTS[verdict]} ${possessive(teamName(view, shown.team))} answer` : VERDICTS[verdict];
+  if (!shown) return VERDICTS[verdict];
+  const part = shown.part == null ? "" : ` to part ${shown.part + 1}`;
+  return `${VERDICTS[verdict]} ${possessive(teamName(view, shown.team))} answer${part}`;
 }
 
 /** The rule command's data for a verdict on the answer shown (the console adds what it heard and why). */
 export function ruleData(verdict, shown) {
-  return { verdict, answer: shown.seq };
+  return shown.part == null ? { verdict, answer: shown.seq } : { verdict, answer: shown.seq, part: shown.part };
 }

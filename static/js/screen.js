@@ -4,7 +4,9 @@
 //
 // It shows the question as it is read, the scoreboard with each side's part in the phase (priority,
 // the floor, answered, passed, out), the phase and its clock, where each buzz came, each answer and
-// ruling, the answer at the close, each bot's card, and at the end the closing moment.
+// ruling, the answer at the close, each bot's card, and at the end the closing moment. During a tossup's
+// bonus the question's place shows the bonus (bonus-parts.js: its leadin, the parts as read, each part's
+// result and answer) and the banner keeps the tossup's answer, with the bonus's total once it is over.
 //
 // The screen never scrolls: its parts share the height of the box it is drawn in. The question's text
 // shrinks until it fits (fitText), never below the size the back row of a hall reads (the CSS
@@ -13,6 +15,7 @@
 // guesses (the console has them all), the feed its older lines, the phase-3 search results the later
 // results (fitSnippets, fitItems).
 
+import { bonusTotal, renderBonus } from "./bonus-parts.js";
 import { teamName } from "./match-fold.js";
 import { el, phaseText, renderBots, renderFeed, renderFinal, renderQuestion, renderScores, renderSnippets, teamClass } from "./ui.js";
 
@@ -27,17 +30,19 @@ export function renderScreen(view, { links = [] } = {}) {
   renderScores($("scores"), view);
   markSides($("scores"), view);
   $("phase").textContent = view.paused ? `${phaseText(view)} · paused` : phaseText(view);
-  renderQuestion($("question"), view);
+  if (q?.bonus) renderBonus($("question"), view);
+  else renderQuestion($("question"), view);
   renderBots($("bots"), view);
   renderSnippets($("snippets"), view);
   renderFeed($("feed"), view, { limit: 3, omit: ["closed"] });  // the answer has its own banner
   renderFinal($("final"), view, { links });
   const box = $("answer-line");
   box.replaceChildren();
-  if (q?.closed && !finished) {
+  if ((q?.closed || q?.bonus) && !finished) {  // during a bonus: the tossup's answer, heard before it
     const r = q.result;
     box.append(el("span", { class: "label", text: "Answer" }), el("strong", { class: "answer", text: q.answer || "" }),
       el("span", { class: "outcome" }, r ? [el("span", { class: "outcome-team", text: teamName(view, r.team) }), ` +${r.points}`] : "nobody got it"));
+    if (q.bonus?.ended) box.append(el("span", { class: "outcome bonus-outcome", text: `Bonus: ${bonusTotal(view, q.bonus)}` }));
   }
   box.hidden = !box.childElementCount;
   fitScreen(view);
@@ -50,6 +55,12 @@ export function sideMarks(view, team) {
   const q = view.question;
   if (!q || q.closed || view.status !== "live") return [];
   const marks = [];
+  const b = q.bonus;
+  if (b) {  // a bonus: whose it is, and who confers on the part in play
+    if (b.team === team) marks.push(["priority", "bonus"]);
+    if (b.answering === team) marks.push(b.typed ? ["done", "answered"] : ["busy", b.bounce ? "bounceback" : "conferring"]);
+    return marks;
+  }
   if ((view.rules?.phases?.length || 1) > 1 && q.priority === team) marks.push(["priority", "priority"]);
   if (q.mode === "team") {
     const submitted = Object.hasOwn(q.submissions || {}, team);
@@ -186,7 +197,7 @@ function fitScreen(view) {
   const feed = $("feed");
   if (feed) fitFeed(feed);
   const q = view.question;
-  const key = q ? `${q.number}|${q.phase}|${q.closed}|${view.status}` : view.status;
+  const key = q ? `${q.number}|${q.phase}|${q.closed}|${q.bonus ? "bonus" : ""}|${view.status}` : view.status;
   for (const [id, max, min] of FIT) {
     const box = $(id);
     if (!box || box.hidden || !box.clientHeight) continue;

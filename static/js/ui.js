@@ -102,6 +102,7 @@ export function phaseText(view) {
   if (!q) return view.status === "live" ? `After question ${view.number}` : "Before the match";
   const total = view.rules?.questions;
   const parts = [q.tiebreaker ? `Tiebreaker` : `Question ${q.number}${total ? ` of ${total}` : ""}`];
+  if (q.bonus) return [...parts, bonusPhase(view, q.bonus)].join(" · ");
   const phases = view.rules?.phases?.length || 1;
   if (phases > 1) parts.push(`Phase ${q.phase} of ${phases}`);
   parts.push(MODE_TEXT[q.mode] || q.mode);
@@ -110,7 +111,14 @@ export function phaseText(view) {
   return parts.join(" · ");
 }
 
-const DEADLINE_TEXT = { answer: "to answer", prompt: "to answer the prompt", dead: "to buzz", discussion: "to discuss" };
+/** Where a bonus stands, for the phase banner: "bonus for Humans · part 2 of 3", "… · bounceback", "… · over". */
+function bonusPhase(view, b) {
+  const where = b.ended ? "over" : b.part < 0 ? "first part next" : `part ${b.part + 1} of ${b.parts.length}${b.bounce ? " · bounceback" : ""}`;
+  return `bonus for ${teamName(view, b.team)} · ${where}`;
+}
+
+const DEADLINE_TEXT = { answer: "to answer", prompt: "to answer the prompt", dead: "to buzz", discussion: "to discuss",
+  confer: "to confer", bounce: "for the bounceback" };
 
 /** {text, kind, seconds} for the running deadline, or null. */
 export function timer(view, now) {

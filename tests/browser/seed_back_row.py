@@ -1,14 +1,16 @@
 """Seed a fresh database for the back-row tests: the hall's screen in each moment of a match (reading,
-a buzz, the team phase, the question closed, the end), with two bots of one kind whose long names
+a buzz, the team phase, the question closed, the end, and a tossup's bonus with a bounceback), with two bots of one kind whose long names
 differ only at their ends, and a finished event for its leaderboard.
 
 Run as a script with DATABASE_URL pointing at the test's SQLite file, before Daphne starts. Prints
-{"user", "password", "matches": {stage: code, "setup": one not started, "to_rule": a second "buzz"}, "bots": [names], "event"} as JSON on the last line.
+{"user", "password", "matches": {stage: code, "setup": one not started, "to_rule": a second "buzz", "bonus": one in its
+bonus}, "bots": [names], "event"} as JSON on the last line.
 """
 import io
 import json
 import tempfile
 
+from seed_bonus import bonus_packet, staged_bonus  # run as a script: this folder is on sys.path
 from seed_hall import PASSWORD, SIMULATED, SLOW, TIERS, USER, long_packet, staged_match  # run as a script: this folder is on sys.path
 
 from django.contrib.auth import get_user_model
@@ -42,6 +44,7 @@ def seed() -> dict:
     codes["setup"] = create_match_record(title="Humans vs. computer", packet=packet, format_name="efficientqa",
                                          overrides=SLOW, teams=teams).code  # not started: the screen is the way in
     codes["to_rule"] = staged_match(packet, "buzz", teams, overrides=SLOW, title="Humans vs. computer").code  # the test rules it
+    codes["bonus"] = staged_bonus(bonus_packet("back-row-bonus"), title="Humans vs. scholars")
     return {"user": USER, "password": PASSWORD, "matches": codes, "bots": [BOTS[tier] for tier in TIERS],
             "event": seed_event()}
 

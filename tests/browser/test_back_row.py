@@ -1,6 +1,6 @@
 """The hall read from the back row, in real Chromium: on the big screen in every moment of a match
 (the way in before it, the question being read, a buzz, the team phase, the question closed with the
-bot cards, the end, a ruling arriving in the feed)
+bot cards, the end, a ruling arriving in the feed, a tossup's bonus with its parts' results)
 and on the event's leaderboard, every visible text is at least 24 px on a 1920x1080 screen and 18 px
 on a 1280x720 one; two bots of one kind are told apart by their whole names; where each buzz came is
 marked beside the question's words, never among them; and the hall's pages carry no site bar.
@@ -20,7 +20,7 @@ from tests.browser.test_live_match import expect, log_in, rule
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
 FLOOR_PX = {(1920, 1080): 24, (1280, 720): 18}  # the smallest text the back row reads, per screen size
-STAGES = ("setup", "phase1", "buzz", "phase3", "closed", "finished")
+STAGES = ("setup", "phase1", "buzz", "phase3", "closed", "finished", "bonus")
 
 
 @pytest.fixture(scope="module")
@@ -77,6 +77,10 @@ def open_stage(open_page, server, stage, width, height):
         expect(screen.locator("#join-panel")).to_be_visible()
     elif stage == "finished":
         expect(screen.locator("#final .final-winner")).to_be_visible()
+    elif stage == "bonus":  # part 1 right, part 2 missed and got on the bounceback, part 3 answered and waiting
+        expect(screen.locator("#phase")).to_contain_text("paused")
+        expect(screen.locator("#question .bonus-part")).to_have_count(3)
+        expect(screen.locator("#question .bonus-ruling")).to_have_count(3)
     else:
         expect(screen.locator("#phase")).to_contain_text("paused")
         expect(screen.locator("#question .word")).not_to_have_count(0)
@@ -95,6 +99,9 @@ def test_every_text_on_the_hall_is_read_from_the_back_row_in_every_moment(back_r
             expect(cards).to_have_count(3)
             for i in range(3):
                 assert_in_view(cards.nth(i), f"bot card {i + 1} at {stage}")
+        if stage == "bonus":  # every part, its results and the answers shown so far, whole, and the tossup's answer
+            for what in ("#question .bonus-leadin", "#question .bonus-part[data-part='2'] .bonus-typed", "#answer-line .answer"):
+                assert_in_view(screen.locator(what), f"{what} in the bonus")
         assert_readable_from_the_back(screen, f"the hall at {stage}, {width}x{height}", floor)
 
     board = open_page(width, height)
