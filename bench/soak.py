@@ -35,6 +35,8 @@ import asyncio
 import collections
 import itertools
 import json
+import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -205,7 +207,7 @@ async def forger(port: int, info: dict, until: float, tally: collections.Counter
                 tally["join page failed"] += 1
             try:
                 async with websockets.connect(f"ws://127.0.0.1:{port}/ws/m/{info['join']}/play",
-                                              origin=f"http://127.0.0.1:{port}", close_timeout=1,
+                                              origin=f"http://127.0.0.1:{port}", close_timeout=1, ping_interval=None,
                                               additional_headers={"X-Seat-Token": f"forged{n}:x:y",
                                                                   "X-Forwarded-For": forged}) as ws:
                     await asyncio.wait_for(ws.recv(), 5)
@@ -236,6 +238,9 @@ async def uploader(ports: list[int], until: float, tally: collections.Counter) -
 async def run(args) -> int:
     with Stack("redis", "postgres", "soak", web=2, conductors=2, own_redis=True) as stack:
         stack.env["EXHIBITION_JOINS_PER_MINUTE"] = "10"
+        if args.trace_memory:
+            stack.traced = Path(args.trace_memory).resolve()
+            stack.traced.mkdir(parents=True, exist_ok=True)
         stack.prepare()
         slots = args.matches
         total = slots * (int(args.minutes * 60 / MATCH_S) + 2)  # more than the run can play
@@ -257,10 +262,10 @@ async def run(args) -> int:
         ports = [free_port() for _ in range(2)]
         stack.start_servers(ports)
         for tier in TIERS:  # one worker a tier: a tier's memory limit holds its worker's processes
-            stack.start(f"bots-{tier}", [str(Path(PYTHON).parent / "celery"), "-A", "exhibition", "worker", "-Q",
-                                         f"bots.{tier}", "-n", f"{tier}@%h", "--concurrency", "1",
-                                         "--loglevel", "WARNING"])
-        await stack.wait_ready(ports)
+            stack.start(f"bots-{tier}", stack.python(str(Path(PYTHON).parent / "celery"), "-A", "exhibition", "worker",
+                                                     "-Q", f"bots.{tier}", "-n", f"{tier}@%h", "--concurrency", "1",
+                                                     "--loglevel", "WARNING"))
+        await stack.wait_ready(ports, timeout=300 if stack.traced else 60)  # traced, Django starts slowly
         print(f"soak: {args.minutes:g} min, {slots} matches at a time, 2 web processes, 2 conductors, a bot worker a tier")
         began, began_ms = time.monotonic(), now_ms()
         until = began + args.minutes * 60
@@ -274,12 +279,15 @@ async def run(args) -> int:
         pending = list(info["matches"])
         number = itertools.count()
         samples, faults = [], []
-        sampler = asyncio.get_running_loop().create_task(sample_rss(stack, began, samples))
+        sampler = asyncio.get_running_loop().create_task(sample_rss(stack, began, samples, args.minutes * 60))
         await asyncio.gather(strike(stack, began, args.minutes * 60, faults),
                              forger(ports[0], info, until, mischief["forger"]),
                              uploader(ports, until, mischief["uploader"]),
                              *(play_slot(ports, info, pending, until, out, number) for _ in range(slots)))
         sampler.cancel()
+        if stack.traced:
+            snapshot_servers(stack)
+            await asyncio.sleep(20)  # time to write them
         if not pending:
             print("The run played every match set up before its end: MATCH_S is too long")
         samples.append((time.monotonic() - began, stack.usage()))
@@ -292,13 +300,52 @@ async def run(args) -> int:
         report_faults(faults, out["resumes"], out["heard"], began_ms)
         report_first_minute(out["round_trips"], faults, out["resumes"], began_ms, args.minutes * 60)
         report_rss(samples)
+        if stack.traced:
+            report_growth(stack.traced)
     return 0
 
 
-async def sample_rss(stack: Stack, began: float, samples: list) -> None:
+async def sample_rss(stack: Stack, began: float, samples: list, run_s: float) -> None:
+    """RSS every SAMPLE_S; with --trace-memory, a tracemalloc snapshot of every Python server where the
+    fit starts (another is taken at the end)."""
+    steady_from = STEADY_AFTER_S if run_s >= STEADY_AFTER_S + 5 * SAMPLE_S else WARM_S
+    snapped = False
     while True:
         samples.append((time.monotonic() - began, stack.usage()))
+        if stack.traced and not snapped and samples[-1][0] >= steady_from:
+            snapshot_servers(stack)
+            snapped = True
         await asyncio.sleep(SAMPLE_S)
+
+
+def snapshot_servers(stack: Stack) -> None:
+    """Ask every traced server for a tracemalloc snapshot (bench/_traced.py writes it on SIGUSR2)."""
+    for name, proc in stack.procs.items():
+        if name != "redis" and proc.poll() is None:
+            os.kill(proc.pid, signal.SIGUSR2)
+
+
+def report_growth(folder: Path, top: int = 12) -> None:
+    """What grew in each traced process between its first and its last snapshot, by line of code."""
+    import tracemalloc
+
+    runs = collections.defaultdict(list)
+    for path in folder.glob("*.tracemalloc"):
+        pid, n = path.stem.split("-")
+        runs[pid].append((int(n), path))
+    ignore = [tracemalloc.Filter(False, tracemalloc.__file__), tracemalloc.Filter(False, "<frozen importlib._bootstrap>")]
+    for pid, snaps in sorted(runs.items()):
+        if len(snaps) < 2:
+            continue
+        snaps.sort()
+        first = tracemalloc.Snapshot.load(str(snaps[0][1])).filter_traces(ignore)
+        last = tracemalloc.Snapshot.load(str(snaps[-1][1])).filter_traces(ignore)
+        grown = [d for d in last.compare_to(first, "traceback") if d.size_diff > 0][:top]
+        print(f"\nWhat grew in process {pid} over {len(snaps) - 1} samples of {SAMPLE_S:.0f} s "
+              f"(+{sum(d.size_diff for d in last.compare_to(first, 'filename')) / MIB:.1f} MiB traced in all):")
+        for d in grown:
+            frames = [f"{f.filename.rsplit('site-packages/', 1)[-1]}:{f.lineno}" for f in d.traceback][-4:]
+            print(f"  {d.size_diff / 1024:+9.0f} KiB {d.count_diff:+7d} blocks  " + " <- ".join(reversed(frames)))
 
 
 async def strike(stack: Stack, began: float, run_s: float, faults: list) -> None:
@@ -420,6 +467,9 @@ def report_rss(samples: list) -> None:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--minutes", type=float, default=3.0, help="how long to play (an hour: 60)")
+    parser.add_argument("--trace-memory", metavar="DIR",
+                        help="run the servers under tracemalloc (bench/_traced.py), snapshots in DIR, and print "
+                             "what grew in each (slows them: its RSS and round trips are not the untraced ones)")
     parser.add_argument("--matches", type=int, default=6, choices=range(1, 13), metavar="1-12",
                         help="matches played at a time")
     return asyncio.run(run(parser.parse_args(argv)))
