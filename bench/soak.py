@@ -341,8 +341,9 @@ def report_growth(folder: Path, top: int = 12) -> None:
         first = tracemalloc.Snapshot.load(str(snaps[0][1])).filter_traces(ignore)
         last = tracemalloc.Snapshot.load(str(snaps[-1][1])).filter_traces(ignore)
         grown = [d for d in last.compare_to(first, "traceback") if d.size_diff > 0][:top]
-        print(f"\nWhat grew in process {pid} over {len(snaps) - 1} samples of {SAMPLE_S:.0f} s "
-              f"(+{sum(d.size_diff for d in last.compare_to(first, 'filename')) / MIB:.1f} MiB traced in all):")
+        print(f"\nWhat grew in process {pid} from the start of the fit to the end "
+              f"({sum(d.size_diff for d in last.compare_to(first, 'filename')) / MIB:+.1f} MiB traced in all), "
+              "most recent frame first:")
         for d in grown:
             frames = [f"{f.filename.rsplit('site-packages/', 1)[-1]}:{f.lineno}" for f in d.traceback][-4:]
             print(f"  {d.size_diff / 1024:+9.0f} KiB {d.count_diff:+7d} blocks  " + " <- ".join(reversed(frames)))
