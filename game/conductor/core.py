@@ -247,9 +247,10 @@ class Conductor:
 
     async def let_go_of_finished(self) -> None:
         """Stop hosting the finished matches nothing came for FINISHED_IDLE_MS: a host keeps its match's
-        whole state, so hosting every match ever played grew a conductor by every match (bench/soak.py:
-        about 70 KiB a match). Their leases are no longer renewed and run out; a later message opens
-        the match again (here while the lease lasts, anywhere after)."""
+        whole state, so hosting every match ever played grew a conductor with every match (in
+        bench/soak.py's minutes 10-13, from about 71 to 26 MiB an hour). Their leases are no longer
+        renewed and run out; a later message opens the match again (here while the lease lasts,
+        anywhere after)."""
         now = self.clock()
         for code in [code for code, host in self.hosts.items() if host.done_with(now, FINISHED_IDLE_MS)]:
             await self.hosts.pop(code).stop()
