@@ -31,6 +31,7 @@ class Sock:
         self.name, self.audience, self.url, self.origin, self.cookie = name, audience, url, origin, cookie
         self.seat_token = seat_token  # a player's, sent in the X-Seat-Token header (never in the URL)
         self.reconnect, self.match = reconnect, match
+        self.wait_out: tuple = ()  # refusals a retried command waits out as a new command (bench/soak.py: "paused")
         self.events: list[tuple] = []  # (seq, type, t, received ms, word index); duplicates kept
         self.frame_bytes: dict[int, int] = {}  # seq -> the size of its frame, for the floor to copy
         self.snapshots: list[int] = []  # the seq of each snapshot received
@@ -205,10 +206,14 @@ class Sock:
                 continue
             finally:
                 self.replies.pop(ref, None)
-            if retry and frame.get("type") == "error" and frame["data"].get("code") in TRY_AGAIN \
-                    and time.monotonic() < end:
+                if future.done() and not future.cancelled():
+                    future.exception()  # read: a close that raced the send was raised above, not to be logged again
+            code = frame["data"].get("code") if frame.get("type") == "error" else None
+            if retry and code in (*TRY_AGAIN, *self.wait_out) and time.monotonic() < end:
                 if refusals is not None:
-                    refusals[frame["data"]["code"]] += 1
+                    refusals[code] += 1
+                if code in self.wait_out:  # a refusal is kept under its id: only a new id is decided again
+                    command_id = f"bench-{self.name}-{self.refs + 1}-{os.getpid()}"
                 await asyncio.sleep(0.2)
                 continue
             return frame, first_sent, received

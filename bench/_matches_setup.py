@@ -32,7 +32,8 @@ for m, teams in enumerate(arg["matches"]):
               for team in match.teams.order_by("position")]
     matches.append({"code": match.code, "id": match.id, "tokens": tokens})
 client = Client()
-client.force_login(get_user_model().objects.create_user("bench-moderator", password=None, is_staff=True))
+moderator = get_user_model().objects.filter(username="bench-moderator").first()  # set up in batches: one moderator
+client.force_login(moderator or get_user_model().objects.create_user("bench-moderator", password=None, is_staff=True))
 print(json.dumps({"matches": matches, "session": client.cookies["sessionid"].value}))
 """
 

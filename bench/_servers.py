@@ -88,6 +88,7 @@ class Stack:
         self.dir = Path(tempfile.mkdtemp(prefix=f"exhibition-bench-{tag}-"))
         self.procs: dict[str, subprocess.Popen] = {}
         self.extra: dict[str, int] = {}  # other processes to measure (the bench's watcher processes), name -> pid
+        self.traced: Path | None = None  # a folder: the Python servers run under bench/_traced.py, snapshots there
         self.pg_name: str | None = None
         self.redis_used = False
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
@@ -175,14 +176,20 @@ class Stack:
         proc.kill()
         proc.wait(10)
 
+    def python(self, program: str, *args: str) -> list[str]:
+        """The command line of a Python server: `program` run by the project's python (under
+        bench/_traced.py when self.traced names a folder)."""
+        traced = [str(ROOT / "bench" / "_traced.py"), str(self.traced)] if self.traced else []
+        return [PYTHON, *traced, program, *args]
+
     def start_conductor(self, name: str) -> None:
-        self.start(name, [PYTHON, "manage.py", "conduct"])
+        self.start(name, self.python("manage.py", "conduct"))
 
     def start_servers(self, ports: list[int]) -> None:
         """Daphne on each port (named daphne, daphne-2, ...) and, with Redis, the conductors."""
         for i, port in enumerate(ports):
             self.start("daphne" if i == 0 else f"daphne-{i + 1}",
-                       [DAPHNE, "-b", "127.0.0.1", "-p", str(port), "exhibition.asgi:application"])
+                       self.python(DAPHNE, "-b", "127.0.0.1", "-p", str(port), "exhibition.asgi:application"))
         if self.layer == "redis":
             for i in range(self.conductors):
                 self.start_conductor("conductor" if i == 0 else f"conductor-{i + 1}")

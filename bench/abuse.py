@@ -150,7 +150,7 @@ async def flood_one_socket(ports, n: int, code: str, token: str, until: float, t
                 frame, _, _ = await sock.command(kind, data)
                 tally["ack" if frame.get("type") == "ack" else frame.get("data", {}).get("code", "?")] += 1
         except Exception:
-            tally["closed under it"] += 1
+            tally[f"refused ({sock.closes[-1]})" if sock.closes else "closed under it"] += 1
         finally:
             await sock.close()
 

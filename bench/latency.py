@@ -306,11 +306,12 @@ async def open_rooms(ports: list[int], info: dict, spectators: int, reconnect: b
     return rooms
 
 
-async def play_room(room: Room, questions: int, buzzes: list, late: dict, fault=None) -> None:
-    """One match from start to end; `fault` (an async callable) is run in question 2. A step that
-    fails says which it was and where the match stood."""
+async def play_room(room: Room, questions: int, buzzes: list, late: dict, fault=None, patient: bool = False) -> None:
+    """One match from start to end; `fault` (an async callable) is run in question 2. `patient`: every
+    command is retried and every wait is a fault's, as when a fault may strike from outside (bench/soak.py).
+    A step that fails says which it was and where the match stood."""
     try:
-        await _play_room(room, questions, buzzes, late, fault)
+        await _play_room(room, questions, buzzes, late, fault, patient)
     except Exception as problem:
         tail = [(e[0], e[1]) for e in room.mod.events[-4:]]
         raise RuntimeError(f"match {room.number}: {type(problem).__name__} {problem}; the moderator has seq "
@@ -318,13 +319,13 @@ async def play_room(room: Room, questions: int, buzzes: list, late: dict, fault=
                            f"closes {room.mod.closes}") from problem
 
 
-async def _play_room(room: Room, questions: int, buzzes: list, late: dict, fault=None) -> None:
+async def _play_room(room: Room, questions: int, buzzes: list, late: dict, fault=None, patient: bool = False) -> None:
     mod = room.mod
-    retry = fault is not None
+    retry = patient or fault is not None
     await asyncio.sleep(random.random() * START_SPREAD_S)  # matches start out of step, as the floor's rooms do
     reply, _, _ = await mod.command("start", retry=retry)
     seqs = expect_ack("start", reply)
-    wait_s = FAULT_TIMEOUT if fault else STEP_TIMEOUT
+    wait_s = FAULT_TIMEOUT if retry else STEP_TIMEOUT
     for k in range(questions):
         since = min(seqs) - 1 if seqs else 0
         buzzer = room.teams[k % 2][0]
@@ -355,7 +356,7 @@ async def _play_room(room: Room, questions: int, buzzes: list, late: dict, fault
         else:  # refused (e.g. read to the end under load)
             buzz["error"] = (reply.get("data") or {}).get("code")
         if last is None:  # let the question go dead by itself
-            last = (await mod.wait_for(lambda e: e[1] == "question_closed", since, 60))[0]
+            last = (await mod.wait_for(lambda e: e[1] == "question_closed", since, max(60.0, wait_s)))[0]
         buzzes.append(buzz)
         missing = await room.reach(last, wait_s)
         if missing:

@@ -1,10 +1,15 @@
 """A soak with mischief: the production shape playing matches for a while, beside three hostile clients.
 
 The production shape (PostgreSQL, the Redis channel layer, two web processes, two conductors, a
-Celery worker a bot tier, as docker-compose.yml runs them) plays --matches matches at a time, one after another,
-for --minutes: in each a moderator, three phones and a simulated bot (500mib, 6gib and unlimited in
-turn, asked every word but never buzzing first, so the phones' buzz, answer and the moderator's
-ruling make each question). Meanwhile, from the start to the end:
+Celery worker a bot tier, as docker-compose.yml runs them) plays --matches matches at a time (six by
+default, all six starting at once), one after another, for --minutes: in each a moderator, three phones,
+a hall screen (a /watch socket) and a simulated bot (500mib, 6gib and unlimited in turn, asked every word
+but never buzzing first, so the phones' buzz, answer and the moderator's ruling make each question).
+At a third of the run one conductor is killed and started again (its matches move to the other and
+pause), at two thirds the run's Redis is stopped and started again (the matches whose conductor
+notices pause); each match's moderator resumes its match once it sees the pause, as a moderator
+would, or once play has stood still for STILL_S. Meanwhile, from
+the start to the end:
 - a flood: bench/abuse.py's forty sockets on one seat of another match, re-opening when refused;
 - a forger: joins with a forged X-Forwarded-For each time, and player sockets with forged seat
   tokens, one of each a second;
@@ -13,8 +18,11 @@ ruling make each question). Meanwhile, from the start to the end:
 
 Printed: matches played, seq gaps (per socket, seqs neither received nor covered by a snapshot),
 whether every match's final score is the same in the fold of its log, its box score and the
-archive's sum of score changes, what the mischief was answered, and each long-lived process's RSS
-at the start of play (after WARM_S), at the end, and its growth per hour. Numbers, never pass/fail.
+archive's sum of score changes, what the mischief was answered, when each fault struck and how long
+play stalled, the moderator's round trip p99 over the first minute against the steady p99 (after
+STEADY_AFTER_S, or after the first minute in a shorter run; the faults' stalls left out), and each
+long-lived process's RSS growth per hour, a least-squares fit of samples taken every SAMPLE_S after
+STEADY_AFTER_S (after WARM_S in a shorter run). Numbers, never pass/fail.
 
     .venv/bin/python bench/soak.py --minutes 3        # an hour: --minutes 60
 
@@ -27,6 +35,8 @@ import asyncio
 import collections
 import itertools
 import json
+import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -36,12 +46,20 @@ sys.dont_write_bytecode = True
 
 from _client import connect  # noqa: E402
 from _servers import PYTHON, Stack, free_port  # noqa: E402
-from latency import Room, play_room, question_text  # noqa: E402
+from _client import FAULT_TIMEOUT, now_ms  # noqa: E402
+from latency import Room, pct, play_room, question_text  # noqa: E402
 from _matches_setup import MATCHES_SETUP, human, team  # noqa: E402
 
 TIERS = ("500mib", "6gib", "unlimited")
-QUESTIONS = 4
-WARM_S = 20.0  # RSS is taken as the start of play this long after the matches begin
+QUESTIONS = 8
+SETUP_BATCH = 300  # matches set up in one Django process (its argument must stay under the kernel's 128 KiB)
+MATCH_S = 10.0  # a match takes longer (about 2 s a question): the run sets up one per MATCH_S per slot
+WARM_S = 20.0  # in a run shorter than STEADY_AFTER_S, RSS is fitted from this long after the matches begin
+STEADY_AFTER_S = 600.0  # the first ten minutes are warm-up: the steady figures come after them
+FIRST_S = 60.0  # the first minute, six matches starting at once
+SAMPLE_S = 30.0  # RSS sampled this often
+RESUME_POLL_S = 0.5  # a moderator looks for a pause this often
+STILL_S = 15.0  # play standing still this long makes the moderator press resume (words come every 0.2 s)
 BODY_MB = 20
 UPLOAD_EVERY_S = 5.0
 MIB = 1024 * 1024
@@ -75,14 +93,17 @@ print(json.dumps(out))
 """
 
 
-class NoWatchers:
-    """play_room's rooms may have spectators in other processes; the soak's have none."""
+class HallScreen:
+    """The match's hall screen, one spectator socket, in the place of play_room's watcher processes."""
+
+    def __init__(self, sock):
+        self.sock = sock
 
     async def reached(self, number, seq, timeout):
-        return True
+        return await self.sock.reached(seq, timeout)
 
     def lowest(self, number):
-        return None
+        return self.sock.last_seq
 
 
 def seq_gaps(sock, final: int) -> int:
@@ -99,20 +120,75 @@ async def play_slot(ports, info, matches: list[dict], until: float, out: dict, n
         match = matches.pop()
         n = next(number)
         port = lambda: ports[next(number) % len(ports)]  # noqa: E731
-        mod = await connect(port(), f"/ws/m/{match['code']}/moderate", f"m{n}-mod", "moderator", cookie, True, n)
-        teams = [[await connect(port(), f"/ws/m/{match['code']}/play", f"m{n}-p{t}.{k}", "player", None, True, n, token)
-                  for k, token in enumerate(tokens)] for t, tokens in enumerate(match["tokens"])]
-        room = Room(n, mod, teams, NoWatchers())
+        socks = []
         try:
-            await play_room(room, QUESTIONS, out["buzzes"], out["late"], fault=None)
+            mod = await connect(port(), f"/ws/m/{match['code']}/moderate", f"m{n}-mod", "moderator", cookie, True, n)
+            socks.append(mod)
+            hall = await connect(port(), f"/ws/m/{match['code']}/watch", f"m{n}-hall", "spectator", None, True, n)
+            socks.append(hall)
+            teams = []
+            for t, tokens in enumerate(match["tokens"]):
+                teams.append([])
+                for k, token in enumerate(tokens):
+                    teams[-1].append(await connect(port(), f"/ws/m/{match['code']}/play", f"m{n}-p{t}.{k}", "player",
+                                                   None, True, n, token))
+                    socks.append(teams[-1][-1])
+            for sock in socks:
+                sock.wait_out = ("paused",)  # a command refused during a pause is given again until the resume
+            resumer = asyncio.get_running_loop().create_task(resume_when_paused(mod, out["resumes"]))
+            timed(mod, out["round_trips"])
+            room = Room(n, mod, teams, HallScreen(hall))
+            try:
+                await play_room(room, QUESTIONS, out["buzzes"], out["late"], patient=True)
+            finally:
+                resumer.cancel()
             final = max(e[0] for e in mod.events)
-            out["gaps"] += sum(seq_gaps(s, final) for s in room.socks)
+            out["gaps"] += sum(seq_gaps(s, final) for s in socks)
+            out["heard"].append([e[3] for e in mod.events])
             out["played"].append(match["id"])
         except Exception as problem:
             out["failed"].append(f"{match['code']}: {problem}"[:300])
         finally:
-            for sock in room.socks:
+            for sock in socks:
                 await sock.close()
+
+
+def timed(mod, into: list) -> None:
+    """Record each of the moderator's commands as (sent ms, round trip ms, kind), retries included."""
+    command = mod.command
+
+    async def timed_command(kind, data=None, retry=False, refusals=None):
+        reply, sent, received = await command(kind, data, retry, refusals)
+        into.append((sent, received - sent, kind))
+        return reply, sent, received
+
+    mod.command = timed_command
+
+
+async def resume_when_paused(mod, resumes: list) -> None:
+    """The moderator's part in a fault: once the match shows a pause (its event, or a snapshot after a
+    reconnect), or play has stood still for STILL_S (a pause the moderator's socket was never sent),
+    resume it; the resume is refused until the conductor has paused it, so ask until it is taken or
+    the match is not paused. Each resume taken is recorded as (ms, "seen" or "still")."""
+    events, snapshots, looked = 0, 0, now_ms()
+    while True:
+        await asyncio.sleep(RESUME_POLL_S)
+        seen = [e[1] for e in mod.events[events:]]
+        paused = len(mod.paused_snapshots) > snapshots or ("paused" in seen and seen[::-1].index("paused") <
+                                                             (seen[::-1].index("resumed") if "resumed" in seen else len(seen)))
+        events, snapshots = len(mod.events), len(mod.paused_snapshots)
+        last = max([looked, *(e[3] for e in mod.events[-1:]), *mod.paused_snapshots[-1:]])
+        still = not paused and now_ms() - last > STILL_S * 1000
+        end = time.monotonic() + FAULT_TIMEOUT
+        while (paused or still) and time.monotonic() < end:
+            looked = now_ms()
+            reply = (await mod.command("resume", retry=True))[0]
+            code = (reply.get("data") or {}).get("code")
+            if reply.get("type") == "ack" or code == "not_paused" or still:
+                if reply.get("type") == "ack":
+                    resumes.append((now_ms(), "still" if still else "seen"))
+                break
+            await asyncio.sleep(1.0)
 
 
 async def forger(port: int, info: dict, until: float, tally: collections.Counter) -> None:
@@ -131,7 +207,7 @@ async def forger(port: int, info: dict, until: float, tally: collections.Counter
                 tally["join page failed"] += 1
             try:
                 async with websockets.connect(f"ws://127.0.0.1:{port}/ws/m/{info['join']}/play",
-                                              origin=f"http://127.0.0.1:{port}", close_timeout=1,
+                                              origin=f"http://127.0.0.1:{port}", close_timeout=1, ping_interval=None,
                                               additional_headers={"X-Seat-Token": f"forged{n}:x:y",
                                                                   "X-Forwarded-For": forged}) as ws:
                     await asyncio.wait_for(ws.recv(), 5)
@@ -162,29 +238,39 @@ async def uploader(ports: list[int], until: float, tally: collections.Counter) -
 async def run(args) -> int:
     with Stack("redis", "postgres", "soak", web=2, conductors=2, own_redis=True) as stack:
         stack.env["EXHIBITION_JOINS_PER_MINUTE"] = "10"
+        if args.trace_memory:
+            stack.traced = Path(args.trace_memory).resolve()
+            stack.traced.mkdir(parents=True, exist_ok=True)
         stack.prepare()
         slots = args.matches
-        total = slots * (int(args.minutes * 60 / 25) + 2)  # more than the run can play
+        total = slots * (int(args.minutes * 60 / MATCH_S) + 2)  # more than the run can play
+        set_up = time.monotonic()
         rules = {"questions": QUESTIONS, "tiebreakers": 0, "words_per_minute": 300, "lead_in_seconds": 0,
                  "bot_min_words": 500}  # bots are asked every word, and never buzz before the phones
         played = [[team("Left", human("Left 0", True), human("Left 1")),
                    team("Right", human("Right 0", True), {"tier": TIERS[m % len(TIERS)]})] for m in range(total)]
         flood = [team("A", human("Ann", True)), team("B", human("Bo", True))]
-        info = stack.django(MATCHES_SETUP, {"slug": "bench-soak", "matches": [*played, flood], "rules": rules,
-                                            "texts": [question_text(i) for i in range(QUESTIONS + 2)]}, "setup")
+        info = {"matches": []}
+        batches = [played[i:i + SETUP_BATCH] for i in range(0, total, SETUP_BATCH)]
+        for b, batch in enumerate([*batches[:-1], [*batches[-1], flood]]):  # one argument holds about 500 matches
+            made = stack.django(MATCHES_SETUP, {"slug": f"bench-soak-{b}", "matches": batch, "rules": rules,
+                                                "texts": [question_text(i) for i in range(QUESTIONS + 2)]}, "setup")
+            info = {"matches": info["matches"] + made["matches"], "session": made["session"]}
+        print(f"set up {total} matches in {time.monotonic() - set_up:.0f} s", flush=True)
         flooded = info["matches"].pop()
         info.update(flooded=flooded["code"], join=flooded["code"], token=flooded["tokens"][0][0])
         ports = [free_port() for _ in range(2)]
         stack.start_servers(ports)
         for tier in TIERS:  # one worker a tier: a tier's memory limit holds its worker's processes
-            stack.start(f"bots-{tier}", [str(Path(PYTHON).parent / "celery"), "-A", "exhibition", "worker", "-Q",
-                                         f"bots.{tier}", "-n", f"{tier}@%h", "--concurrency", "1",
-                                         "--loglevel", "WARNING"])
-        await stack.wait_ready(ports)
+            stack.start(f"bots-{tier}", stack.python(str(Path(PYTHON).parent / "celery"), "-A", "exhibition", "worker",
+                                                     "-Q", f"bots.{tier}", "-n", f"{tier}@%h", "--concurrency", "1",
+                                                     "--loglevel", "WARNING"))
+        await stack.wait_ready(ports, timeout=300 if stack.traced else 60)  # traced, Django starts slowly
         print(f"soak: {args.minutes:g} min, {slots} matches at a time, 2 web processes, 2 conductors, a bot worker a tier")
-        began = time.monotonic()
+        began, began_ms = time.monotonic(), now_ms()
         until = began + args.minutes * 60
-        out = {"buzzes": [], "late": {}, "gaps": 0, "played": [], "failed": []}
+        out = {"buzzes": [], "late": {}, "gaps": 0, "played": [], "failed": [], "round_trips": [], "resumes": [],
+               "heard": []}
         mischief = {"flood": collections.Counter(), "forger": collections.Counter(), "uploader": collections.Counter()}
         flooder = await asyncio.create_subprocess_exec(
             sys.executable, str(Path(__file__).with_name("abuse.py")), "--flood-worker",
@@ -192,26 +278,102 @@ async def run(args) -> int:
             stdout=asyncio.subprocess.PIPE)
         pending = list(info["matches"])
         number = itertools.count()
-        rss = {}
-
-        async def warm():
-            await asyncio.sleep(min(WARM_S, args.minutes * 30))
-            rss["start"] = (time.monotonic(), stack.usage())
-
-        await asyncio.gather(warm(), forger(ports[0], info, until, mischief["forger"]),
+        samples, faults = [], []
+        sampler = asyncio.get_running_loop().create_task(sample_rss(stack, began, samples, args.minutes * 60))
+        await asyncio.gather(strike(stack, began, args.minutes * 60, faults),
+                             forger(ports[0], info, until, mischief["forger"]),
                              uploader(ports, until, mischief["uploader"]),
                              *(play_slot(ports, info, pending, until, out, number) for _ in range(slots)))
-        rss["end"] = (time.monotonic(), stack.usage())
+        sampler.cancel()
+        if stack.traced:
+            snapshot_servers(stack)
+            await asyncio.sleep(20)  # time to write them
+        if not pending:
+            print("The run played every match set up before its end: MATCH_S is too long")
+        samples.append((time.monotonic() - began, stack.usage()))
         for tier in TIERS:
             if stack.procs[f"bots-{tier}"].poll() is not None:
                 print(f"The {tier} bot worker exited:\n{stack.log_tail(f'bots-{tier}')}")
         mischief["flood"].update(json.loads((await flooder.communicate())[0].decode().strip().splitlines()[-1]))
         scores = stack.django(SCORES, {"ids": out["played"]}, "scores")
-        report(args, out, scores, mischief, rss, time.monotonic() - began)
+        report(out, scores, mischief, time.monotonic() - began)
+        report_faults(faults, out["resumes"], out["heard"], began_ms)
+        report_first_minute(out["round_trips"], faults, out["resumes"], began_ms, args.minutes * 60)
+        report_rss(samples)
+        if stack.traced:
+            report_growth(stack.traced)
     return 0
 
 
-def report(args, out, scores, mischief, rss, elapsed_s: float) -> None:
+async def sample_rss(stack: Stack, began: float, samples: list, run_s: float) -> None:
+    """RSS every SAMPLE_S; with --trace-memory, a tracemalloc snapshot of every Python server where the
+    fit starts (another is taken at the end)."""
+    steady_from = STEADY_AFTER_S if run_s >= STEADY_AFTER_S + 5 * SAMPLE_S else WARM_S
+    snapped = False
+    while True:
+        samples.append((time.monotonic() - began, stack.usage()))
+        if stack.traced and not snapped and samples[-1][0] >= steady_from:
+            snapshot_servers(stack)
+            snapped = True
+        await asyncio.sleep(SAMPLE_S)
+
+
+def snapshot_servers(stack: Stack) -> None:
+    """Ask every traced server for a tracemalloc snapshot (bench/_traced.py writes it on SIGUSR2)."""
+    for name, proc in stack.procs.items():
+        if name != "redis" and proc.poll() is None:
+            os.kill(proc.pid, signal.SIGUSR2)
+
+
+def report_growth(folder: Path, top: int = 12) -> None:
+    """What grew in each traced process between its first and its last snapshot, by line of code."""
+    import tracemalloc
+
+    runs = collections.defaultdict(list)
+    for path in folder.glob("*.tracemalloc"):
+        pid, n = path.stem.split("-")
+        runs[pid].append((int(n), path))
+    ignore = [tracemalloc.Filter(False, tracemalloc.__file__), tracemalloc.Filter(False, "<frozen importlib._bootstrap>")]
+    for pid, snaps in sorted(runs.items()):
+        if len(snaps) < 2:
+            continue
+        snaps.sort()
+        first = tracemalloc.Snapshot.load(str(snaps[0][1])).filter_traces(ignore)
+        last = tracemalloc.Snapshot.load(str(snaps[-1][1])).filter_traces(ignore)
+        grown = [d for d in last.compare_to(first, "traceback") if d.size_diff > 0][:top]
+        print(f"\nWhat grew in process {pid} from the start of the fit to the end "
+              f"({sum(d.size_diff for d in last.compare_to(first, 'filename')) / MIB:+.1f} MiB traced in all), "
+              "most recent frame first:")
+        for d in grown:
+            frames = [f"{f.filename.rsplit('site-packages/', 1)[-1]}:{f.lineno}" for f in d.traceback][-4:]
+            print(f"  {d.size_diff / 1024:+9.0f} KiB {d.count_diff:+7d} blocks  " + " <- ".join(reversed(frames)))
+
+
+async def strike(stack: Stack, began: float, run_s: float, faults: list) -> None:
+    """The two faults, once each: a conductor killed and started again at a third of the run, the
+    run's Redis stopped and started again at two thirds. Each recorded as {what, at ms}."""
+    await asyncio.sleep(max(0.0, began + run_s / 3 - time.monotonic()))
+    faults.append({"what": "conductor killed and started again", "at": now_ms()})
+    stack.kill("conductor")
+    stack.start_conductor("conductor-again")
+    await asyncio.sleep(max(0.0, began + run_s * 2 / 3 - time.monotonic()))
+    faults.append({"what": "Redis stopped and started again", "at": now_ms()})
+    stack.kill("redis")
+    await asyncio.sleep(1.5)
+    await asyncio.to_thread(stack.start_redis)
+
+
+def fault_windows(faults: list, resumes: list) -> list[tuple[float, float]]:
+    """(from, to) ms of each fault: from the strike to the last resume before the next strike."""
+    windows = []
+    for i, fault in enumerate(faults):
+        nxt = faults[i + 1]["at"] if i + 1 < len(faults) else float("inf")
+        taken = [r for r, _ in resumes if fault["at"] <= r < nxt]
+        windows.append((fault["at"], max(taken, default=fault["at"])))
+    return windows
+
+
+def report(out, scores, mischief, elapsed_s: float) -> None:
     equal = sum(1 for s in scores.values() if s["equal"])
     whole = sum(1 for s in scores.values() if s["seqs"])
     finished = sum(1 for s in scores.values() if s["status"] == "finished")
@@ -226,20 +388,96 @@ def report(args, out, scores, mischief, rss, elapsed_s: float) -> None:
           + (f"; late to reach every socket: {len(out['late'])}" if out["late"] else ""))
     for name, tally in mischief.items():
         print(f"  {name}: " + ", ".join(f"{k} {v}" for k, v in tally.most_common()))
-    (t0, start), (t1, end) = rss["start"], rss["end"]
-    hours = (t1 - t0) / 3600
-    print(f"\nRSS of each long-lived process (MiB), from {WARM_S:.0f} s into play to the end ({(t1 - t0) / 60:.1f} min)")
-    for name in sorted(end):
-        if start.get(name) and end.get(name) and name != "redis":
-            a, b = start[name]["rss"] / MIB, end[name]["rss"] / MIB
-            print(f"  {name:14} {a:7.1f} -> {b:7.1f}   {(b - a) / hours:+8.1f} MiB/h"
-                  + ("   (a few minutes say little: an hour is --minutes 60)" if hours < 0.5 and name == "daphne" else ""))
+
+
+def stood_still(heard: list, at: float) -> list[float]:
+    """For each match live at `at` (ms), how long its moderator heard nothing across that moment (ms)."""
+    out = []
+    for times in heard:
+        before = [t for t in times if t <= at]
+        after = [t for t in times if t > at]
+        if before and after:
+            out.append(min(after) - max(before))
+    return out
+
+
+def report_faults(faults: list, resumes: list, heard: list, began_ms: float) -> None:
+    for fault, (start, end) in zip(faults, fault_windows(faults, resumes)):
+        quiet = sorted(stood_still(heard, start))
+        print(f"  fault: {fault['what']} at {(start - began_ms) / 60000:.1f} min" + (
+            f": the moderators of the {len(quiet)} matches then live heard nothing for "
+            f"{quiet[len(quiet) // 2] / 1000:.1f} s (median), {quiet[-1] / 1000:.1f} s at most" if quiet else ""))
+        taken = sorted(r for r, _ in resumes if start <= r <= end)
+        still = sum(1 for r, why in resumes if start <= r <= end and why == "still")
+        print(f"    {len(taken)} matches paused and were resumed ({still} only because play stood still "
+              f"{STILL_S:.0f} s: their moderator was never shown the pause), the last {(end - start) / 1000:.1f} s "
+              "after the fault"
+              + (f", median {(taken[len(taken) // 2] - start) / 1000:.1f} s" if taken else ""))
+    outside = [r for r, _ in resumes if not any(a <= r <= b for a, b in fault_windows(faults, resumes))]
+    if outside:
+        print(f"  {len(outside)} resumes outside the faults (a pause the soak did not cause)")
+
+
+def report_first_minute(round_trips: list, faults: list, resumes: list, began_ms: float, run_s: float) -> None:
+    """The moderator's round trip p99 over the first minute against the steady p99 (faults left out)."""
+    steady_from = STEADY_AFTER_S if run_s > STEADY_AFTER_S + FIRST_S else FIRST_S
+    windows = [(a, b + 5000) for a, b in fault_windows(faults, resumes)]  # and the catching up after each
+    kept = [(sent - began_ms, ms, kind) for sent, ms, kind in round_trips
+            if kind != "resume" and not any(a <= sent <= b for a, b in windows)]
+    by_kind = collections.defaultdict(list)
+    for at, ms, kind in kept:
+        if at < FIRST_S * 1000:
+            by_kind[kind].append(ms)
+    first = [ms for at, ms, _ in kept if at < FIRST_S * 1000]
+    steady = [ms for at, ms, _ in kept if at >= steady_from * 1000]
+    p_first, p_steady = pct(first, 99), pct(steady, 99)
+    ratio = f"{p_first / p_steady:.1f}x" if p_first is not None and p_steady else "n/a"
+    print(f"\nThe first minute ({len(first)} moderator commands, every match starting at once): round trip p99 "
+          f"{fmt(p_first)} ms against {fmt(p_steady)} ms steady ({len(steady)} commands after "
+          f"{steady_from / 60:.0f} min, the faults' stalls left out): {ratio} (target <= 3x)")
+    print("  the first minute by command: " + ", ".join(f"{kind} p99 {fmt(pct(times, 99))} ms ({len(times)})"
+                                                      for kind, times in sorted(by_kind.items())))
+
+
+def fmt(ms) -> str:
+    return "n/a" if ms is None else f"{ms:.0f}"
+
+
+def fit_per_hour(points: list[tuple[float, float]]) -> float | None:
+    """The least-squares slope of (seconds, MiB) points, in MiB an hour."""
+    if len(points) < 2:
+        return None
+    n = len(points)
+    mx, my = sum(x for x, _ in points) / n, sum(y for _, y in points) / n
+    sxx = sum((x - mx) ** 2 for x, _ in points)
+    return sum((x - mx) * (y - my) for x, y in points) / sxx * 3600 if sxx else None
+
+
+def report_rss(samples: list) -> None:
+    """Each long-lived process's RSS growth an hour, fitted to the samples after STEADY_AFTER_S (after
+    WARM_S when the run is shorter). A process restarted by a fault is a process of its own."""
+    run_s = samples[-1][0]
+    steady_from = STEADY_AFTER_S if run_s >= STEADY_AFTER_S + 5 * SAMPLE_S else WARM_S
+    kept = [(t, usage) for t, usage in samples if t >= steady_from]
+    print(f"\nRSS of each long-lived process (MiB), least squares over {len(kept)} samples every {SAMPLE_S:.0f} s "
+          f"from {steady_from / 60:.1f} min to the end ({(run_s - steady_from) / 60:.1f} min)"
+          + ("" if steady_from == STEADY_AFTER_S else
+             f": the run is too short to leave out the first {STEADY_AFTER_S / 60:.0f} minutes, so this is the whole run"))
+    names = sorted({name for _, usage in kept for name in usage if name != "redis"})
+    for name in names:
+        points = [(t, usage[name]["rss"] / MIB) for t, usage in kept if usage.get(name)]
+        slope = fit_per_hour(points)
+        if slope is not None:
+            print(f"  {name:18} {points[0][1]:7.1f} -> {points[-1][1]:7.1f}   {slope:+8.1f} MiB/h  (target <= +5)")
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--minutes", type=float, default=3.0, help="how long to play (an hour: 60)")
-    parser.add_argument("--matches", type=int, default=3, choices=range(1, 13), metavar="1-12",
+    parser.add_argument("--trace-memory", metavar="DIR",
+                        help="run the servers under tracemalloc (bench/_traced.py), snapshots in DIR, and print "
+                             "what grew in each (slows them: its RSS and round trips are not the untraced ones)")
+    parser.add_argument("--matches", type=int, default=6, choices=range(1, 13), metavar="1-12",
                         help="matches played at a time")
     return asyncio.run(run(parser.parse_args(argv)))
 

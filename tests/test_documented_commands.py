@@ -151,6 +151,7 @@ HOW = {
     ".venv/bin/python bench/speech.py": Help(MINUTES),
     ".venv/bin/python bench/bodies.py": Help(MINUTES),
     ".venv/bin/python bench/soak.py --minutes 3": Help(MINUTES),
+    ".venv/bin/python bench/soak.py --minutes 60": Help(MINUTES),
     "make test": Elsewhere("the whole suite: the lead's run and CI's (.ci/run)"),
     ".venv/bin/python -m pytest -q tests/browser/test_accessibility.py": Elsewhere("tests/browser/test_accessibility.py"),
     "make demo HALL=1": Serve(),  # last: it leaves the checkout's settings in hall mode

@@ -46,6 +46,7 @@ MATCH_MESSAGES = {"command", "bot.act", "wake", "presence", "roster.ask"}
 RECOVER_RETRY_S = 0.5
 RECEIVE_BACKOFF_S = (0.1, 5.0)  # first and longest wait before receiving again after a failure
 MAX_FORWARDS = 2  # a message is forwarded at most this often before it is answered "try again"
+FINISHED_IDLE_MS = 60_000  # a finished match nothing came for this long is no longer hosted
 
 
 def default_send_query(payload: dict, tier: str, loop=None) -> None:
@@ -204,6 +205,7 @@ class Conductor:
         while True:
             await asyncio.sleep(leases.RENEW_S)
             try:
+                await self.let_go_of_finished()
                 await self._renew()
                 await self._announce()
                 await self.recover_unserved()
@@ -242,6 +244,16 @@ class Conductor:
                     await self.host(code)
                 except Exception:
                     log.exception("Match %s could not be taken over; trying again later", code)
+
+    async def let_go_of_finished(self) -> None:
+        """Stop hosting the finished matches nothing came for FINISHED_IDLE_MS: a host keeps its match's
+        whole state, so hosting every match ever played grew a conductor with every match (in
+        bench/soak.py's minutes 10-13, from about 71 to 26 MiB an hour). Their leases are no longer
+        renewed and run out; a later message opens the match again (here while the lease lasts,
+        anywhere after)."""
+        now = self.clock()
+        for code in [code for code, host in self.hosts.items() if host.done_with(now, FINISHED_IDLE_MS)]:
+            await self.hosts.pop(code).stop()
 
     async def drop(self, code: str) -> None:
         host = self.hosts.pop(code, None)

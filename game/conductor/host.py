@@ -83,6 +83,7 @@ class MatchHost:
         self.layer_lost_at: int | None = None  # since when the screens may not hear us; the clock stands still
         self._inbox: collections.deque = collections.deque()
         self._arrived = asyncio.Event()
+        self.heard_at = conductor.clock()  # when the last message came (ms): a finished match idle long is let go
         self._task: asyncio.Task | None = None
         self._roster_seen: int | None = None  # the room's changes at the last roster looked at
         self.stopped = False  # once set, the loop ends: a stopped host never writes again
@@ -114,8 +115,15 @@ class MatchHost:
             await asyncio.gather(self._task, return_exceptions=True)
 
     def put(self, message: dict) -> None:
+        self.heard_at = self.conductor.clock()
         self._inbox.append(message)
         self._arrived.set()
+
+    def done_with(self, now: int, idle_ms: int) -> bool:
+        """The match finished, nothing is left to do or send, and nothing came for `idle_ms`: the
+        conductor may stop hosting it (a later message opens it again)."""
+        return (self.state.status == "finished" and now - self.heard_at >= idle_ms and not self._inbox
+                and not self.unsent and not self._beside and self.stalled_at is None and self.layer_lost_at is None)
 
     def put_later(self, delay_ms: int, message: dict) -> asyncio.TimerHandle:
         return asyncio.get_running_loop().call_later(max(0, delay_ms) / 1000, self.put, message)

@@ -328,3 +328,21 @@ async def test_a_fault_after_a_tick_holds_that_match_a_moment_and_its_clock_goes
     assert max(gaps(healthy_words)) < 250, "the other match went on at its pace"
     events = await stored(faulty)
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+
+
+async def test_a_finished_match_left_idle_is_let_go_and_opened_again_by_a_later_command(conductor, conduct, live_match,
+                                                                                         monkeypatch):
+    from game.conductor import core
+
+    finished, playing = await sync_to_async(live_match)(), await sync_to_async(live_match)(title="Still live")
+    assert (await conduct(playing.code, "start", MOD))["ok"]
+    assert (await conduct(finished.code, "end", MOD))["ok"]  # ended before it started: finished
+    await conductor.let_go_of_finished()
+    assert {finished.code, playing.code} <= set(conductor.hosts)  # not idle long enough yet
+
+    monkeypatch.setattr(core, "FINISHED_IDLE_MS", 0)
+    await conductor.let_go_of_finished()
+    assert finished.code not in conductor.hosts and playing.code in conductor.hosts  # a live match is kept
+    again = await conduct(finished.code, "end", MOD)  # answered from the log, by a host opened again
+    assert again["error"]["code"] == "finished" and finished.code in conductor.hosts
+    assert [e["type"] for e in await stored(finished)][-1] == "match_ended"
