@@ -75,7 +75,7 @@ def test_an_impossible_accuracy_is_refused():
 def test_it_guesses_nothing_until_it_knows_and_then_the_clean_answer_the_server_tells_it():
     line = 'Zanzibar [accept Unguja; do not accept "Pemba"]'
     question = Question(qid="q1", kind="short", text=" ".join(["w"] * 20), answer=line)
-    told = bot_turns.private_for(SimpleNamespace(question=question, q=SimpleNamespace(number=1)),
+    told = bot_turns.private_for(SimpleNamespace(question=question, q=SimpleNamespace(number=1, bonus=None)),
                                  ("answer", "length_words", "question_id"))
     bot = load_bot({**SPEC, "accuracy": 1.0}).with_private(told)
     acts = [bot.act(Query(text="w " * word, word_index=word, final=word == 20)) for word in range(1, 21)]

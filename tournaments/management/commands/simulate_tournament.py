@@ -13,7 +13,6 @@ from django.core.management.base import BaseCommand, CommandError
 from bots.tiers import TIER_LIMITS
 from events.management.commands.simulate_event import FIRST_NAMES, play, players, seeded_code, team_names
 from game.demo import ensure_demo_bonus_packet, ensure_demo_packet
-from game.engine.formats import PRESETS
 from game.engine.api import PRESETS
 from game.models import Packet
 from tournaments.files import tournament_data, tournament_json, tournament_qbj_text
