@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from django.db import connections
@@ -108,6 +109,7 @@ class Starting:
 
     async def _measure(self) -> None:
         match = self.host.runner.match
+        began = time.monotonic()
         try:
             outcome = await self.host.conductor.beside.run(functools.partial(runner.measure_bots, match), MEASURE_LIMIT_S,
                                                            measuring=True)
@@ -118,6 +120,7 @@ class Starting:
         except Exception as exc:
             log.exception("Match %s: measuring the bots failed", self.host.code)
             outcome = unmeasured(exc.__class__.__name__)
+        log.info("Match %s: its bots were measured for the start in %.1f s", self.host.code, time.monotonic() - began)
         self.host.put({"type": "start.measured", "outcome": outcome})
 
     async def measured(self, outcome) -> None:

@@ -317,6 +317,6 @@ document.body.dataset.ready = "1";
 
 // For tools, tests and the benchmark: the same controls a person has.
 window.exhibitionReplay = {
-  seekTo, draw, duration: () => duration, view: () => view, play: () => setPlaying(true), pause: () => setPlaying(false),
+  seekTo, draw, duration: () => duration, moments: () => [...new Set(at)], view: () => view, play: () => setPlaying(true), pause: () => setPlaying(false),
   setSpeed: (s) => { speed = s; $("speed").value = String(s); }, speed: () => speed, clock: () => clock, seatName: (id) => seatName(view, id),
 };

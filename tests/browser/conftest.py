@@ -17,6 +17,39 @@ ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 SERVER_START_LIMIT_S = 60
+# What a failed browser test adds to its report: the last lines of each server's log it ran against, and what
+# its pages showed as status and toasts, so a failure seen once on a loaded machine says what the server did.
+LOG_TAIL_LINES = 60
+# Every text the page's #toast showed (it hides after a few seconds): kept for the report of a failure.
+KEEP_TOASTS = """addEventListener("DOMContentLoaded", () => {
+  const box = document.getElementById("toast");
+  if (box) new MutationObserver(() => {
+    const seen = (window.toastsSeen ||= []), text = box.textContent.trim();
+    if (text && seen[seen.length - 1] !== text) seen.push(text);
+  })
+    .observe(box, { childList: true, characterData: true, subtree: true });
+});"""
+_running_logs: list[Path] = []
+_open_pages: list = []
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call" or not report.failed:
+        return
+    for log in _running_logs:
+        lines = log.read_text(errors="replace").splitlines()[-LOG_TAIL_LINES:]
+        report.sections.append((f"server log {log.parent.name} (last {len(lines)} lines)", "\n".join(lines)))
+    for number, page in enumerate(_open_pages, 1):
+        try:
+            shown = page.evaluate("""() => [...document.querySelectorAll('#conn, [role=alert], [role=status]')]
+                .map((e) => `${e.id || e.className}: ${e.textContent.trim()}`).filter((t) => !t.endsWith(': '))
+                .concat((window.toastsSeen || []).map((t) => `toast: ${t}`))""")
+        except Exception as exc:  # a closed or navigating page
+            shown = [f"(not readable: {exc.__class__.__name__})"]
+        report.sections.append((f"page {number} {page.url}", "\n".join(shown) or "(no status or toast shown)"))
 
 
 def _free_port() -> int:
@@ -47,10 +80,12 @@ def seeded_server(folder: Path, env: dict, seed: str = "seed.py", args: tuple = 
     daphne = Path(sys.executable).with_name("daphne")
     server = subprocess.Popen([str(daphne), "-b", bind, "-p", str(port), "exhibition.asgi:application"],
                               env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    _running_logs.append(folder / "daphne.log")
     try:
         _wait_for_port(port, server, folder / "daphne.log")
         yield dict(info, url=f"http://127.0.0.1:{port}", db=Path(env["DATABASE_URL"].removeprefix("sqlite:///")))
     finally:
+        _running_logs.remove(folder / "daphne.log")
         server.terminate()
         try:
             server.wait(10)
@@ -99,11 +134,14 @@ def open_page(browser):
     def make(width=1280, height=800, mobile=False):
         context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=mobile, has_touch=mobile)
         contexts.append(context)
+        context.add_init_script(KEEP_TOASTS)
         page = context.new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))
+        _open_pages.append(page)
         return page
 
     yield make
+    _open_pages.clear()
     for context in contexts:
         context.close()
     assert not errors, f"JavaScript errors on the pages: {errors}"
