@@ -12,7 +12,8 @@ from game.report.bot_buzz import first_buzz, in_buzz_phase, ratio
 
 RIGHT, WRONG, SILENT = 1.0, -0.5, 0.0  # a bot's score on a question against the human buzz
 
-# (key, heading, definition, how the page writes the value: share | decimal | signed | count)
+# (key, heading, definition, how the page writes the value: count | share | decimal | signed | calibration |
+# "share of K", a share and the count K it is of)
 FIGURES = (
     ("buzz_questions", "Buzz questions",
      "the questions that counted which the bot played in a buzz phase (it guessed on them there)", "count"),
@@ -27,21 +28,22 @@ FIGURES = (
     ("mean_buzz_position", "Mean buzz position",
      "the mean, over its buzzes, of the words revealed when it buzzed ÷ the words of the question", "share"),
     ("expected_score", "Expected score vs humans",
-     "over its buzz questions on which a human of another team buzzed and was ruled (accept or reject), the mean "
-     "of its score on each: +1 when it buzzed right and at fewer words than the earliest of those human buzzes, "
-     "−0.5 when it buzzed wrong at fewer words, 0 when it was silent or buzzed at the same word or later", "signed"),
+     "over its buzz questions on which a human seat of another team buzzed in a buzz phase and has a final ruling "
+     "(the human buzzes on the record), the mean of its score on each: +1 when it buzzed right at fewer words than "
+     "the earliest of those human buzzes, −0.5 when it buzzed wrong at fewer words, 0 when it was silent or buzzed "
+     "at the same word or later", "signed"),
     ("human_buzz_questions", "Questions with a human buzz",
      "the buzz questions its expected score is the mean over", "count"),
     ("win_rate", "Matches won",
      "the finished matches its team won ÷ the finished matches it sat in (a tie counts a half); its team is the "
-     "team of its seat, with any people seated on it", "share"),
+     "team of its seat, with any people seated on it", "share of matches"),
     ("win_rate_with_humans", "Won with human teammates",
-     "the same over the finished matches in which its team also held human seats", "share"),
+     "the same over the finished matches in which its team also held human seats", "share of human_matches"),
     ("calibration", "CalScore",
-     "GRACE's CalScore, 1 − E[(1 − h)·g·c], over its buzz questions on which it buzzed and a human of another team "
-     "buzzed and was ruled: h is 1 when the earliest of those human buzzes was ruled right, g is 1 when the bot's "
+     "GRACE's CalScore, 1 − E[(1 − h)·g·c], over its buzz questions on which it buzzed and a human seat of another "
+     "team's buzz is on the record: h is 1 when the earliest of those human buzzes was ruled right, g is 1 when the bot's "
      "buzz was right, c is the confidence it reported with its buzz. Not reported when every confidence the bot "
-     "gave is 1 with a buzz and 0 without (a bot whose protocol has no confidence, as QANTA's remote one)", "decimal"),
+     "gave is 1 with a buzz and 0 without (a bot whose protocol has no confidence, as QANTA's remote one)", "calibration"),
 )
 NOT_REPORTED = "not reported"
 
