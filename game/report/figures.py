@@ -44,6 +44,9 @@ The figures (docs/report.md says the same, with an example):
   still adds up to its average margin.
 - players (tossup formats): per player (by team and name, pooled over the matches) powers, tens,
   negs, tossup points, tossups heard and tossup points per tossup heard, as the box score counts them.
+- each bot beside and against the humans: buzz frequency, precision and position, expected score
+  against the human buzzes on the record, its team's wins and GRACE's CalScore (game.report.human_ai,
+  whose FIGURES define them).
 """
 from __future__ import annotations
 
