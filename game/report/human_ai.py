@@ -41,9 +41,10 @@ FIGURES = (
      "the same over the finished matches in which its team also held human seats", "share of human_matches"),
     ("calibration", "CalScore",
      "GRACE's CalScore, 1 − E[(1 − h)·g·c], over its buzz questions on which it buzzed and a human seat of another "
-     "team's buzz is on the record: h is 1 when the earliest of those human buzzes was ruled right, g is 1 when the bot's "
-     "buzz was right, c is the confidence it reported with its buzz. Not reported when every confidence the bot "
-     "gave is 1 with a buzz and 0 without (a bot whose protocol has no confidence, as QANTA's remote one)", "calibration"),
+     "team's buzz is on the record: h is 1 when the earliest of those human buzzes was ruled right, g is 1 when the "
+     "bot's buzz was right, c is the confidence it reported with its buzz. Not reported when every confidence the "
+     "bot gave is 1 with a buzz and 0 without (a bot whose protocol has no confidence, as QANTA's remote one)",
+     "calibration"),
 )
 NOT_REPORTED = "not reported"
 

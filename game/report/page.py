@@ -88,8 +88,8 @@ def tables(figures: dict) -> dict:
                   share(b["buzz_precision"]), number(b["expected_wins"], "{:.3f}"),
                   number(b["expected_wins_curve"], "{:.3f}")] for b in figures["bots"]],
         "human_ai_head": ["Bot", *[heading for _, heading, _, _ in HUMAN_AI]],
-        "human_ai": [[f"{b['name']} ({tier_label(b['tier'])})", *[human_ai_cell(b, key, form) for key, _, _, form in HUMAN_AI]]
-                     for b in figures["human_ai"]],
+        "human_ai": [[f"{b['name']} ({tier_label(b['tier'])})",
+                      *[human_ai_cell(b, key, form) for key, _, _, form in HUMAN_AI]] for b in figures["human_ai"]],
         "bonuses_head": ["Team", "Match", "Bonuses heard", "Bonus points", "PPB", "Bounceback points",
                          *[f"Part {k + 1}" for k in range(parts)]],
         "bonuses": [[r["label"], r["code"], r["heard"], r["points"], number(r["ppb"]), r["bounceback"],
@@ -153,7 +153,7 @@ def sections(figures: dict) -> list[dict]:
     rows = tables(figures)
     return [{"key": key, "title": title, "note": note, "chart": chart, "caption": caption,
              "head": rows[f"{key}_head"], "rows": rows[key], "remark": _remark(key, figures),
-             "definitions": [(heading, definition) for _, heading, definition, _ in HUMAN_AI] if key == "human_ai" else []}
+             "definitions": [(heading, text) for _, heading, text, _ in HUMAN_AI] if key == "human_ai" else []}
             for key, title, note, chart, caption in SECTIONS if key not in OPTIONAL or figures[key]]
 
 
