@@ -5,6 +5,8 @@ questions on the demo packet (manage.py simulate's players and bots, a guess on 
 each log as export_match does and reads it back, then times, median and p95 over --repeat runs:
   figures      game.report.figures.event_figures over all the logs;
                floor: the same logs folded with the engine and nothing else (the reading it needs)
+  human-AI     game.report.human_ai.human_ai_figures alone (each bot beside and against the humans), over
+               the matches already read (part of "figures")
   file         the self-contained HTML file (figures, tables, Chart.js and the data inline), and its size
 
 Run: .venv/bin/python bench/report.py [--matches 9] [--questions 30] [--repeat 20]
@@ -59,7 +61,8 @@ def main() -> None:
     from game.management.commands.simulate import play_simulated_match
     from game.archive.match_archive import export_lines
     from game.archive.replay import load_log
-    from game.report.figures import event_figures
+    from game.report.figures import event_figures, read_match
+    from game.report.human_ai import human_ai_figures
     from game.report.page import report_from_logs
 
     call_command("migrate", "--noinput", verbosity=0)
@@ -81,10 +84,13 @@ def main() -> None:
 
     figures = timed(lambda: event_figures(logs), args.repeat)
     floor = timed(fold_only, args.repeat)
+    matches = [read_match(header, log) for header, log in logs]
+    human_ai = timed(lambda: human_ai_figures(matches), args.repeat)
     html = report_from_logs(logs, "Bench event", inline=True)
     files = timed(lambda: report_from_logs(logs, "Bench event", inline=True), args.repeat)
     print(f"figures   {summary(figures)}   ({statistics.median(figures) / statistics.median(floor):.2f}x the floor)")
     print(f"floor     {summary(floor)}   (the logs folded, nothing else)")
+    print(f"human-AI  {summary(human_ai)}   ({statistics.median(human_ai) / statistics.median(floor):.2f}x the floor)")
     print(f"file      {summary(files)}   {len(html.encode()) / 1024:,.0f} KiB")
 
 

@@ -44,6 +44,9 @@ The figures (docs/report.md says the same, with an example):
   still adds up to its average margin.
 - players (tossup formats): per player (by team and name, pooled over the matches) powers, tens,
   negs, tossup points, tossups heard and tossup points per tossup heard, as the box score counts them.
+- each bot beside and against the humans: buzz frequency, precision and position, expected score
+  against the human buzzes on the record, its team's wins and GRACE's CalScore (game.report.human_ai,
+  whose FIGURES define them).
 """
 from __future__ import annotations
 
@@ -54,6 +57,8 @@ from bots.text import exact_match
 from game.archive.bonus_stats import bonus_cycles, bonus_lines, part_conversion
 from game.archive.boxscore import powers_tens_negs, tossups_heard
 from game.engine.api import apply_in_place, clean_answer, EVENT_TYPES
+from game.report.bot_buzz import first_buzz, in_buzz_phase, ratio
+from game.report.human_ai import human_ai_figures
 
 HUMANS = "humans"
 BINS = 10  # tenths of the question
@@ -62,10 +67,6 @@ BINS = 10  # tenths of the question
 def qanta_curve(x: float) -> float:
     """QANTA's fitted chance that a buzz at fraction x of the question beats the human players."""
     return 0.99308 + 0.07754 * x - 1.27822 * x**2 + 0.58798 * x**3
-
-
-def ratio(part: float, whole: float) -> float | None:
-    return part / whole if whole else None
 
 
 def bin_of(x: float) -> int:
@@ -87,7 +88,7 @@ def read_match(header: dict, events: list[dict]) -> dict:
         if event["type"] == "bot_guess" and state.q is not None:
             trails[(state.q.index, data["seat"])].append(
                 {"word": data.get("word") or 0, "guess": data.get("guess") or "", "buzz": bool(data.get("buzz")),
-                 "mode": state.q.mode})
+                 "confidence": data.get("confidence"), "mode": state.q.mode})
         elif event["type"] == "ruling":
             ruling_word[data["id"]] = data.get("word")
         elif event["type"] == "score_adjusted":
@@ -109,7 +110,8 @@ def read_match(header: dict, events: list[dict]) -> dict:
                 continue
             rulings.append({"phase": r["phase"], "mode": r["mode"], "side": side.get(r["team"], HUMANS),
                             "tier": _tier(state.seats.get(r["seat"])) if side.get(r["team"]) == "computer" else None,
-                            "right": r["verdict"] == "accept", "points": r["points"], "word": ruling_word.get(rid)})
+                            "right": r["verdict"] == "accept", "points": r["points"], "word": ruling_word.get(rid),
+                            "seat": r["seat"], "team": r["team"]})
         bots = {}
         for (index, seat), trail in trails.items():
             if index == entry["index"] and seat in state.seats:
@@ -125,8 +127,9 @@ def read_match(header: dict, events: list[dict]) -> dict:
                     if line["kind"] == "player"] if state.rules["question_kind"] == "tossup" else [],
         "code": header.get("code", ""), "title": header.get("title", ""), "humans": humans,
         "phases": [dict(p, number=i + 1) for i, p in enumerate(state.rules["phases"])],
-        "seats": {sid: {"name": s.get("name", sid), "tier": _tier(s), "kind": s.get("kind")}
+        "seats": {sid: {"name": s.get("name", sid), "tier": _tier(s), "kind": s.get("kind"), "team": s.get("team")}
                   for sid, s in state.seats.items()},
+        "finished": state.status == "finished", "winner": state.winner,
         "questions": questions,
         "adjustments": {kind: sum(p for team, p in adjustments.items() if side.get(team) == kind)
                         for kind in ("human", "computer")},
@@ -173,6 +176,7 @@ def event_figures(logs: list[tuple[dict, list[dict]]]) -> dict:
         "margins": margins_by_phase(matches, phases),
         "accuracy": accuracy_by_phase(matches, phases),
         "bots": bot_figures(matches, first_right),
+        "human_ai": human_ai_figures(matches),
         "human_buzzes": human_buzz_histogram(matches),
         "bonuses": bonus_figures(matches),
         "players": player_figures(matches),
@@ -277,11 +281,10 @@ def bot_figures(matches: list[dict], human_positions: list[float | None]) -> lis
                 if end:
                     b["end_questions"] += 1
                     b["end_right"] += end[-1]["right"]
-                buzz_phase = [p for p in trail if p["mode"] == "buzz"]
-                if not buzz_phase or not q["words"]:
+                if not in_buzz_phase(trail, q):
                     continue
                 b["buzz_questions"] += 1
-                buzz = next((p for p in buzz_phase if p["buzz"] and p["guess"]), None)
+                buzz = first_buzz(trail)
                 if buzz is None:
                     continue
                 x = min(1.0, buzz["word"] / q["words"])

@@ -12,6 +12,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from game.report.figures import BINS, event_figures
+from game.report.human_ai import FIGURES as HUMAN_AI, NOT_REPORTED
 
 ASSETS = {"css": ["css/report.css"], "js": ["vendor/chartjs/chart.umd.min.js", "js/report.js"]}
 TIER_LABELS = {"500mib": "500 MiB", "6gib": "6 GiB", "unlimited": "unlimited", "computer": "computer"}
@@ -46,6 +47,19 @@ def count_of(text: str, total: int, none: str) -> str:
     return f"{text} of {total}" if total else none
 
 
+def human_ai_cell(bot: dict, key: str, form: str) -> str:
+    """One human-AI figure of a bot as the page writes it (`form` from game.report.human_ai.FIGURES)."""
+    value = bot[key]
+    if form == "count":
+        return str(value)
+    if form == "calibration" and not bot["confidence_reported"]:
+        return NOT_REPORTED
+    if form.startswith("share of "):  # a share and what it is of: "50% of 2"
+        return count_of(share(value), bot[form.removeprefix("share of ")], "—")
+    return {"share": share, "decimal": number, "signed": lambda v: number(v, "{:+.2f}"),
+            "calibration": lambda v: number(v, "{:.3f}")}[form](value)
+
+
 def tables(figures: dict) -> dict:
     """Every table of the report as rows of text, in the order the page shows them."""
     phases = {p["number"]: f"Phase {p['number']}" for p in figures["phases"]}
@@ -73,6 +87,9 @@ def tables(figures: dict) -> dict:
                   count_of(str(b["buzzes"]), b["buzz_questions"], "no buzz phase"),
                   share(b["buzz_precision"]), number(b["expected_wins"], "{:.3f}"),
                   number(b["expected_wins_curve"], "{:.3f}")] for b in figures["bots"]],
+        "human_ai_head": ["Bot", *[heading for _, heading, _, _ in HUMAN_AI]],
+        "human_ai": [[f"{b['name']} ({tier_label(b['tier'])})",
+                      *[human_ai_cell(b, key, form) for key, _, _, form in HUMAN_AI]] for b in figures["human_ai"]],
         "bonuses_head": ["Team", "Match", "Bonuses heard", "Bonus points", "PPB", "Bounceback points",
                          *[f"Part {k + 1}" for k in range(parts)]],
         "bonuses": [[r["label"], r["code"], r["heard"], r["points"], number(r["ppb"]), r["bounceback"],
@@ -105,6 +122,10 @@ SECTIONS = [  # (key, heading, what it counts, what the chart shows, the table's
      "the share of its questions it would have won against these humans' first right buzzes (and against "
      "QANTA's curve of human buzzes).",
      "each bot's accuracy at the start and the end of the question and its expected wins", "Per bot"),
+    ("human_ai", "Each bot beside and against the humans",
+     "Its buzzes (how often, how often right, how early), its expected score against the human buzzes on the record, "
+     "the matches its team won, and its calibration (GRACE's CalScore) where it reports a confidence. What each "
+     "column counts is under the table.", None, "Per bot, with and against humans"),
     ("histogram", "Where in the question they buzzed",
      "Each bot's buzz and every ruled human buzz, by the tenth of the question read when it came.",
      "the buzzes by tenth of the question", "Buzzes by % of the question read"),
@@ -116,14 +137,24 @@ SECTIONS = [  # (key, heading, what it counts, what the chart shows, the table's
      "Per player over the matches: powers, tens and negs, tossup points, the tossups heard while seated and the "
      "tossup points per tossup heard.", None, "Players' tossups"),
 ]
-OPTIONAL = ("bonuses", "players")  # shown only when a match has them (bonuses; tossups)
+OPTIONAL = ("bonuses", "players", "human_ai")  # shown only when a match has them (bonuses; tossups; bots)
+NO_HUMAN_TEAMMATES = ("No bot sat on a team with people in these matches: “Matches won” is the share of the matches "
+                      "its computer team won.")
+
+
+def _remark(key: str, figures: dict) -> str | None:
+    """What a reader must know of a section's numbers in these matches (only the human-AI one has anything)."""
+    if key == "human_ai" and not any(b["human_matches"] for b in figures["human_ai"]):
+        return NO_HUMAN_TEAMMATES
+    return None
 
 
 def sections(figures: dict) -> list[dict]:
     rows = tables(figures)
     return [{"key": key, "title": title, "note": note, "chart": chart, "caption": caption,
-             "head": rows[f"{key}_head"], "rows": rows[key]} for key, title, note, chart, caption in SECTIONS
-            if key not in OPTIONAL or figures[key]]
+             "head": rows[f"{key}_head"], "rows": rows[key], "remark": _remark(key, figures),
+             "definitions": [(heading, text) for _, heading, text, _ in HUMAN_AI] if key == "human_ai" else []}
+            for key, title, note, chart, caption in SECTIONS if key not in OPTIONAL or figures[key]]
 
 
 def _asset(path: str) -> str:

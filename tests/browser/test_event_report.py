@@ -57,4 +57,31 @@ def test_the_report_file_draws_every_chart_offline(open_page, report_file, width
     assert not [m.text for m in console]
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     assert page.get_by_role("heading", level=1).inner_text().startswith(LONG)
-    assert page.locator("table").count() == len(CHARTS)
+    assert page.locator("table").count() == len(CHARTS) + 1  # each chart's table, and the bots beside and against humans
+
+
+# The font size of every piece of text in the human-AI section, and how far its table reaches to the right.
+SECTION_TEXT = """() => {
+  const section = document.getElementById("human_ai-title").closest("section");
+  const sizes = [...section.querySelectorAll("caption, th, td, dt, dd, .remark")].map(
+    (e) => parseFloat(getComputedStyle(e).fontSize));
+  return {smallest: Math.min(...sizes), count: sizes.length};
+}"""
+
+
+@pytest.mark.parametrize("width,height,mobile", [(1920, 1080, False), (1280, 720, False), (390, 844, True)])
+def test_the_bots_beside_humans_table_is_hall_sized_and_fits(open_page, report_file, width, height, mobile, tmp_path):
+    """At 1920x1080 the human-AI table, its remark and its definitions are at least 24 px; at every size the
+    page does not scroll sideways (a wide table scrolls inside its own box)."""
+    page = open_page(width, height, mobile)
+    page.goto(report_file.as_uri())
+    page.wait_for_load_state("load")
+    seen = page.evaluate(SECTION_TEXT)
+    assert seen["count"] > 20
+    if width == 1920:
+        assert seen["smallest"] >= 24, seen
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    section = page.locator("section", has=page.locator("#human_ai-title"))
+    assert "No bot sat on a team with people" not in section.inner_text()  # Cho sits with the played bots
+    assert section.get_by_role("cell", name="not reported").count() >= 1  # Big never guessed
+    section.screenshot(path=str(tmp_path / f"human-ai-{width}x{height}.png"))

@@ -113,7 +113,7 @@ def test_a_bot_with_nothing_to_count_reads_in_words_not_as_nought_of_nought():
            "expected_wins_curve": None, "histogram": {"right": [], "wrong": []}}
     counted = dict(bot, name="buzzer", end_accuracy=0.5, end_questions=4, buzzes=0, buzz_questions=4)
     figures = {"phases": [], "tiers": [], "points": [], "margins": [], "accuracy": [], "bots": [bot, counted],
-               "human_buzzes": {"right": [], "wrong": []}, "bonuses": [], "players": []}
+               "human_buzzes": {"right": [], "wrong": []}, "bonuses": [], "players": [], "human_ai": []}
     silent, buzzer = tables(figures)["bots"]
     assert silent[3:5] == ["none read to the end", "no buzz phase"]
     assert buzzer[3:5] == ["50% of 4", "0 of 4"]
