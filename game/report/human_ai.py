@@ -28,11 +28,12 @@ FIGURES = (
     ("mean_buzz_position", "Mean buzz position",
      "the mean, over its buzzes, of the words revealed when it buzzed ÷ the words of the question", "share"),
     ("expected_score", "Expected score vs humans",
-     "over its buzz questions on which a human seat of another team buzzed in a buzz phase and has a final ruling "
-     "(the human buzzes on the record), the mean of its score on each: +1 when it buzzed right at fewer words than "
-     "the earliest of those human buzzes, −0.5 when it buzzed wrong at fewer words, 0 when it was silent or buzzed "
-     "at the same word or later", "signed"),
-    ("human_buzz_questions", "Questions with a human buzz",
+     "over its buzz questions in matches where another team held a human seat, the mean of its score on each "
+     "against the earliest buzz of such a human in a buzz phase with a final ruling (the human buzz on the record; "
+     "none when no such human buzzed): +1 when it buzzed right at fewer words than that buzz or where there was "
+     "none, −0.5 when it buzzed wrong so, 0 when it was silent or buzzed at the same word or later",
+     "signed"),
+    ("questions_against_humans", "Questions against humans",
      "the buzz questions its expected score is the mean over", "count"),
     ("win_rate", "Matches won",
      "the finished matches its team won ÷ the finished matches it sat in (a tie counts a half); its team is the "
@@ -40,9 +41,9 @@ FIGURES = (
     ("win_rate_with_humans", "Won with human teammates",
      "the same over the finished matches in which its team also held human seats", "share of human_matches"),
     ("calibration", "CalScore",
-     "GRACE's CalScore, 1 − E[(1 − h)·g·c], over its buzz questions on which it buzzed and a human seat of another "
-     "team's buzz is on the record: h is 1 when the earliest of those human buzzes was ruled right, g is 1 when the "
-     "bot's buzz was right, c is the confidence it reported with its buzz. Not reported when every confidence the "
+     "GRACE's CalScore, 1 − E[(1 − h)·g·c], over its questions against humans on which it buzzed: h is 1 when "
+     "the human buzz on the record was ruled right (0 when there was none), g is 1 when the bot's buzz was right, c "
+     "is the confidence it reported with its buzz. Not reported when every confidence the "
      "bot gave is 1 with a buzz and 0 without (a bot whose protocol has no confidence, as QANTA's remote one)",
      "calibration"),
 )
@@ -65,16 +66,17 @@ def earliest_human_buzz(question: dict, seats: dict, team: str) -> dict | None:
     return min(buzzes, key=lambda r: r["word"], default=None)
 
 
-def score_against(buzz: dict | None, human: dict) -> float:
-    """The bot's score on a question against the human buzz: only a buzz at fewer words than the human's counts."""
-    if buzz is None or buzz["word"] >= human["word"]:
+def score_against(buzz: dict | None, human: dict | None) -> float:
+    """The bot's score on a question against the human buzz (None: the humans did not buzz): only a buzz at fewer
+    words than the human's counts."""
+    if buzz is None or human is not None and buzz["word"] >= human["word"]:
         return SILENT
     return RIGHT if buzz["right"] else WRONG
 
 
 def _new(name: str, tier: str) -> dict:
     return {"name": name, "tier": tier, "buzz_questions": 0, "buzzes": 0, "buzz_right": 0, "words": 0,
-            "fractions": 0.0, "human_buzz_questions": 0, "score": 0.0, "matches": 0, "won": 0.0,
+            "fractions": 0.0, "questions_against_humans": 0, "score": 0.0, "matches": 0, "won": 0.0,
             "human_matches": 0, "human_won": 0.0, "paired": 0, "penalty": 0.0, "points": []}
 
 
@@ -99,14 +101,14 @@ def _question(b: dict, m: dict, seat: dict, q: dict, trail: list[dict]) -> None:
         b["buzz_right"] += buzz["right"]
         b["words"] += buzz["word"]
         b["fractions"] += min(1.0, buzz["word"] / q["words"])
+    if not any(s["kind"] == "human" and s["team"] != seat["team"] for s in m["seats"].values()):
+        return  # no person played against it
     human = earliest_human_buzz(q, m["seats"], seat["team"])
-    if human is None:
-        return
-    b["human_buzz_questions"] += 1
+    b["questions_against_humans"] += 1
     b["score"] += score_against(buzz, human)
     if buzz is not None:
         b["paired"] += 1
-        b["penalty"] += (1 - human["right"]) * buzz["right"] * (buzz["confidence"] or 0.0)
+        b["penalty"] += (1 - (human is not None and human["right"])) * buzz["right"] * (buzz["confidence"] or 0.0)
 
 
 def human_ai_figures(matches: list[dict]) -> list[dict]:
@@ -133,8 +135,8 @@ def human_ai_figures(matches: list[dict]) -> list[dict]:
             "buzz_precision": ratio(b["buzz_right"], b["buzzes"]),
             "mean_buzz_word": ratio(b["words"], b["buzzes"]),
             "mean_buzz_position": ratio(b["fractions"], b["buzzes"]),
-            "human_buzz_questions": b["human_buzz_questions"],
-            "expected_score": ratio(b["score"], b["human_buzz_questions"]),
+            "questions_against_humans": b["questions_against_humans"],
+            "expected_score": ratio(b["score"], b["questions_against_humans"]),
             "matches": b["matches"], "win_rate": ratio(b["won"], b["matches"]),
             "human_matches": b["human_matches"], "win_rate_with_humans": ratio(b["human_won"], b["human_matches"]),
             "confidence_reported": calibrated, "calibration_questions": b["paired"] if calibrated else 0,

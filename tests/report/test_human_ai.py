@@ -65,17 +65,17 @@ def expected_by_bot(logs: list[tuple[dict, list[dict]]]) -> dict:
                     b["right"] += is_right(buzz["guess"], question)
                     b["words"] += buzz["word"]
                     b["fractions"] += min(1.0, buzz["word"] / n)
+                if not any(s["kind"] == "human" and s["team"] != bot["team"] for s in seats.values()):
+                    continue  # nobody played against it
                 humans = [r for r in raw["rulings"] if r["index"] == index and r["mode"] == "buzz"
                           and r["word"] is not None and r["seat"] in seats and seats[r["seat"]]["kind"] == "human"
                           and r["team"] != bot["team"]]
-                if not humans:
-                    continue
-                first = min(humans, key=lambda r: r["word"])
+                first = min(humans, key=lambda r: r["word"]) if humans else None  # None: no human buzzed
                 b["human_n"] += 1
-                if buzz is not None and buzz["word"] < first["word"]:
+                if buzz is not None and (first is None or buzz["word"] < first["word"]):
                     b["score"] += 1 if is_right(buzz["guess"], question) else -0.5
                 if buzz is not None:
-                    h = first["verdict"] == "accept"
+                    h = first is not None and first["verdict"] == "accept"
                     b["pairs"].append((h, is_right(buzz["guess"], question), buzz["confidence"]))
     return by_bot
 
@@ -96,7 +96,7 @@ def check_human_ai(texts: list[str]) -> list[dict]:
         assert bot["buzz_precision"] == mean(b["right"], b["buzzes"])
         assert bot["mean_buzz_word"] == mean(b["words"], b["buzzes"])
         assert bot["mean_buzz_position"] == mean(b["fractions"], b["buzzes"])
-        assert bot["human_buzz_questions"] == b["human_n"]
+        assert bot["questions_against_humans"] == b["human_n"]
         assert bot["expected_score"] == mean(b["score"], b["human_n"])
         assert bot["matches"] == b["matches"] and bot["human_matches"] == b["with_n"]
         assert bot["win_rate"] == mean(b["won"], b["matches"])
@@ -113,7 +113,7 @@ def check_human_ai(texts: list[str]) -> list[dict]:
 
 def test_efficientqa_human_ai_figures_equal_the_raw_reading():
     bots = check_human_ai(exported("efficientqa") + [played_text("efficientqa"), muted_bot_text()])
-    assert any(b["buzzes"] and b["human_buzz_questions"] for b in bots)
+    assert any(b["buzzes"] and b["questions_against_humans"] for b in bots)
     assert any(b["calibration"] is not None for b in bots)
 
 
