@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class BroadcastConfig(AppConfig):
+    name = "broadcast"
+    default_auto_field = "django.db.models.BigAutoField"
+    verbose_name = "Broadcast"
