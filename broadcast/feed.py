@@ -43,6 +43,7 @@ OPEN_PER_TOKEN = 4  # feeds of one token open at once in a web process
 OPEN_PER_ADDRESS = 16  # feeds from one address open at once in a web process
 AUTHORIZATION_MAX = 64  # "Bearer " and a 43-character token, with room for spaces
 LAST_ID = re.compile(rb"^[0-9]{1,12}$")
+EVENT_SEQ = re.compile(r'^\{"seq":([0-9]+),')  # an event frame's text begins with its seq (catchup.encode)
 BEARER = re.compile(r"^Bearer +([^ ]+) *$")
 
 REVOKED = "The host revoked this feed's token; ask the host for a new one."
@@ -173,8 +174,9 @@ class FeedStream:
         self.holding = []
         try:
             texts, seq = await catch_up(self.match_id, self.after, SPECTATOR, None, self.after <= 0)
-            for n, text in enumerate(texts):  # a snapshot in parts carries its seq on the last part only
-                await self._write(event(text, seq if n == len(texts) - 1 else None))
+            for n, text in enumerate(texts):  # an event carries its own seq; a snapshot (in parts) the last part only
+                own = EVENT_SEQ.match(text)
+                await self._write(event(text, int(own[1]) if own else seq if n == len(texts) - 1 else None))
             self.last_sent = seq
         finally:
             held, self.holding = self.holding, None
