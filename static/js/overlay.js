@@ -11,17 +11,19 @@ const config = JSON.parse($("page-config").textContent);
 const VERDICT = { accept: "correct", reject: "wrong", prompt: "prompt" };
 const SHOWN = new Set(["buzz", "answer", "ruling", "closed", "pass", "info"]);  // feed lines the overlay tells
 
+const said = (text) => el("span", { class: "said", text: `“${text}”` });  // in the text itself: a stream's capture shows what it reads
+
 /** The sentence for the latest feed line the overlay tells, as nodes; null when there is none. */
 export function happening(view) {
   const f = [...view.feed].reverse().find((item) => SHOWN.has(item.kind));
   if (!f) return null;
   if (f.kind === "ruling") {
     const points = f.points ? ` ${f.points > 0 ? "+" : ""}${f.points}` : "";
-    return [el("span", { class: "who", text: f.who }), " ", el("q", { text: f.text }), " ",
+    return [el("span", { class: "who", text: f.who }), " ", said(f.text), " ",
       el("span", { class: `verdict ${f.verdict}`, text: (VERDICT[f.verdict] || f.verdict) + points })];
   }
   if (f.kind === "answer") {
-    return [el("span", { class: "who", text: f.who }), f.text == null ? " has answered" : " answers ", f.text == null ? null : el("q", { text: f.text })];
+    return [el("span", { class: "who", text: f.who }), f.text == null ? " has answered" : " answers ", f.text == null ? null : said(f.text)];
   }
   if (f.kind === "closed") return ["Answer: ", el("strong", { class: "answer", text: f.text || "" })];
   return [f.text];
