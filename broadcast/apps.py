@@ -1,3 +1,4 @@
+"""The broadcast app: the overlay page, the live feed and its tokens (Django's app record)."""
 from django.apps import AppConfig
 
 

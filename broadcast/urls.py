@@ -1,4 +1,4 @@
-"""The broadcast's pages (the feed itself is routed in broadcast/routing.py)."""
+"""The broadcast's pages (the feed itself is routed in broadcast/feed_routes.py)."""
 from django.urls import path
 
 from broadcast import views

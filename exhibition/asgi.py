@@ -29,7 +29,7 @@ from serving.websocket_limits import BoundedMessages  # noqa: E402
 from game.conductor.embedded import ConductorStarter, embedded_enabled  # noqa: E402
 from game.live.door import SocketDoor  # noqa: E402
 from game.live.routing import websocket_urlpatterns  # noqa: E402
-from broadcast.routing import http_urlpatterns  # noqa: E402
+from broadcast.feed_routes import http_urlpatterns  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
 
