@@ -20,8 +20,8 @@ def overlay(request, code):
 
 
 class TokenForm(forms.Form):
-    label = forms.CharField(max_length=LABEL_MAX_LENGTH, strip=True,
-                            help_text="Who the token is for, e.g. “scoreboard laptop”.")
+    label = forms.CharField(label="Who it is for", max_length=LABEL_MAX_LENGTH, strip=True,
+                            help_text="e.g. “scoreboard laptop”: the list below names each token by it.")
 
 
 class RevokeForm(forms.Form):
