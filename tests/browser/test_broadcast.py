@@ -2,7 +2,8 @@
 match's Broadcast page, the hall's big screen, two overlays (1920x1080 and 1280x720) and the feed follow a
 played question, and the feed's frames are the hall's own frames, seq for seq; no answer reaches any of
 them before its question closes; the overlay shows the hall's scores, the buzz and the ruling; revoking the
-token on the host's page ends the open feed with a sentence. Screenshots of the overlay at both sizes over
+token on the host's page ends the open feed with a sentence at once (the heartbeat, which would also
+end it, is set longer than the test waits). Screenshots of the overlay at both sizes over
 a dark and a light picture are kept in the test's folder (printed) for a person to look at."""
 import json
 import time
@@ -11,12 +12,21 @@ import pytest
 
 from broadcast.feed import REVOKED
 from tests.broadcast.feed_reader import FeedReader
+from tests.browser.conftest import _server_env, seeded_server
 
 from .test_live_match import answer, expect, join, log_in, press_next, reveal, rule, shown_scores
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
 PICTURES = {"dark": "#101418", "light": "#f4f1ea"}
+HEARTBEAT_S = 60  # longer than the test waits for a revoked feed to end: it ends by the hub's message, not a heartbeat
+
+
+@pytest.fixture(scope="module")
+def broadcast_server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("broadcast")
+    with seeded_server(folder, dict(_server_env(folder / "db.sqlite3"), EXHIBITION_HEARTBEAT_SECONDS=str(HEARTBEAT_S))) as server:
+        yield server
 
 
 def recorded(page) -> list:
@@ -36,8 +46,8 @@ def shown_on_overlay(page) -> dict:
             for s in page.locator("#scores .overlay-score").all()}
 
 
-def test_the_feed_and_the_overlay_show_the_halls_frames_and_a_revoked_feed_ends(exhibition_server, open_page, tmp_path):
-    server, code = exhibition_server, exhibition_server["matches"]["live"]
+def test_the_feed_and_the_overlay_show_the_halls_frames_and_a_revoked_feed_ends(broadcast_server, open_page, tmp_path):
+    server, code = broadcast_server, broadcast_server["matches"]["live"]
     host = open_page(1440, 900)
     log_in(host, server, f"/host/m/{code}/broadcast", live=False)
     host.fill("input[name=label]", "scoreboard laptop")
