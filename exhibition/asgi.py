@@ -2,7 +2,8 @@
 
 Websockets are bounded in what they may send (serving/websocket_limits.py), then pass the Origin
 check (ALLOWED_HOSTS), the door that turns away what a seat's budget refuses (game/live/door.py)
-and the session login before a consumer sees them. In the embedded default
+and the session login before a consumer sees them. GET /m/<code>/feed (a match's live feed for
+machines, server-sent events) is routed to broadcast/feed.py, every other request to Django. In the embedded default
 (no REDIS_URL) the application also starts the conductor inside this process on the first request;
 with Redis, `manage.py conduct` runs it separately. GET /healthz is answered before all of that
 (exhibition/health.py). Before any of it, a request body over its page's limit is answered 413 by
@@ -28,6 +29,8 @@ from serving.websocket_limits import BoundedMessages  # noqa: E402
 from game.conductor.embedded import ConductorStarter, embedded_enabled  # noqa: E402
 from game.live.door import SocketDoor  # noqa: E402
 from game.live.routing import websocket_urlpatterns  # noqa: E402
+from broadcast.feed_routes import http_urlpatterns  # noqa: E402
+from django.urls import re_path  # noqa: E402
 
 
 class KeepServerSend:
@@ -47,7 +50,8 @@ class KeepServerSend:
 websocket_application = BoundedMessages(KeepServerSend(
     AllowedHostsOriginValidator(SocketDoor(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))))))
 
-application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocket_application})
+http_application = URLRouter([*http_urlpatterns, re_path(r"", django_asgi_app)])
+application = ProtocolTypeRouter({"http": http_application, "websocket": websocket_application})
 if embedded_enabled():
     application = ConductorStarter(application)
 application = HealthCheck(application)  # GET /healthz, for load balancers and compose

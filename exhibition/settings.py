@@ -87,6 +87,7 @@ INSTALLED_APPS = [
     "bots",
     "events",
     "tournaments",
+    "broadcast",
 ]
 
 MIDDLEWARE = [

@@ -10,4 +10,5 @@ urlpatterns = [
     path("", include("game.web.urls")),
     path("", include("events.urls")),
     path("", include("tournaments.urls")),
+    path("", include("broadcast.urls")),
 ]

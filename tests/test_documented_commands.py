@@ -30,7 +30,7 @@ from tests.servers import ROOT, free_port
 pytestmark = [pytest.mark.slow, pytest.mark.integration]
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-STARTS = re.compile(r"^(make \w|\.venv/bin/python |python -m |manage\.py \w+ )")
+STARTS = re.compile(r"^(make \w|\.venv/bin/python |python -m |manage\.py \w+ |curl )")
 
 
 def documented() -> dict[str, list[str]]:
@@ -152,6 +152,9 @@ HOW = {
     ".venv/bin/python bench/bodies.py": Help(MINUTES),
     ".venv/bin/python bench/soak.py --minutes 3": Help(MINUTES),
     ".venv/bin/python bench/soak.py --minutes 60": Help(MINUTES),
+    'curl -N -H "Authorization: Bearer TOKEN" http://127.0.0.1:8000/m/CODE/feed':
+        Elsewhere("tests/broadcast/test_feed.py::test_the_documented_curl_command_prints_the_hall_frames"),
+    "curl http://HOST:8000/healthz": Elsewhere("tests/broadcast/test_feed.py::test_the_documented_health_probe_answers"),
     "make test": Elsewhere("the whole suite: the lead's run and CI's (.ci/run)"),
     ".venv/bin/python -m pytest -q tests/browser/test_accessibility.py": Elsewhere("tests/browser/test_accessibility.py"),
     "make demo HALL=1": Serve(),  # last: it leaves the checkout's settings in hall mode

@@ -29,18 +29,19 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYERS = [
     ("rules and reading", ["game.engine", "game.judging", "serving", "intake", "bots.tiers"]),
     ("bots", ["bots"]),
-    ("files and records", ["game.importers", "game.models", "game.migrations", "game.command_budgets"]),
+    ("files and records", ["game.importers", "game.models", "game.migrations", "game.command_budgets", "broadcast"]),
     ("the match's store", ["game.event_log", "game.match_setup", "game.runner", "game.leases", "game.seats_left",
                            "game.snippets", "game.question_order", "game.demo", "game.checks", "game.apps", "game.speech",
                            "game"]),
     ("playing", ["game.conductor", "game.simulation", "events"]),
-    ("sockets and archive", ["game.live", "game.archive", "game.report", "events.event_files", "tournaments"]),
+    ("sockets and archive", ["game.live", "game.archive", "game.report", "events.event_files", "tournaments",
+                             "broadcast.feed_tokens", "broadcast.feed", "broadcast.feed_routes"]),
     ("pages and commands", ["game.web", "game.report.views", "game.speech.views", "game.management", "bots.management", "events.views",
                             "events.forms", "events.urls", "events.management", "tournaments.views", "tournaments.forms",
-                            "tournaments.urls", "tournaments.management"]),
+                            "tournaments.urls", "tournaments.management", "broadcast.views", "broadcast.urls"]),
     ("the project", ["exhibition"]),
 ]
-PACKAGES = ("game", "bots", "events", "tournaments", "serving", "exhibition", "intake")
+PACKAGES = ("game", "bots", "events", "tournaments", "serving", "exhibition", "intake", "broadcast")
 
 
 def layer_of(module: str) -> int | None:

@@ -11,7 +11,7 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("game", "bots", "events", "tournaments", "serving", "exhibition", "intake")
+PACKAGES = ("game", "bots", "events", "tournaments", "serving", "exhibition", "intake", "broadcast")
 CONVENTIONAL = {"__init__.py", "views.py", "models.py", "urls.py", "forms.py", "apps.py"}
 
 

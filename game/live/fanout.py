@@ -34,6 +34,9 @@ The hub also tells the conductor which seats it holds a socket for and how many 
 "hub.roster", to its moderator sockets only; it keeps the last one, so a moderator socket that
 connects gets it at once.
 
+The hub also closes the feeds (broadcast/feed.py) of a token the host revoked, in whichever process
+holds them: the revocation is a FEED_REVOKED message to the match's group.
+
 The hub also renews its group memberships (they survive a Redis restart; members of a dead
 process age out) and sends every local socket a heartbeat with its match's last seq. After Redis
 was out of reach or restarted, it joins its groups again and sends the heartbeat at once, so each
@@ -73,6 +76,7 @@ SLICE = 200  # sockets written in one turn of the event loop
 TOO_SLOW = "Your connection fell too far behind; reconnecting brings you up to date."
 PROBE_S = 2.0  # how often the hub asks Redis whether it restarted (and lost the hub's groups)
 RECEIVE_BACKOFF_S = (0.1, 5.0)
+FEED_REVOKED = "hub.feed_revoked"  # {"match", "token": a FeedToken's id}: its open feeds close (broadcast/feed.py)
 
 
 def heartbeat_seconds() -> float:
@@ -340,6 +344,8 @@ class Hub:
                         self.playout.hold(message["match"], None, functools.partial(self._seat_given_up, message))
                     elif message.get("type") == ROSTER:
                         self.roster(message["match"], message["frame"])
+                    elif message.get("type") == FEED_REVOKED:
+                        self.revoke_feeds(message["match"], message["token"])
                 except Exception:
                     log.exception("The fan-out could not pass on a %r message", message.get("type"))
 
@@ -393,6 +399,14 @@ class Hub:
             await self.layer.send(CONDUCTOR_CHANNEL, {"type": "roster.ask", "match": code})
         except Exception:
             log.info("Could not ask the conductor for the roster of %s", code, exc_info=True)
+
+    def revoke_feeds(self, code: str, token: int) -> None:
+        """Close this process's feeds of match `code` read with feed token `token` (revoked by the host)."""
+        for (room_code, _), sockets in list(self.rooms.items()):
+            if room_code == code:
+                for socket in list(sockets):
+                    if getattr(socket, "feed_token", None) == token:
+                        socket.revoked()
 
     async def _tell(self, message: dict | None) -> None:
         """Send a seat claim to the match's group. Lost while Redis is away: the two sockets then play
