@@ -6,7 +6,7 @@ from django.views.decorators.http import require_http_methods
 
 from game.models import Match
 from game.web.views_host import staff_required
-from game.web.views_match import _page_config
+from game.web.views_match import page_config
 
 from broadcast.feed_tokens import create_token, revoke_token
 from broadcast.models import LABEL_MAX_LENGTH, FeedToken
@@ -16,7 +16,7 @@ def overlay(request, code):
     """A browser source for OBS: the hall's own spectator socket and fold, drawn as a lower third on a
     transparent page. It needs no token: it shows what the hall's public screen shows, no more."""
     match = get_object_or_404(Match, code=code)
-    return render(request, "broadcast/overlay.html", {"match": match, "config": _page_config(match, "spectator")})
+    return render(request, "broadcast/overlay.html", {"match": match, "config": page_config(match, "spectator")})
 
 
 class TokenForm(forms.Form):

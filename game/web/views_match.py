@@ -29,7 +29,7 @@ RETRIED = {None, "unavailable", "busy", "server_error"}  # answers that mean "no
 SOCKET_ROLE = {"moderator": "moderate", "player": "play", "spectator": "watch"}
 
 
-def _page_config(match: Match, audience: str, **extra) -> dict:
+def page_config(match: Match, audience: str, **extra) -> dict:
     return {"code": match.code, "title": match.title, "audience": audience,
             "socket": f"/ws/m/{match.code}/{SOCKET_ROLE[audience]}",
             **extra}
@@ -166,7 +166,7 @@ def play(request, code):
     seat = seat_in_session(request, match)
     if seat is None:
         return redirect("join", code=code)
-    config = _page_config(match, "player", seat=seat.key, team=seat.team.key, captain=seat.captain)
+    config = page_config(match, "player", seat=seat.key, team=seat.team.key, captain=seat.captain)
     return render(request, "play.html", {"match": match, "seat": seat, "config": config})
 
 
@@ -174,7 +174,7 @@ def play(request, code):
 @staff_required
 def moderate(request, code):
     match = get_object_or_404(Match, code=code)
-    return render(request, "moderate.html", {"match": match, "config": _page_config(match, "moderator", voice=voice.menu())})
+    return render(request, "moderate.html", {"match": match, "config": page_config(match, "moderator", voice=voice.menu())})
 
 
 @match_page
@@ -182,7 +182,7 @@ def watch(request, code):
     match = get_object_or_404(Match, code=code)
     # A match of an event: the hall's screen goes back to the event's leaderboard once it ends (events/hall_screen.py);
     # a tournament's game, to its room's screen (tournaments/rooms.py).
-    config = _page_config(match, "spectator", event_board=board_url(match) or room_screen_url(match),
+    config = page_config(match, "spectator", event_board=board_url(match) or room_screen_url(match),
                           board_after_ms=int(settings.EXHIBITION_HALL_RETURN_SECONDS * 1000))
     return render(request, "watch.html", {"match": match, "config": config,
                                           "join": join_link(request, code)})
