@@ -77,7 +77,8 @@ class BotDriver:
             if seat_id in self.out or seat_id in self.buzzing or not bot_turns.may_act(self.state, seat_id):
                 continue
             q = self.state.q
-            about = context + ((q.revealed,) if q.mode == "buzz" else ())
+            # A semi bot given the floor by a teammate's press is asked afresh: its answer is due now.
+            about = context + ((q.revealed, bot_turns.answers_for_team(self.state, seat_id)) if q.mode == "buzz" else ())
             if self.asked.get(seat_id) != about:
                 self.asked[seat_id] = about
                 self._ask(seat_id, context)
