@@ -201,9 +201,8 @@ class MatchState:
         buzz phase that is the question's last shows the room the bots' thinking as it comes."""
         if self.q is None:
             return False
-        if self.q.bonus is not None:  # a part the other team may still take on the bounce: the guess is a hint
-            b = self.q.bonus
-            return self.rules["bounceback"] and b["typed"] is None and self.q.stage in BONUS_ANSWERING
+        if self.q.bonus is not None:  # a part the other team may still take on the bounce: a guess is a hint
+            return self.rules["bounceback"] and self.q.stage in BONUS_ANSWERING
         live = self.rules["hall_bot_guesses"] == "live"
         if live and self.q.mode == "buzz" and not self.later_phases_to_play():
             return False
