@@ -36,13 +36,13 @@ BOT_TEAMS = (("2", "team 2"), ("1", "team 1"))
 
 def _setting_field(tier: str, setting) -> forms.Field:
     """A bot seat setting's field, from the seat table: its choices (empty: the default) or its range."""
-    label = f"{tier} bot: {setting.label.lower()}"
+    label = f"{tier} bot: {setting.label.lower()}"  # what each setting means is said once under the rows
     if setting.kind == "choice":
-        empty = "its tier's" if setting.default is None else f"{setting.default} (default)"
-        return forms.ChoiceField(label=label, required=False, help_text=setting.help,
-                                 choices=[("", empty)] + [(v, text) for v, text in setting.choices if v != setting.default])
+        empty = "its tier's" if setting.default is None else setting.default
+        return forms.ChoiceField(label=label, required=False,
+                                 choices=[("", empty)] + [(v, v) for v, _ in setting.choices if v != setting.default])
     return forms.IntegerField(label=label, required=False, min_value=setting.low, max_value=setting.high,
-                              help_text=f"{setting.help}; {setting.low} to {setting.high}")
+                              widget=forms.NumberInput(attrs={"placeholder": str(setting.default)}))
 
 
 class NewMatchForm(forms.Form):
@@ -64,13 +64,16 @@ class NewMatchForm(forms.Form):
             choices = [("", "no bot"), (SIMULATED, "simulated opponent (60% accuracy)")]
             choices += [(str(b.pk), b.display_name) for b in Bot.objects.filter(tier=tier)]
             self.fields[name] = forms.ChoiceField(label=f"{tier} bot", choices=choices, required=False)
-            self.fields[f"{name}_team"] = forms.ChoiceField(
-                label=f"{tier} bot plays for", choices=BOT_TEAMS, required=False, initial="2",
-                help_text="team 1: an AI teammate of its people")
+            self.fields[f"{name}_team"] = forms.ChoiceField(label=f"{tier} bot plays for", choices=BOT_TEAMS,
+                                                            required=False, initial="2")
             for key, setting in SEAT_SETTINGS.items():
                 self.fields[f"{name}_{key}"] = _setting_field(tier, setting)
             self.bot_fields.append(self[name])
             self.bot_rows.append([self[name], self[f"{name}_team"], *(self[f"{name}_{key}"] for key in SEAT_SETTINGS)])
+        # What the bot seat settings mean, said once: (label, help, values) from the seat table.
+        self.seat_setting_notes = [(setting.label, setting.help, ", ".join(text for _, text in setting.choices)
+                                    if setting.kind == "choice" else f"{setting.low} to {setting.high}")
+                                   for setting in SEAT_SETTINGS.values()]
         self.fields["team_2_people"] = forms.BooleanField(
             label="People on team 2 too", required=False,
             help_text="team 2 is a human team: its bots are its people's teammates (QANTA 2026)")
