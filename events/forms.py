@@ -109,7 +109,8 @@ class BotsForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         offered = NewMatchForm()
-        self.fields.update({name: field for name, field in offered.fields.items() if name.startswith("bot_")})
+        # The bot of each tier; an event's bots play for the computer with their seats' defaults.
+        self.fields.update({field.name: offered.fields[field.name] for field in offered.bot_fields})
         self.bot_fields = [self[name] for name in self.fields]
 
     def seats(self):

@@ -31,6 +31,7 @@ def seat_data(seat: Seat) -> dict:
         "tier": seat.bot_tier or None,
         "captain": seat.captain,
         "simulated": bool((seat.bot_config or {}).get("simulated")),
+        **(seat.bot_play if seat.kind == Seat.Kind.BOT else {}),  # its buzz mode, k, weight class: the engine checks them
     }
 
 
@@ -71,6 +72,7 @@ class SeatSpec:
     captain: bool = False
     tier: str = ""
     config: dict = field(default_factory=dict)
+    play: dict = field(default_factory=dict)  # a bot seat's settings (game/engine/seat_table.py); empty: its defaults
 
 
 @dataclass
@@ -78,6 +80,9 @@ class TeamSpec:
     name: str
     seats: list[SeatSpec] = field(default_factory=list)
     kind: str = ""  # "human" or "computer"; empty: the computer's when a bot sits on it (a mixed team says "human")
+
+    def team_kind(self) -> str:
+        return self.kind or ("computer" if any(s.kind == "bot" for s in self.seats) else "human")
 
 
 @transaction.atomic
@@ -114,16 +119,14 @@ def create_match_record(
                                  question_order=order.to_dict())
     seats = []
     for position, spec in enumerate(teams):
-        team = Team.objects.create(match=match, position=position, name=spec.name)
+        # People join only the human teams; a human team may hold bots too (AI teammates).
+        team = Team.objects.create(match=match, position=position, name=spec.name, kind=spec.team_kind())
         for s in spec.seats:
             seats.append(
                 Seat.objects.create(team=team, name=s.name, kind=s.kind, captain=s.captain, bot_tier=s.tier,
-                                    bot_config=s.config)
+                                    bot_config=s.config, bot_play=s.play)
             )
-    # A team with a bot seat is the computer's; people join only the others.
-    kinds = {position: spec.kind or ("computer" if any(s.kind == "bot" for s in spec.seats) else "human")
-             for position, spec in enumerate(teams)}
-    team_data = [{"id": t.key, "name": t.name, "kind": kinds[t.position]} for t in match.teams.order_by("position")]
+    team_data = [{"id": t.key, "name": t.name, "kind": t.kind} for t in match.teams.order_by("position")]
     events = create_match(rules, team_data, [seat_data(s) for s in seats], questions, now or now_ms(),
                           question_order=order.to_dict(), bonuses=bonuses)
     append_events(match, events, first_seq=1)

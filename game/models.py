@@ -115,8 +115,15 @@ class Match(models.Model):
 
 class Team(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="teams")
+    class Kind(models.TextChoices):
+        HUMAN = "human", "human"
+        COMPUTER = "computer", "computer"
+
     position = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=80)
+    # Empty on teams made before a human team could hold bots: the computer's exactly when a bot sits on it.
+    kind = models.CharField(max_length=8, choices=Kind.choices, blank=True,
+                            help_text="human (people, and maybe AI teammates) or computer (bots only).")
 
     class Meta:
         ordering = ["match", "position"]
@@ -146,6 +153,8 @@ class Seat(models.Model):
     captain = models.BooleanField(default=False)
     bot_tier = models.CharField(max_length=20, blank=True, help_text="500mib, 6gib or unlimited.")
     bot_config = models.JSONField(default=dict, blank=True)
+    bot_play = models.JSONField(default=dict, blank=True,
+                                help_text="A bot seat's buzz mode, k and weight class (game/engine/seat_table.py).")
     token = models.CharField(max_length=64, unique=True, default=secrets.token_urlsafe)
     joined = models.DateTimeField(auto_now_add=True)
     credential = models.PositiveIntegerField(
@@ -165,6 +174,10 @@ class Seat(models.Model):
     @property
     def key(self) -> str:
         return f"s{self.pk}"
+
+
+# The computer's teams: marked so, or (made before teams were marked) any team a bot sits on.
+COMPUTER_TEAMS = models.Q(kind=Team.Kind.COMPUTER) | models.Q(kind="", seats__kind=Seat.Kind.BOT)
 
 
 class MatchEvent(models.Model):

@@ -50,16 +50,20 @@ def live_match(transactional_db):
     from game.live.seat_tokens import make_seat_token
     from game.match_setup import SeatSpec, TeamSpec, create_match_record
 
-    def make(format_name="quizbowl", overrides=None, bots=(), questions=6, title="Live test"):
+    def make(format_name="quizbowl", overrides=None, bots=(), questions=6, title="Live test", mates=()):
+        """bots: (name, tier, config) on the computer's team, or (name, tier, config, play) with a seat's settings;
+        mates: the same for AI teammates on the human team (game/engine/seat_table.py)."""
         packet = Packet.objects.create(slug=f"live-{Packet.objects.count()}", title="Live packet")
         kind = "tossup" if format_name == "quizbowl" else "short"
         for i in range(questions):
             Question.objects.create(packet=packet, position=i, kind=kind, text=f"{LIVE_WORDS} Number {i}?",
                                     answer=f"Answer {i}")
         rules = {"reveal": "moderator", "questions": 2, "tiebreakers": 0, **(overrides or {})}
-        humans = TeamSpec("Humans", [SeatSpec("Ann", captain=True), SeatSpec("Bob")])
-        computer = TeamSpec("Computer", [SeatSpec(name, kind="bot", tier=tier, config=config)
-                                         for name, tier, config in bots])
+        bot = lambda name, tier, config, play=None: SeatSpec(name, kind="bot", tier=tier, config=config,  # noqa: E731
+                                                             play=play or {})
+        humans = TeamSpec("Humans", [SeatSpec("Ann", captain=True), SeatSpec("Bob"), *(bot(*m) for m in mates)],
+                          kind="human")
+        computer = TeamSpec("Computer", [bot(*b) for b in bots])
         match = create_match_record(title=title, packet=packet, format_name=format_name, overrides=rules,
                                     teams=[humans, computer])
         seats = {s.name: s for t in match.teams.all() for s in t.seats.all()}

@@ -73,11 +73,18 @@ class BotDriver:
             if query["context"] != context:
                 self.abandoned[query["id"]] = seat_id
                 del self.out[seat_id]
+            elif bot_turns.answers_for_team(self.state, seat_id) and not query["answer"]:
+                # A teammate pressed its buzzer: its answer is due now, on the words read now, not on the
+                # query it was thinking over. That one's act is dropped quietly if it still comes.
+                query["timer"].cancel()
+                self.reported.add(query["id"])
+                del self.out[seat_id]
         for seat_id in self.seats:
             if seat_id in self.out or seat_id in self.buzzing or not bot_turns.may_act(self.state, seat_id):
                 continue
             q = self.state.q
-            about = context + ((q.revealed,) if q.mode == "buzz" else ())
+            # A semi bot given the floor by a teammate's press is asked afresh: its answer is due now.
+            about = context + ((q.revealed, bot_turns.answers_for_team(self.state, seat_id)) if q.mode == "buzz" else ())
             if self.asked.get(seat_id) != about:
                 self.asked[seat_id] = about
                 self._ask(seat_id, context)
@@ -106,7 +113,8 @@ class BotDriver:
         # The words it is shown: its guess is placed there, and its buzz says it saw them, however
         # many more words are read before the act comes back.
         self.out[seat_id] = {"id": query_id, "context": context, "timer": timer, "word": payload["query"]["word_index"],
-                             "asked_at": self.host.conductor.clock() + delay}
+                             "asked_at": self.host.conductor.clock() + delay,
+                             "answer": bot_turns.answers_for_team(s, seat_id)}  # asked for its team's answer
         self.host.room.bot_asked(seat_id)
         task = asyncio.get_running_loop().create_task(self._send(payload, seat.get("tier"), seat_id, query_id, delay))
         self._tasks.add(task)

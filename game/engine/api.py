@@ -18,6 +18,9 @@ from game.engine.rules import (COMMAND_TYPES, END_REASONS, create_match, decide,
                                next_wakeup, questions_played)
 from game.engine.selection import (MAX_SEED, NOUNS, ORDERS, PACKET_ORDER, QuestionOrder,  # noqa: F401
                                    SelectionError, describe, select_questions)
+from game.engine.seat_table import (BUZZ_MODES, SETTINGS as SEAT_SETTINGS, WEIGHT_CLASSES, SeatSettingError,  # noqa: F401
+                                    checked as seat_settings)
+from game.engine.stages import BUZZES  # noqa: F401
 from game.engine.state import MatchState, QuestionState  # noqa: F401
 from game.engine.voice import HAND, MAX_AUDIO_MS, VOICES, WPM_RANGE  # noqa: F401
 from game.engine.wording import possessive  # noqa: F401

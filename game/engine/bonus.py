@@ -142,7 +142,7 @@ def fold_undo(s, d, t, add_scores):
     restored = q.checkpoint
     k = q.bonus["part"]
     shown = next((part["answer"] for i, part in enumerate(q.bonus["parts"]) if i == k), None)
-    for name in ("chat", "bot_guesses", "shown_guesses", "held_guesses", "bot_missed", "held_trail", "buzz_log",
+    for name in ("chat", "bot_guesses", "shown_guesses", "held_guesses", "consulted", "bot_missed", "held_trail", "buzz_log",
                  "snippets", "voice"):
         setattr(restored, name, getattr(q, name))
     restored.answers = [dict(a, ruling=None, verdict=None) if a["ruling"] == d["ruling"] else a for a in q.answers]

@@ -41,8 +41,20 @@ def may_act(state, seat_id: str) -> bool:
     if not plays_in_phase(state, seat) or seat["team"] in q.locked:
         return False
     if q.mode == "buzz":
-        return q.possession is None and q.revealed > 0
+        return (q.possession is None and q.revealed > 0) or answers_for_team(state, seat_id)
     return seat["team"] not in q.passed and seat["team"] not in q.submissions
+
+
+def answers_for_team(state, seat_id: str) -> bool:
+    """Whether the bot holds the floor on a teammate's press (a semi bot, game/engine/seat_table.py) and owes
+    the team its answer: it is asked now, and its guess is the answer."""
+    poss = state.q.possession if state.q is not None else None
+    return poss is not None and poss["seat"] == seat_id and poss["answer"] is None
+
+
+def teammate(state, seat: dict) -> bool:
+    """Whether the bot sits on a human team beside people: it reports its guesses, and its team answers."""
+    return state.team_kind(seat["team"]) == "human"
 
 
 def revealed_query(state, seat: dict) -> dict:
@@ -143,14 +155,23 @@ class Reply:
 
 
 def reply_to(state, actor: dict, act: dict) -> Reply:
+    """A bot on the computer's team answers for its team; a bot on a human team (an AI teammate) answers
+    only when a teammate buzzed for it, and buzzes on its own only as its buzz mode allows: in a team phase
+    and on a bonus part its team consults it (its guess is on the record) and the team answers."""
+    seat = state.seats[actor["seat"]]
+    if answers_for_team(state, seat["id"]):  # a teammate pressed its buzzer: its answer is the team's
+        command = answer(actor, act["guess"]) if act["guess"] else {"type": "pass", "data": {}, "actor": actor}
+        return Reply(now=command)
     b = state.q.bonus
+    if teammate(state, seat) and (b is not None or state.q.mode == "team"):
+        return Reply()
     if b is not None:  # the team's answer to the part; with no guess the clock runs out
         data = {"text": act["guess"], "part": b["part"]}
         return Reply(now={"type": "bonus_answer", "data": data, "actor": actor}) if act["guess"] else Reply()
     if state.q.mode == "team":
         command = {"type": "submit", "data": {"text": act["guess"]}} if act["guess"] else {"type": "pass", "data": {}}
         return Reply(now={**command, "actor": actor})
-    if act["buzz"] and act["guess"]:
+    if act["buzz"] and act["guess"] and seat.get("buzz_mode", "autonomous") in ("autonomous", "after_k"):
         return Reply(buzz_in_ms=state.rules["bot_reaction_ms"], guess=act["guess"])
     return Reply()
 

@@ -34,6 +34,8 @@ COMMANDS: dict[str, tuple[frozenset, dict | None]] = {
     # "question" (its index) and "phase" name what a player's command was meant for: late ones are refused.
     # A buzz's "pressed": when the key was pressed, in server time as the phone estimates it (engine/buzzrace.py).
     "buzz": (SEAT, {"seen": int, "question": int, "phase": int, "pressed": int}),
+    # A person's buzz for a semi bot on their own team (game/engine/seat_table.py): "bot" names its seat.
+    "buzz_for": (PLAYER, {"bot": str, "seen": int, "question": int, "phase": int, "pressed": int}),
     "answer": (SEAT, {"text": str, "question": int}),
     "submit": (SEAT, {"text": str, "question": int, "phase": int}),
     "pass": (SEAT, {"question": int, "phase": int}),

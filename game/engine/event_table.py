@@ -87,7 +87,10 @@ TEXT_OR_NULL, WHOLE_OR_NULL, NUMBER_OR_NULL = TEXT.or_null(), WHOLE.or_null(), N
 SCORE_CHANGES = map_of(WHOLE)  # team -> points this event adds (fold.py and the browser add them to the scores)
 DEADLINE = record(kind=TEXT, at=WHOLE)  # kind: answer, prompt, dead, discussion, confer or bounce; at: ms
 RESULT = record(team=TEXT, seat=TEXT_OR_NULL, points=WHOLE, phase=WHOLE).or_null()  # who got the question
-SEAT = record(id=TEXT, name=TEXT, team=TEXT, kind=TEXT, tier=TEXT_OR_NULL, captain=FLAG, simulated=FLAG)
+_SEAT_SETTING = "a bot seat's setting (game/engine/seat_table.py); people's seats and older logs lack it"
+SEAT = record(id=TEXT, name=TEXT, team=TEXT, kind=TEXT, tier=TEXT_OR_NULL, captain=FLAG, simulated=FLAG,
+              buzz_mode=TEXT.optional(_SEAT_SETTING), buzz_after=WHOLE.optional(_SEAT_SETTING),
+              weight_class=TEXT.optional(_SEAT_SETTING))
 GUESS = record(word=WHOLE, guess=TEXT_OR_NULL, confidence=NUMBER, buzz=FLAG,
                alternatives=list_of(list_of(TEXT, NUMBER)), threshold=NUMBER_OR_NULL)
 QUESTION = record(qid=TEXT, text=TEXT, kind=TEXT.optional(), answer=TEXT.optional(), accepted=list_of(TEXT).optional(),
@@ -137,7 +140,7 @@ class View:
     keeps: tuple[str, ...] | None = None  # only these fields, each present (null when the event lacks it)
     withholds: tuple[str, ...] = ()  # these fields arrive as null (an empty one as it is) ...
     when: str | None = None  # ... only when this field of the event is true (for `hides` too)
-    unless: str | None = None  # ... except when this field of the event is true
+    unless: str | None = None  # ... except when this field of the event is true (with `when`: both must hold)
     hides: bool = False  # the whole event may arrive as "hidden" (with `when`: exactly when that field is true)
     adds: Mapping[str, Field] = field(default_factory=dict)  # fields worked out from the event
     changes: tuple[str, ...] = ()  # fields whose value the view rewrites
@@ -152,6 +155,10 @@ VIEWS: dict[str, View] = {
     "text_withheld_if_held": View("The team's own answer, but not the computer's while it is held.",
                                   withholds=("text",), when="held"),
     "hidden_if_held": View("Shown unless held (a bot's guess while a human may still score).", hides=True, when="held"),
+    "hidden_if_held_unless_consulted": View(
+        "A bot's guess to its own team: shown unless held, and shown even while held when the team may consult "
+        "its bot (the rule consult_teammate_bots: a team phase, or a bonus part the team controls).",
+        hides=True, when="held", unless="consult"),
     "race_only": View("A buzz that lost a close race (projection.py RACE_SHOWN_MS): who, at which word, how far "
                       "behind; any other refusal is hidden.",
                       keeps=("seat", "team", "word", "code", "holder", "margin"), hides=True),
@@ -248,7 +255,8 @@ EVENTS: dict[str, EventType] = {
     "buzz": EventType(
         "A buzz took the floor (from an earlier-received one, with replaces and margin, when pressed earlier).",
         {"seat": TEXT, "team": TEXT, **TIMING, "replaces": TEXT_OR_NULL,
-         "margin": WHOLE_OR_NULL.optional(PRESS), "deadline_at": WHOLE_OR_NULL},
+         "margin": WHOLE_OR_NULL.optional(PRESS), "deadline_at": WHOLE_OR_NULL,
+         "by": TEXT.optional("a semi bot's buzz: the seat of the teammate who pressed its buzzer")},
         _OPEN_HALL),
     "buzz_refused": EventType(
         "A buzz that lost the floor or came from a locked-out team, on the moderator's record.",
@@ -316,8 +324,9 @@ EVENTS: dict[str, EventType] = {
     "bot_guess": EventType(
         "A bot's current guess, confidence and top guesses (held from the hall while a human may still score).",
         {"seat": TEXT, "team": TEXT, **GUESS.keys,
-         "held": MARK.optional("older logs lack it: the hall saw guesses as they came")},
-        sees("hidden_if_held", bot=HIDDEN)),
+         "held": MARK.optional("older logs lack it: the hall saw guesses as they came"),
+         "consult": MARK.optional("a human team's own bot, while the team may consult it: its team sees it")},
+        sees("hidden_if_held", own_team="hidden_if_held_unless_consulted", bot=HIDDEN)),
     "bot_guesses_released": EventType(
         "No human can score on the question any more: the held guesses and the held answers' words, now shown.",
         {"number": WHOLE, "phase": WHOLE, "guesses": map_of(GUESS),

@@ -15,6 +15,7 @@ import copy
 from game.engine.event_table import EVENTS
 from game.engine.questions import Question
 from game.engine.rule_table import complete
+from game.engine.seat_table import complete as complete_seat
 from game.engine.stages import Stage, buzz_floor_stage
 from game.engine.state import MatchState, QuestionState
 from game.engine.protests import fold_filed, fold_resolved
@@ -25,7 +26,7 @@ def initial_state(data: dict) -> MatchState:
     return MatchState(
         rules=complete(data["rules"]),  # a log older than a rule gets what it played under
         teams=[dict(t) for t in data["teams"]],
-        seats={s["id"]: dict(s) for s in data["seats"]},
+        seats={s["id"]: dict(complete_seat(s)) for s in data["seats"]},  # a log older than the bot seats' settings too
         questions=tuple(Question.from_dict(q) for q in data["questions"]),
         bonuses=tuple(Question.from_dict(b) for b in data.get("bonuses") or ()),
         scores={t["id"]: 0 for t in data["teams"]},
@@ -77,7 +78,7 @@ def fold(events) -> MatchState | None:
 # -- handlers: each mutates the state it is given ------------------------------------------
 
 def _seat_joined(s: MatchState, d, t):
-    s.seats[d["seat"]["id"]] = dict(d["seat"])
+    s.seats[d["seat"]["id"]] = dict(complete_seat(d["seat"]))
 
 
 def _seat_left(s: MatchState, d, t):
@@ -321,7 +322,7 @@ def _undo(s: MatchState, d, t):
     restored.chat = q.chat
     restored.bot_guesses = q.bot_guesses
     restored.shown_guesses, restored.held_guesses, restored.bot_missed = q.shown_guesses, q.held_guesses, q.bot_missed
-    restored.held_trail = q.held_trail
+    restored.held_trail, restored.consulted = q.held_trail, q.consulted
     restored.buzz_log = q.buzz_log  # the record keeps every buzz, whatever is undone
     # Every typed answer stays on the record with its suggestion; the one ruled by the undone ruling waits again.
     restored.answers = [dict(a, ruling=None, verdict=None) if a["ruling"] == d["ruling"] else a for a in q.answers]
@@ -449,9 +450,12 @@ def _bot_guess(s: MatchState, d, t):
     if d.get("held"):
         q.held_guesses[d["seat"]] = guess
         q.held_trail = q.held_trail + [{k: d.get(k) for k in TRAIL_FIELDS}]
+        if d.get("consult"):
+            q.consulted[d["seat"]] = guess
     else:
         q.shown_guesses[d["seat"]] = guess
         q.held_guesses.pop(d["seat"], None)
+        q.consulted.pop(d["seat"], None)
 
 
 def _bot_guesses_released(s: MatchState, d, t):
@@ -459,7 +463,7 @@ def _bot_guesses_released(s: MatchState, d, t):
     if q is None:
         return
     q.shown_guesses.update({seat: dict(g) for seat, g in (d.get("guesses") or {}).items()})
-    q.held_guesses, q.held_trail = {}, []
+    q.held_guesses, q.held_trail, q.consulted = {}, [], {}
     for item in d.get("rulings") or ():
         if item["id"] in s.rulings:
             s.rulings[item["id"]] = {k: v for k, v in s.rulings[item["id"]].items() if k != "held"}

@@ -23,6 +23,7 @@ from game.engine import bonus
 from game.engine.event_table import EVENTS, HIDDEN, VIEWS as DECLARED, column, views_of
 from game.engine.questions import clean_answer
 from game.engine.rule_table import complete
+from game.engine.seat_table import complete as complete_seat
 from game.engine.rules import MAX_GUESSES
 from game.engine.state import MatchState
 from game.engine.protests import protest_views
@@ -49,7 +50,8 @@ def project(event: dict, audience: str, team: str | None = None) -> dict:
     if audience not in AUDIENCES:
         raise ValueError(f"Unknown audience {audience!r}.")
     kind, data = event["type"], event.get("data", {})
-    data = dict(data, rules=complete(data["rules"])) if kind == "match_created" else data  # as the fold has them
+    if kind == "match_created":  # as the fold has them
+        data = dict(data, rules=complete(data["rules"]), seats=[complete_seat(seat) for seat in data["seats"]])
     plan = _PLANS.get(kind)
     if plan is None:  # not in the table: nothing says who else may see it
         views = () if audience == "moderator" else None
@@ -107,6 +109,10 @@ def hidden_if_held(data: dict) -> dict | None:
     return None if data.get("held") else data
 
 
+def hidden_if_held_unless_consulted(data: dict) -> dict | None:  # a team's own bot, while the team may consult it
+    return data if data.get("consult") else hidden_if_held(data)
+
+
 def seat_and_status_only(data: dict) -> dict:
     return dict(_kept(data, "seat_and_status_only"), status=data.get("status") or "failed")
 
@@ -140,6 +146,7 @@ VIEWS = {
     "text_withheld": text_withheld,
     "text_withheld_if_held": text_withheld_if_held,
     "hidden_if_held": hidden_if_held,
+    "hidden_if_held_unless_consulted": hidden_if_held_unless_consulted,
     "race_only": race_only,
     "seat_and_status_only": seat_and_status_only,
     "seat_and_number_only": seat_and_number_only,
@@ -241,10 +248,10 @@ def _question_view(state: MatchState, audience: str, team: str | None) -> dict |
         "power_index": question.power_index if shown else None,
         "submissions": _submissions(q.submissions, audience, team),
         "chat": _visible(q.chat, audience, team),
-        "bot_guesses": dict(q.bot_guesses if staff else q.shown_guesses) if audience != "bot" else {},
+        "bot_guesses": dict(state.guesses_seen(audience, team)) if audience != "bot" else {},
         "bot_missed": {seat: (m if staff else {"status": m["status"]}) for seat, m in q.bot_missed.items()}
         if audience != "bot" else {},
-        "bot_cards": bot_cards(state, audience) if audience != "bot" else {},
+        "bot_cards": bot_cards(state, audience, team) if audience != "bot" else {},
         "snippets": list(q.snippets),
         "ruling_ids": list(q.ruling_ids),
         "can_undo": _last_ruling(q) is not None if staff else None,
@@ -284,7 +291,7 @@ def _visible(per_team: dict, audience: str, team: str | None) -> dict:
     return {}
 
 
-def bot_cards(state: MatchState, audience: str) -> dict:
+def bot_cards(state: MatchState, audience: str, team: str | None = None) -> dict:
     """seat -> what that bot's card shows now, for every bot seat (docs/wire-protocol.md, "Bot cards").
 
     A bot's buzz is on its card (buzzed_at, the word of its buzz marker, which every screen shows, and
@@ -297,7 +304,7 @@ def bot_cards(state: MatchState, audience: str) -> dict:
     (its last act came to nothing: missed says timed_out or failed) or "settled" (the question closed:
     guess is its final guess, None if it never gave one)."""
     q = state.q
-    guesses = q.bot_guesses if audience == "moderator" else q.shown_guesses
+    guesses = state.guesses_seen(audience, team)
     cards = {}
     for seat in state.seats.values():
         if seat.get("kind") != "bot":

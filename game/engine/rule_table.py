@@ -188,6 +188,10 @@ _MATCH_RULES = (
          choices=(("after_humans", "after the humans: shown once they can no longer score on the question"),
                   ("live", "live in a question's last buzz phase (a quizbowl tossup): shown as the bots think")),
          group=_BOTS),
+    # AI teammates (game/engine/seat_table.py): before them no human team had a bot, so nothing was consulted.
+    Rule("consult_teammate_bots", "flag", "Teams consult their own bots", "a human team sees its own bots' guesses "
+         "where it may consult them: in a team phase, and on a bonus part it controls (QANTA 2026); never while "
+         "it buzzes against the clock", True, absent=True, group=_BOTS),
     # The server gives each new match its own grid (EXHIBITION_CLOCK_GRAIN_MS, game/match_setup.py); words
     # before the grid were exact, which is what 0 means.
     Rule("clock_grid_ms", "int", "Clock grid", "milliseconds: words and deadlines fall on multiples of "

@@ -24,8 +24,9 @@ from game.engine import voice
 from game.engine.commands import COMMANDS, MODERATOR, SEAT, senders
 from game.engine.rejected import Rejected
 from game.engine.fold import apply, apply_in_place
+from game.engine.seat_table import SETTINGS as SEAT_SETTINGS, SeatSettingError, buzzes_alone, checked as seat_settings
 from game.engine.selection import PACKET_ORDER
-from game.engine.stages import NOT_YOUR_BUZZ, NOTHING_TO_PASS, STAGES, Stage
+from game.engine.stages import BUZZES, NOT_YOUR_BUZZ, NOTHING_TO_PASS, STAGES, Stage
 from game.engine.state import MatchState
 from game.engine.typed import typed_text
 from game.engine.wording import possessive
@@ -90,6 +91,10 @@ def create_match(rules: dict, teams: list[dict], seats: list[dict], questions: l
     if rules["bonuses"] and not bonuses:
         raise Rejected("This format plays bonuses and the packet has none: choose a packet with bonuses, or a "
                        "format without them (Quizbowl tossups).", "no_bonuses")
+    try:  # a bot seat's settings (game/engine/seat_table.py), each checked, its defaults filled in
+        seats = [{**seat, **seat_settings(seat, {k: seat[k] for k in SEAT_SETTINGS if k in seat})} for seat in seats]
+    except SeatSettingError as exc:
+        raise Rejected(str(exc), "bad_seat") from None
     out = _Emitter(None)
     extra = {"bonuses": bonuses} if rules["bonuses"] else {}
     out.emit("match_created", now, rules=rules, teams=teams, seats=seats, questions=questions,
@@ -151,7 +156,7 @@ def decide_and_fold(state: MatchState, command: dict, now: int) -> tuple[list[di
     received = command.get("received", now)
     if not isinstance(received, int) or received > now:
         received = now
-    if kind == "buzz":  # what the server measured of the sender's socket, never what the sender wrote
+    if kind in BUZZES:  # what the server measured of the sender's socket, never what the sender wrote
         data = dict(data, clock=command.get("clock"))
     s = out.state
     refused = stages.refusal(stages.stage_of(s), kind, s.paused)
@@ -550,6 +555,10 @@ def _cmd_join(out, actor, data, now, received):
     clean = {"id": seat["id"], "name": str(seat.get("name", ""))[:60], "team": seat["team"],
              "kind": seat.get("kind", "human"), "tier": seat.get("tier"), "captain": bool(seat.get("captain")),
              "simulated": bool(seat.get("simulated"))}
+    try:
+        clean.update(seat_settings(clean, {key: seat[key] for key in SEAT_SETTINGS if key in seat}))
+    except SeatSettingError as exc:
+        raise Rejected(str(exc), "bad_shape") from None
     out.emit("seat_joined", now, seat=clean)
 
 
@@ -667,14 +676,38 @@ def _cmd_reveal(out, actor, data, now, received):
 
 
 def _cmd_buzz(out, seat, data, now, received):
+    _bot_may_play(out.state, seat)
+    _buzz(out, seat, data, now, received, by=None)
+
+
+def _cmd_buzz_for(out, seat, data, now, received):
+    """A person presses the buzzer of a semi bot on their own team (game/engine/seat_table.py): the bot
+    buzzes, at the person's press (arbitrated as theirs), and the bot's answer is the team's."""
+    s = out.state
+    bot = s.seats.get(data.get("bot"))
+    if bot is None or bot.get("kind") != "bot":
+        raise Rejected("There is no such bot in this match.", "bad_seat")
+    if bot["team"] != seat["team"]:
+        raise Rejected("You may buzz only for a bot on your own team.", "forbidden")
+    if bot.get("buzz_mode") != "semi":
+        raise Rejected(f"{bot['name']} does not take a teammate's buzz: its buzz mode is {bot.get('buzz_mode')}.",
+                       "not_semi")
+    if bot.get("stopped"):
+        raise Rejected(f"{bot['name']} was stopped for the rest of the match.", "bot_stopped")
+    _bot_may_play(s, bot)
+    _buzz(out, bot, data, now, received, by=seat["id"])
+
+
+def _buzz(out, seat, data, now, received, by: str | None):
+    """The buzz of `seat` (a person's, a bot's own, or a semi bot's pressed by the person `by`)."""
     s = out.state
     q = s.q
-    _bot_may_play(s, seat)
     team = seat["team"]
     seen = data.get("seen")
     seen = seen if isinstance(seen, int) and not isinstance(seen, bool) else None
     # Ordered by the press time the server believes (game/engine/buzzrace.py), arrival when none.
-    claimed = data.get("pressed") if seat.get("kind") != "bot" else None  # a bot acts on the server: arrival
+    pressed_by_person = seat.get("kind") != "bot" or by is not None
+    claimed = data.get("pressed") if pressed_by_person else None  # a bot acts on the server: arrival
     pressed, clamp = press_time(received, claimed, seen, _words_at(q, received), data.get("clock"), grace_ms(s.rules))
     word = _words_at(q, pressed)
     timing = {"received": received, "word": word, "seen": seen, "pressed": pressed, "claimed": claimed,
@@ -684,6 +717,10 @@ def _cmd_buzz(out, seat, data, now, received):
         _lost_buzz(out, seat, timing, poss, now, "Your team is locked out of this question.", "locked_out")
     if seat["kind"] == "bot" and word < s.rules["bot_min_words"]:
         raise Rejected(f"Bots may buzz only after {s.rules['bot_min_words']} words.", "too_early")
+    if seat["kind"] == "bot" and by is None:
+        refused = buzzes_alone(seat, word if seen is None else seen)
+        if refused is not None:
+            raise Rejected(refused, "bot_mode")
     replaces = margin = None
     if poss is not None:
         held = poss.get("pressed", poss["received"])
@@ -696,7 +733,7 @@ def _cmd_buzz(out, seat, data, now, received):
             _lost_buzz(out, seat, timing, poss, now, f"{who} buzzed first.", "beaten")
     wait = int(s.rules["answer_seconds"] * 1000)
     out.emit("buzz", now, seat=seat["id"], team=team, **timing, replaces=replaces, margin=margin,
-             deadline_at=(now + wait) if wait else None)
+             deadline_at=(now + wait) if wait else None, **({"by": by} if by is not None else {}))
 
 
 def _words_at(q, at: int) -> int:
@@ -1003,7 +1040,15 @@ def _cmd_bot_guess(out, seat, data, now, received):
     out.emit("bot_guess", now, seat=seat["id"], team=seat["team"], word=_words_read(data, q), guess=guess, confidence=conf,
              buzz=bool(data.get("buzz")) and guess is not None, alternatives=one_scale(guess, conf, pairs),
              threshold=None if threshold is None else _unit(threshold),
-             **({"held": True} if s.guesses_held() else {}))
+             **_hold(s, seat))
+
+
+def _hold(s: MatchState, seat: dict) -> dict:
+    """How a bot's guess made now is marked: held from the hall while a human may still score, and then
+    shown to its own human team all the same while that team may consult it (state.may_consult)."""
+    if not s.guesses_held():
+        return {}
+    return {"held": True, **({"consult": True} if s.may_consult(seat["team"]) else {})}
 
 
 def _words_read(data: dict, q) -> int:
@@ -1096,7 +1141,7 @@ _COMMANDS = {
     "override": _cmd_override, "adjust": _cmd_adjust, "throw_out": _cmd_throw_out,
     "pause": _cmd_pause, "resume": _cmd_resume, "bot_guess": _cmd_bot_guess,
     "bot_missed": _cmd_bot_missed, "bot_stopped": _cmd_bot_stopped, "judge": _cmd_judge, "snippets": _cmd_snippets,
-    "kick": _cmd_kick, "leave": _cmd_leave, "protest": _cmd_protest, "resolve_protest": _cmd_resolve_protest,
+    "buzz_for": _cmd_buzz_for, "kick": _cmd_kick, "leave": _cmd_leave, "protest": _cmd_protest, "resolve_protest": _cmd_resolve_protest,
     "voice": voice.cmd_voice, "voice_timings": voice.cmd_voice_timings,
     "read_part": _cmd_read_part, "bonus_answer": _cmd_bonus_answer,
 }

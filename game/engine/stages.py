@@ -92,7 +92,8 @@ ALWAYS = frozenset({"tick", "join", "bot_missed", "bot_stopped", "judge", "voice
 LIVE = ALWAYS | {"pause", "kick", "leave", "protest"}
 ON_QUESTION = LIVE | {"undo", "throw_out"}
 PLAYING = ON_QUESTION | {"bot_guess", "snippets", "voice_timings"}
-AFTER_BUZZ = PLAYING | {"buzz", "answer", "pass", "rule"}  # a later buzz may still take the floor (buzzrace.py)
+BUZZES = frozenset({"buzz", "buzz_for"})  # a seat's buzz, and a person's buzz for a semi bot teammate (seat_table.py)
+AFTER_BUZZ = PLAYING | BUZZES | {"answer", "pass", "rule"}  # a later buzz may still take the floor (buzzrace.py)
 # Undo before the answer was shown goes back to the stage the undone ruling was made in, whatever the
 # phase is now; after, to ruling again. A ruling or timer that ends a phase leads to the next phase's first
 # stage (READING, DEAD when every word was read before, DISCUSSION) or to the close. Formats are data, so
@@ -113,12 +114,12 @@ STAGES: dict[Stage, StageRules] = {
         exits=frozenset({S.READING, S.FINISHED})),
     S.READING: StageRules(
         "a buzz phase with words still to come (on the clock, by the voice or by the moderator's key); the floor is open",
-        takes=PLAYING | {"reveal", "buzz"},
+        takes=PLAYING | BUZZES | {"reveal"},
         exits=frozenset({S.DEAD, S.BUZZED, S.DISCUSSION, S.CLOSED, S.BETWEEN}) | UNDO_BACK,
         timers=frozenset({"word"})),
     S.DEAD: StageRules(
         "a buzz phase with every word read: the floor is open until the dead time runs out",
-        takes=PLAYING | {"buzz"},
+        takes=PLAYING | BUZZES,
         exits=frozenset({S.BUZZED, S.DISCUSSION, S.CLOSED, S.BETWEEN}) | UNDO_BACK,
         timers=frozenset({"dead"})),
     S.BUZZED: StageRules(
@@ -224,8 +225,8 @@ REFUSALS: dict[str, Refusal | dict[Stage, Refusal]] = {
                **_each(FLOOR_HELD, Refusal("possession", "Someone has buzzed; rule on the answer first.")),
                S.DISCUSSION: WHOLE_SHOWN, S.REVIEW_TEAM: WHOLE_SHOWN, S.REVIEW_BUZZ: ANSWER_SHOWN,
                **_each(BONUS_STAGES, IN_A_BONUS)},
-    "buzz": {**NO_OPEN_QUESTION, S.DISCUSSION: TEAM_PHASE, S.REVIEW_TEAM: TEAM_PHASE, S.REVIEW_BUZZ: ANSWER_SHOWN,
-             **_each(BONUS_STAGES, IN_A_BONUS)},
+    **_each(BUZZES, {**NO_OPEN_QUESTION, S.DISCUSSION: TEAM_PHASE, S.REVIEW_TEAM: TEAM_PHASE,
+                     S.REVIEW_BUZZ: ANSWER_SHOWN, **_each(BONUS_STAGES, IN_A_BONUS)}),
     "answer": {**NO_OPEN_QUESTION, **_each(FLOOR_OPEN, NOT_YOUR_BUZZ), S.REVIEW_BUZZ: ANSWER_SHOWN,
                S.REVIEW_TEAM: ANSWER_SHOWN, **_each(BONUS_STAGES, IN_A_BONUS)},
     "submit": {**NO_OPEN_QUESTION, S.REVIEW_TEAM: ANSWER_SHOWN, **_each(BUZZ_STAGES, Refusal(
@@ -247,7 +248,7 @@ REFUSALS: dict[str, Refusal | dict[Stage, Refusal]] = {
 # A pause holds the stage it interrupts: these commands wait for the resume; resume needs a pause.
 PAUSED = Refusal("paused", "The match is paused; wait for the moderator to resume.", early=True)
 PAUSE_REFUSALS = {
-    True: {**_each(("next", "reveal", "buzz", "answer", "submit", "pass", "read_part", "bonus_answer"), PAUSED),
+    True: {**_each(("next", "reveal", *BUZZES, "answer", "submit", "pass", "read_part", "bonus_answer"), PAUSED),
            "pause": Refusal("paused", "The match is already paused.", early=True)},
     False: {"resume": Refusal("not_paused", "The match is not paused.", early=True)},
 }

@@ -5,7 +5,7 @@ import copy
 from dataclasses import dataclass, field
 
 from game.engine.questions import Question
-from game.engine.stages import ANSWER_SHOWN_STAGES, Stage
+from game.engine.stages import ANSWER_SHOWN_STAGES, BONUS_ANSWERING, Stage
 
 
 _ATOMS = (str, int, float, bool, type(None))
@@ -68,6 +68,7 @@ class QuestionState:
     bot_guesses: dict = field(default_factory=dict)  # seat -> latest guess (what the moderator sees)
     shown_guesses: dict = field(default_factory=dict)  # seat -> latest guess the hall and the phones have seen
     held_guesses: dict = field(default_factory=dict)  # seat -> latest guess held back while humans may score
+    consulted: dict = field(default_factory=dict)  # seat -> latest held guess its own (human) team was shown to consult
     held_trail: list = field(default_factory=list)  # every guess held back, in order: each bot's chart once released
     bot_missed: dict = field(default_factory=dict)  # seat -> {status: timed_out|failed, reason} of its last act
     refused: list[str] = field(default_factory=list)  # seats whose losing buzz is recorded for this buzz
@@ -200,10 +201,35 @@ class MatchState:
         buzz phase that is the question's last shows the room the bots' thinking as it comes."""
         if self.q is None:
             return False
+        if self.q.bonus is not None:  # a part the other team may still take on the bounce: a guess is a hint
+            return self.rules["bounceback"] and self.q.stage in BONUS_ANSWERING
         live = self.rules["hall_bot_guesses"] == "live"
         if live and self.q.mode == "buzz" and not self.later_phases_to_play():
             return False
         return self.humans_may_score()
+
+    def may_consult(self, team: str) -> bool:
+        """Whether a human team may consult its own bots now, so it is shown their guesses even while they are
+        held from everyone else: in a team phase, and on a bonus part it controls (not on the other team's
+        bounceback), as the rule consult_teammate_bots allows. Never while the team buzzes against the clock."""
+        q = self.q
+        if q is None or q.closed and q.bonus is None or not self.rules["consult_teammate_bots"] \
+                or self.team_kind(team) != "human":
+            return False
+        if q.bonus is not None:
+            return q.bonus["team"] == team and not q.bonus["bounce"]
+        return q.mode == "team"
+
+    def guesses_seen(self, audience: str, team: str | None = None) -> dict:
+        """seat -> the latest guess of each bot this audience has been shown on the question: the moderator every
+        guess; a player also the held guesses of its own team's bots it was shown to consult."""
+        q = self.q
+        if audience == "moderator":
+            return q.bot_guesses
+        if audience != "player" or not q.consulted:
+            return q.shown_guesses
+        own = {seat: g for seat, g in q.consulted.items() if self.seats.get(seat, {}).get("team") == team}
+        return {**q.shown_guesses, **own}
 
     def held_rulings(self) -> list[int]:
         """Rulings of the current question whose text the hall has not been shown yet."""

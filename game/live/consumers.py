@@ -36,6 +36,7 @@ from game.live.client_frames import MODERATOR, PLAYER, FrameError, TokenBucket, 
 from game.live.seat_tokens import CLOSE_EXPIRED, EXPIRED, SESSION_SEATS, read_seat_token, seat_for_token
 from game.live.socket_clock import SocketClock
 from game.event_log import now_ms
+from game.engine.api import BUZZES
 
 CLOSE_NO_MATCH = 4404
 CLOSE_TRY_AGAIN = 4503  # "try again later": Daphne (Autobahn) lets an application close only with 1000 or 3000-4999
@@ -302,7 +303,7 @@ class MatchSocket(AsyncWebsocketConsumer):
         if refusal is not None:
             return await self.send_json(error_frame("slow_down", refusal, frame.ref))
         command = {"type": frame.type, "data": frame.data, "actor": self.actor(), "received": now_ms()}
-        if frame.type == "buzz":
+        if frame.type in BUZZES:  # a press the server stamps: a seat's own, or one for a semi bot teammate
             command["clock"] = self.clock.measured(frame.data.get("seen"))
         try:
             await here.layer.send(CONDUCTOR_CHANNEL, {

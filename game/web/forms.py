@@ -12,8 +12,8 @@ from bots.tiers import TIER_LIMITS
 from bots.errors import BotError
 from bots.models import Bot
 
-from game.engine.api import PRESETS
-from game.models import NAME_MAX_LENGTH, Match, Packet, Seat, Team, name_length
+from game.engine.api import PRESETS, SEAT_SETTINGS, SeatSettingError, seat_settings
+from game.models import COMPUTER_TEAMS, NAME_MAX_LENGTH, Match, Packet, Team, name_length
 from game.seating import bot_seat
 from game.match_setup import NO_BOT, SeatSpec, TeamSpec
 
@@ -31,6 +31,20 @@ def name_field(label: str, **kwargs) -> forms.CharField:
     return forms.CharField(label=label, validators=[name_length], widget=forms.TextInput(attrs=attrs), **kwargs)
 
 
+BOT_TEAMS = (("2", "team 2"), ("1", "team 1"))
+
+
+def _setting_field(tier: str, setting) -> forms.Field:
+    """A bot seat setting's field, from the seat table: its choices (empty: the default) or its range."""
+    label = f"{tier} bot: {setting.label.lower()}"  # what each setting means is said once under the rows
+    if setting.kind == "choice":
+        empty = "its tier's" if setting.default is None else setting.default
+        return forms.ChoiceField(label=label, required=False,
+                                 choices=[("", empty)] + [(v, v) for v, _ in setting.choices if v != setting.default])
+    return forms.IntegerField(label=label, required=False, min_value=setting.low, max_value=setting.high,
+                              widget=forms.NumberInput(attrs={"placeholder": str(setting.default)}))
+
+
 class NewMatchForm(forms.Form):
     """A match: packet, format, two teams and the bot seats. The format's rules are fields of
     game/web/forms_host.py's HostMatchForm, built from the rule table."""
@@ -44,12 +58,25 @@ class NewMatchForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.bot_fields = []
+        self.bot_rows = []  # per tier: the bot, where it sits, and its seat settings (game/engine/seat_table.py)
         for tier in TIER_LIMITS:
             name = f"bot_{tier}"
             choices = [("", "no bot"), (SIMULATED, "simulated opponent (60% accuracy)")]
             choices += [(str(b.pk), b.display_name) for b in Bot.objects.filter(tier=tier)]
             self.fields[name] = forms.ChoiceField(label=f"{tier} bot", choices=choices, required=False)
+            self.fields[f"{name}_team"] = forms.ChoiceField(label=f"{tier} bot plays for", choices=BOT_TEAMS,
+                                                            required=False, initial="2")
+            for key, setting in SEAT_SETTINGS.items():
+                self.fields[f"{name}_{key}"] = _setting_field(tier, setting)
             self.bot_fields.append(self[name])
+            self.bot_rows.append([self[name], self[f"{name}_team"], *(self[f"{name}_{key}"] for key in SEAT_SETTINGS)])
+        # What the bot seat settings mean, said once: (label, help, values) from the seat table.
+        self.seat_setting_notes = [(setting.label, setting.help, ", ".join(text for _, text in setting.choices)
+                                    if setting.kind == "choice" else f"{setting.low} to {setting.high}")
+                                   for setting in SEAT_SETTINGS.values()]
+        self.fields["team_2_people"] = forms.BooleanField(
+            label="People on team 2 too", required=False,
+            help_text="team 2 is a human team: its bots are its people's teammates (QANTA 2026)")
         self.fields["humans_only"] = forms.BooleanField(
             label="Humans only", required=False, help_text="no computer: both teams are people")
 
@@ -67,14 +94,25 @@ class NewMatchForm(forms.Form):
             if not choice:
                 continue
             try:
-                seats.append(bot_seat(tier, None if choice == SIMULATED else Bot.objects.get(pk=int(choice))))
+                seat = bot_seat(tier, None if choice == SIMULATED else Bot.objects.get(pk=int(choice)))
             except (TierExceeded, BotError) as exc:
                 self.add_error(f"bot_{tier}", str(exc))
+                continue
+            seat.play = {key: data.get(f"bot_{tier}_{key}") for key in SEAT_SETTINGS
+                         if data.get(f"bot_{tier}_{key}") not in (None, "")}
+            try:  # the engine's own check of the seat's settings, with its sentence
+                seat_settings({"kind": "bot", "name": seat.name, "tier": tier}, seat.play)
+            except SeatSettingError as exc:
+                self.add_error(f"bot_{tier}_buzz_mode", str(exc))
+            seats.append(seat)
         return seats
 
     def teams(self) -> list[TeamSpec]:
         data = self.cleaned_data
-        return [TeamSpec(name=data["team_1"]), TeamSpec(name=data["team_2"], seats=data["bot_seats"])]
+        on = lambda team: [seat for seat in data["bot_seats"] if (data.get(f"bot_{seat.tier}_team") or "2") == team]  # noqa: E731
+        second = "human" if data.get("team_2_people") else ""  # empty: the computer's when a bot sits on it
+        return [TeamSpec(name=data["team_1"], seats=on("1"), kind="human"),
+                TeamSpec(name=data["team_2"], seats=on("2"), kind=second)]
 
 
 class JoinCodeForm(forms.Form):
@@ -98,8 +136,8 @@ class JoinCodeForm(forms.Form):
 
 
 def human_teams(match: Match):
-    """The teams people may join: a team with a bot seat is the computer's."""
-    return match.teams.exclude(seats__kind=Seat.Kind.BOT).order_by("position")
+    """The teams people may join: the human teams (an AI teammate may sit on one), not the computer's."""
+    return match.teams.exclude(COMPUTER_TEAMS).distinct().order_by("position")
 
 
 class JoinForm(forms.Form):

@@ -16,7 +16,7 @@ from events.hall_screen import board_url
 from tournaments.rooms import room_screen_url
 from game.engine.api import voice
 from game.web.forms import JoinCodeForm, JoinForm, normalise_code
-from game.models import Match, Seat
+from game.models import COMPUTER_TEAMS, Match, Seat
 from game.live.seat_tokens import SESSION_SEATS, make_seat_token, seat_for_token
 from game.match_setup import seat_data
 from game.web.views import ask_conductor
@@ -118,7 +118,7 @@ def _forget_seat(request, code: str) -> None:
 
 
 def _join_page(match: Match, form: JoinForm) -> dict:
-    computer = match.teams.filter(seats__kind=Seat.Kind.BOT).distinct().order_by("position")
+    computer = match.teams.filter(COMPUTER_TEAMS).distinct().order_by("position")
     return {"match": match, "form": form, "computer_teams": list(computer)}
 
 
@@ -147,7 +147,7 @@ def _take_seat(match: Match, form: JoinForm) -> Seat | None:
     Match.objects.select_for_update().filter(pk=match.pk).first()
     name, team = form.cleaned_data["name"], form.cleaned_data["team"]
     seats = Seat.objects.filter(team__match=match, left__isnull=True)  # a seat given up frees its name and place
-    if team.seats.filter(kind=Seat.Kind.BOT).exists():  # a person never sits on the computer's team
+    if match.teams.filter(COMPUTER_TEAMS, pk=team.pk).exists():  # a person never sits on the computer's team
         form.add_error("team", "That team is the computer's; pick one of the human teams.")
         return None
     if any(same_name(name, taken) for taken in seats.values_list("name", flat=True)):

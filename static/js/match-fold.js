@@ -198,7 +198,8 @@ const FOLD = {
     q.next_word_at = null;
     q.deadline = d.deadline_at ? { kind: "answer", at: d.deadline_at } : null;
     if (staff(view)) q.floor_seq = frame.seq;
-    note(view, frame, "buzz", `${seatName(view, d.seat)} buzzed at word ${d.word}`, { team: d.team });
+    const by = d.by ? ` (${seatName(view, d.by)} pressed its buzzer)` : "";  // a semi AI teammate's buzz
+    note(view, frame, "buzz", `${seatName(view, d.seat)} buzzed at word ${d.word}${by}`, { team: d.team });
     if (d.replaces && d.margin != null && before) noteRace(view, frame, d, before, d.margin, d.team);
   },
   answer(view, d, frame) {

@@ -9,7 +9,7 @@ import { possessive, seatName, teamName } from "./match-fold.js";
 import { renderProtests } from "./protest-panel.js";
 import { floorAnswer, ruleData, ruleLabel } from "./ruling-target.js";
 import { VoicePicker } from "./voice-picker.js";
-import { answerLineNodes, botLabel, calledScores, correctionText, el, openScreen, phaseText, renderBots, renderFinal, renderQuestion, renderScores, renderSnippets, showEnded, teamClass } from "./ui.js";
+import { answerLineNodes, botLabel, buzzModeText, calledScores, correctionText, el, openScreen, phaseText, renderBots, renderFinal, renderQuestion, renderScores, renderSnippets, showEnded, teamClass } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const { config, client, command } = openScreen({ audience: "moderator", render, onEnd: () => {
@@ -453,6 +453,7 @@ function botRow(seat, bot) {
   return el("li", { class: `bot-row health-${health}`, "data-seat": seat.id, "data-health": health },
     el("span", { class: "player-name", text: botLabel(seat) }),
     seat.tier ? el("span", { class: "pill", text: seat.tier }) : null,
+    el("span", { class: "pill bot-mode", text: `${buzzModeText(seat)}${seat.weight_class ? ` · ${seat.weight_class}` : ""}` }),
     el("span", { class: `pill health ${health}`, text: HEALTH[health] || health }),
     el("span", { class: "bot-facts muted small", text: [...counts, sized, bot?.kind].filter(Boolean).join(" · ") || "no acts yet" }),
     bot?.reason && health !== "ok" ? el("span", { class: "bot-reason small", text: bot.reason }) : null,

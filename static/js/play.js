@@ -66,22 +66,50 @@ function canBuzz(view) {
     && !q.locked.includes(MY_TEAM) && q.revealed > 0;
 }
 
-function buzz() {
+/** The semi bots on my team (game/engine/seat_table.py): a teammate presses their buzzer for them. */
+const semiMates = (view) => Object.values(view.seats)
+  .filter((s) => s.kind === "bot" && s.team === MY_TEAM && s.buzz_mode === "semi" && !s.stopped);
+
+/** My buzz, or (bot given) my press of a semi teammate bot's buzzer: the bot then answers for the team. */
+function buzz(bot = null) {
   const pressed = probe.clock.now();  // first: the moment of the press, in server time (null until measured)
   const view = client.view;
   if (!canBuzz(view)) return;
-  $("buzz").classList.add("pressed");
+  const button = bot ? document.querySelector(`#buzz-for [data-bot="${CSS.escape(bot)}"]`) : $("buzz");
+  button?.classList.add("pressed");
   const q = view.question;
-  const data = { seen: q.revealed, question: q.index, phase: q.phase };
+  const data = { seen: q.revealed, question: q.index, phase: q.phase, ...(bot ? { bot } : {}) };
   if (pressed !== null) data.pressed = pressed;
-  send("buzz", data).catch(() => {}).finally(() => $("buzz").classList.remove("pressed"));
+  send(bot ? "buzz_for" : "buzz", data).catch(() => {}).finally(() => button?.classList.remove("pressed"));
 }
 
-$("buzz").addEventListener("click", buzz);
+$("buzz").addEventListener("click", () => buzz());
+$("buzz-for").addEventListener("click", (e) => {
+  const button = e.target instanceof Element ? e.target.closest("button[data-bot]") : null;
+  if (button) buzz(button.dataset.bot);
+});
 document.addEventListener("keydown", (e) => {
   const typing = e.target instanceof HTMLElement && (e.target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT", "BUTTON"].includes(e.target.tagName));
-  if (e.key === " " && !typing && !e.repeat) { e.preventDefault(); buzz(); }
+  if (typing || e.repeat) return;
+  if (e.key === " ") { e.preventDefault(); buzz(); return; }
+  const mate = /^[1-9]$/.test(e.key) ? semiMates(client.view)[Number(e.key) - 1] : null;  // key n: the n-th semi bot's buzzer
+  if (mate) { e.preventDefault(); buzz(mate.id); }
 });
+
+/** A "Buzz for <bot>" button per semi bot on my team, enabled exactly when I may buzz. */
+function renderBuzzFor(view, buzzable) {
+  const box = $("buzz-for");
+  const mates = view.status === "finished" ? [] : semiMates(view);
+  const key = mates.map((s) => `${s.id}:${s.name}`).join("|");
+  if (box.dataset.key !== key) {
+    box.dataset.key = key;
+    box.replaceChildren(...mates.map((s, i) => el("button", {
+      type: "button", class: "buzz-for", "data-bot": s.id, "aria-keyshortcuts": String(i + 1),
+    }, el("span", { class: "bot-mark", text: "AI" }), ` Buzz for ${s.name}`, el("span", { class: "key-hint", text: ` (key ${i + 1})` }))));
+  }
+  box.hidden = !mates.length || !!(view.question && view.question.mode === "team" && !view.question.closed) || !!view.question?.bonus;
+  for (const button of box.querySelectorAll("button")) button.disabled = !buzzable;
+}
 
 function textForm(formId, inputId, type) {
   $(formId).addEventListener("submit", (e) => {
@@ -141,6 +169,7 @@ function render(view) {
   const buzzable = canBuzz(view) && !isEnded;
   $("buzz").disabled = !buzzable;
   $("buzz").hidden = view.status === "finished" || (!!q && q.mode === "team" && !q.closed) || (!!q?.bonus && !q.bonus.ended);
+  renderBuzzFor(view, buzzable);
   $("status-line").textContent = statusLine(view);
   announcer.update(view);
 }

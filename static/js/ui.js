@@ -89,7 +89,29 @@ export function renderScores(box, view, { mine = null } = {}) {
   box.replaceChildren(...view.teams.map((t) => el("div", {
     class: `score ${teamClass(view, t.id)}${t.id === mine ? " mine" : ""}${view.winner === t.id ? " winner" : ""}`,
     "data-team": t.id,
-  }, el("span", { class: "team-name", title: t.name, text: t.name }), el("span", { class: "points", text: String(view.scores[t.id] ?? 0) }))));
+  }, el("span", { class: "team-name", title: t.name, text: t.name }), el("span", { class: "points", text: String(view.scores[t.id] ?? 0) }),
+  teamMatesLine(view, t))));
+}
+
+/** How a bot buzzes (game/engine/seat_table.py BUZZ_MODES), in a few words: "semi", "after 4 words". */
+export function buzzModeText(seat) {
+  const mode = seat.buzz_mode || "autonomous";
+  return mode === "after_k" ? `autonomous after ${seat.buzz_after} words` : mode;
+}
+
+/** The bots sitting on a human team beside its people (AI teammates), in seat order. */
+export function teamMates(view, teamId) {
+  const team = view.teams.find((t) => t.id === teamId);
+  if (team?.kind !== "human") return [];
+  return Object.values(view.seats).filter((s) => s.kind === "bot" && s.team === teamId);
+}
+
+/** A human team's AI teammates on its score card: each marked as a bot, with its buzz mode. */
+function teamMatesLine(view, team) {
+  const mates = teamMates(view, team.id);
+  if (!mates.length) return null;
+  return el("span", { class: "team-mates" }, mates.map((s) => el("span", { class: "team-mate", "data-seat": s.id },
+    el("span", { class: "bot-mark", text: "AI" }), ` ${botLabel(s)} · ${buzzModeText(s)}`)));
 }
 
 const MODE_TEXT = { buzz: "buzz in", team: "team discussion" };

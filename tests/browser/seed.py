@@ -100,6 +100,13 @@ def seed(bots: bool = False) -> dict:
     room_teams = [TeamSpec("Humans"), TeamSpec("Computer", seats=[_never_right("500mib", ROOM_GUESS)])]
     codes["room"] = create_match_record(title="Browser room", packet=room, format_name="efficientqa",
                                         overrides=dict(overrides, questions=1), teams=room_teams).code
+    # AI teammates (test_teammates.py): a semi simulated bot that always knows the answer sits on the humans'
+    # team; the other team is people too. It answers only when a human teammate presses its buzzer.
+    mate = SeatSpec("Robo", kind="bot", tier="500mib", play={"buzz_mode": "semi"},
+                    config={"kind": "simulated", "simulated": True, "accuracy": 1.0, "buzz_mean": 0.05, "buzz_sd": 0.0})
+    codes["teammate"] = create_match_record(
+        title="Browser teammates", packet=packet, format_name="efficientqa", overrides=dict(overrides, questions=1),
+        teams=[TeamSpec("Humans", seats=[mate], kind="human"), TeamSpec("Machines", kind="human")]).code
     if bots:
         sim = {"kind": "simulated", "simulated": True, "accuracy": 0.6}
         bot_teams = [TeamSpec("Humans"), TeamSpec("Computer", seats=[

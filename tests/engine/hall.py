@@ -10,7 +10,9 @@ open and its answer not shown, and either a phase of it is still to come (a team
 out; in a team phase, not passed or out of time).
 
 Public by nature, and so never a leak: an answer a bot speaks after its own buzz, and anything a human
-said first. The one exception is the host's: with hall_bot_guesses "live", guesses given in a buzz
+said first. Not against anyone: a human team's own bot (an AI teammate) shown to that team's phones while
+the team may consult it, restated from the rules: the rule consult_teammate_bots is on and the guess came
+in a team phase (or on a bonus part the team controls, which is after the question closed anyway). The one exception is the host's: with hall_bot_guesses "live", guesses given in a buzz
 phase that is the question's last are shown as they come.
 """
 from __future__ import annotations
@@ -41,11 +43,21 @@ def shown_live(s) -> bool:
     return s.q.mode == "buzz" and last_phase(s) and s.rules["hall_bot_guesses"] == "live"
 
 
+def consulted_by(s, event: dict) -> str | None:
+    """The team whose phones may see this bot guess to consult it (its own human team), or None."""
+    d = event["data"]
+    team = next((t for t in s.teams if t["id"] == d.get("team")), None)
+    if event["type"] != "bot_guess" or team is None or team.get("kind") != "human":
+        return None
+    return d["team"] if s.rules["consult_teammate_bots"] and s.q.mode == "team" else None
+
+
 def check_hall_fairness(steps, bots: set[str], viewers=VIEWERS, more_views=None) -> int:
     """steps: (state before, event, state after) for every event after match_created; more_views(seq,
     audience, team), if given, names more of what that viewer sees after event seq (a replay's
     summary, say). Returns how many guesses were held back (so a caller can tell the check saw a hold)."""
     pending: set[str] = set()  # what bots said about this question while a human could still score on it
+    consulted: dict[str, set] = {}  # of those, what a team's own bot said to it to consult: team -> texts
     question = None
     holds = 0
     steps = list(steps)
@@ -53,12 +65,14 @@ def check_hall_fairness(steps, bots: set[str], viewers=VIEWERS, more_views=None)
         kind, d = event["type"], event["data"]
         here = after.q.index if after.q is not None else None
         if here != question:
-            pending, question = set(), here
+            pending, consulted, question = set(), {}, here
         scoring = before.q is not None and humans_may_score(before) and not shown_live(before)
         if kind == "bot_guess" and scoring:
             said = {d["guess"]} | {g for g, _ in d.get("alternatives") or []}
             pending |= {x for x in said if x}
             holds += 1
+            if consulted_by(before, event) is not None:
+                consulted.setdefault(d["team"], set()).update(x for x in said if x)
         if kind == "submission" and d["seat"] in bots and scoring:
             pending.add(d["text"])
         if kind in ("answer", "submission") and (d["seat"] not in bots or kind == "answer"):
@@ -70,7 +84,7 @@ def check_hall_fairness(steps, bots: set[str], viewers=VIEWERS, more_views=None)
             shown = snapshot(settled, "spectator")["question"]["bot_guesses"]
             assert shown == snapshot(settled, "moderator")["question"]["bot_guesses"], \
                 f"after {event['type']} (seq {event.get('seq')}) the hall still misses a bot's guess"
-            pending = set()
+            pending, consulted = set(), {}
             continue
         if not pending:
             continue
@@ -81,7 +95,8 @@ def check_hall_fairness(steps, bots: set[str], viewers=VIEWERS, more_views=None)
                 views += more_views(event["seq"], audience, team)
             for what, view in views:
                 text = json.dumps(view)
-                leaked = sorted(x for x in pending if x in text)
+                own = consulted.get(team, set()) if audience == "player" else set()
+                leaked = sorted(x for x in pending - own if x in text)
                 assert not leaked, \
                     f"{what} after {event['type']} (seq {event.get('seq')}) shows the bots' {leaked} " \
                     f"while a human may still score on question {after.q.number}"

@@ -83,6 +83,8 @@ def part_answer(state, part: int | None = None) -> str:
 
 
 TEAMS = [{"id": "t0", "name": "Humans"}, {"id": "t1", "name": "Computer"}]
+# The same two teams saying what they are, as a match with an AI teammate on the human team must.
+MIXED_TEAMS = [{"id": "t0", "name": "Humans", "kind": "human"}, {"id": "t1", "name": "Computer", "kind": "computer"}]
 
 
 def seat(id, team, name, kind="human", tier=None, captain=False):
@@ -112,6 +114,11 @@ def quizbowl_seats():
     ]
 
 
+def teammate(mode: str, tier: str = "500mib", k: int = 1, id: str = "mate", team: str = "t0") -> dict:
+    """A bot seat on a human team (an AI teammate) with its buzz mode; k: autonomous after k words."""
+    return dict(seat(id, team, "Robo", kind="bot", tier=tier), buzz_mode=mode, buzz_after=k)
+
+
 def actor_for(s: dict) -> dict:
     return {"role": "bot" if s["kind"] == "bot" else "player", "seat": s["id"], "team": s["team"]}
 
@@ -121,7 +128,7 @@ class Match:
 
     def __init__(self, preset: str, overrides: dict | None = None, *, seats=None, questions=None,
                  reserve: int = 2, length: int = 9, power_after: int | None = 5, now: int = 0,
-                 bonuses: list[dict] | None = None):
+                 bonuses: list[dict] | None = None, teams: list[dict] | None = None):
         self.rules = make_rules(preset, overrides)
         kind = self.rules["question_kind"]
         if questions is None:
@@ -131,7 +138,7 @@ class Match:
         if bonuses is None and self.rules["bonuses"]:
             bonuses = make_bonuses(self.rules["questions"] + reserve)
         self.seats = {s["id"]: s for s in seats}
-        self.events = create_match(self.rules, TEAMS, seats, questions, now, bonuses=bonuses)
+        self.events = create_match(self.rules, teams or TEAMS, seats, questions, now, bonuses=bonuses)
         self.state = fold(self.events)
         self.now = now
 

@@ -38,7 +38,7 @@ from game.engine.stages import BONUS_ANSWERING
 from game.archive.replay import Replay, timeline
 
 from .hall import VIEWERS as HALL_VIEWERS, check_hall_fairness
-from .support import MOD, SYS, TEAMS, Match, actor_for
+from .support import MIXED_TEAMS, MOD, SYS, TEAMS, Match, actor_for, efficientqa_seats, quizbowl_seats, teammate
 
 FORMATS = ("efficientqa", "quizbowl", "quizbowl_bonus")
 MAX_COMMANDS = 60
@@ -56,7 +56,7 @@ COMMAND_MENU = (
     ["tick"] * 5 + ["buzz"] * 3 + ["answer"] * 3 + ["rule"] * 4 + ["next"] * 2 + ["submit"] * 3
     + ["pass", "chat", "start", "reveal", "undo", "override", "adjust", "throw_out", "pause", "resume",
        "bot_guess", "end", "kick", "leave", "bot_stopped", "protest", "resolve_protest", "voice", "voice_timings",
-       "read_part", "bonus_answer"]
+       "read_part", "bonus_answer", "buzz_for"]
 )
 WRONG_ACTORS = [
     {"role": "player", "seat": "h0", "team": "t1"},  # claims the other team
@@ -118,7 +118,7 @@ def _draw_actor(data, m: Match, kind: str):
         return m.actor(poss["seat"])
     if kind == "buzz" and poss is not None and data.draw(st.booleans()):
         seats = [x for x in seats if x["team"] != poss["team"]]  # a rival, maybe with an earlier buzz
-    if kind in ("chat", "leave", "protest"):
+    if kind in ("chat", "leave", "protest", "buzz_for"):
         seats = [x for x in seats if x["kind"] == "human" and (kind != "protest" or x["captain"] or data.draw(st.booleans()))]
     if kind == "bot_guess":
         seats = [x for x in seats if x["kind"] == "bot"]
@@ -132,6 +132,10 @@ def _draw_data(data, kind: str, s) -> dict:
     text = st.sampled_from(TYPED + ["", "   "])
     if kind == "buzz":
         return data.draw(st.fixed_dictionaries({}, optional={"seen": st.integers(0, 12)}))
+    if kind == "buzz_for":  # mostly for a bot on the presser's team: whichever mode it has
+        bots = sorted(seat for seat, x in s.seats.items() if x["kind"] == "bot")
+        return data.draw(st.fixed_dictionaries({"bot": st.sampled_from(bots + ["nobody"])},
+                                                optional={"seen": st.integers(0, 12)}))
     if kind in ("answer", "submit", "chat"):
         return {"text": data.draw(text)}
     b = s.q.bonus if s.q is not None else None
@@ -225,7 +229,7 @@ def _sensible_kind(data, s) -> str:
     if q.mode == "team":
         return data.draw(st.sampled_from(["submit"] * 3 + ["rule"] * 3 + ["pass", "chat", "tick", "undo", "protest"]))
     if q.possession is None:
-        return data.draw(st.sampled_from(["tick"] * 3 + ["buzz"] * 3 + ["reveal", "bot_guess", "undo", "protest"]))
+        return data.draw(st.sampled_from(["tick"] * 3 + ["buzz"] * 3 + ["reveal", "bot_guess", "undo", "protest", "buzz_for"]))
     if q.possession["answer"] is None:
         return data.draw(st.sampled_from(["answer"] * 3 + ["buzz"] * 2 + ["rule", "pass", "tick"]))
     return data.draw(st.sampled_from(["rule"] * 3 + ["buzz", "pause", "tick"]))
@@ -235,8 +239,12 @@ def play(data, preset: str) -> Run:
     rule = data.draw(st.sampled_from(["after_humans", "live"]), label="hall_bot_guesses")
     reveal = data.draw(st.sampled_from(["clock", "clock", "voice"]), label="reveal")
     bounce = {"bounceback": data.draw(st.booleans(), label="bouncebacks?")} if preset == "quizbowl_bonus" else {}
+    # An AI teammate on the human team, with its buzz mode, or none (tests/engine/support.py teammate).
+    mode = data.draw(st.sampled_from([None, None, "semi", "autonomous", "after_k", "muted"]), label="AI teammate")
+    seats = efficientqa_seats() if preset == "efficientqa" else quizbowl_seats()
+    mixed = {"seats": seats + [teammate(mode, k=3)], "teams": MIXED_TEAMS} if mode else {}
     m = Match(preset, {"questions": 2, "tiebreakers": 1, "hall_bot_guesses": rule, "reveal": reveal, **bounce}, reserve=3,
-              length=7, power_after=3)
+              length=7, power_after=3, **mixed)
     steps = []
     # "Go on?" before each command (0 stops) lets hypothesis shrink a failure by dropping commands.
     while len(steps) < MAX_COMMANDS and data.draw(st.integers(0, 49), label="go on?"):
@@ -259,7 +267,7 @@ def play(data, preset: str) -> Run:
                                        alternatives=[[f"Inkling {len(steps)}x", 0.25]])
             elif kind in ("answer", "submit", "bonus_answer"):
                 command["data"] = dict(command["data"], text=f"Reply {len(steps)}x")
-        if kind == "buzz":
+        if kind in ("buzz", "buzz_for"):
             command["received"] = m.now - data.draw(st.sampled_from([0, 0, 0, 1, 50, 120, 400, 2500]), label="lag")
             poss = s.q.possession if s.q is not None else None
             if poss is not None and data.draw(st.booleans(), label="race the holder?"):

@@ -224,7 +224,8 @@ FIRST_VERSION_RULES = {
 }
 PLAYED_UNDER = {"protest_seconds": 0, "buzz_grace_ms": 0, "hall_bot_guesses": "after_humans", "team_seats": None,
                 "stop_after_questions": None, "stop_after_ms": None, "clock_grid_ms": 0,
-                "bonuses": False, "bonus_confer_seconds": 5, "bounceback": False, "bounceback_seconds": 3}
+                "bonuses": False, "bonus_confer_seconds": 5, "bounceback": False, "bounceback_seconds": 3,
+                "consult_teammate_bots": True}
 
 
 def old_match() -> Match:

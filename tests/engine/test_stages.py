@@ -181,6 +181,8 @@ def fitting(s, kind: str) -> tuple[dict, dict]:
     bot = next(x["id"] for x in s.seats.values() if x["kind"] == "bot")
     if kind in ("buzz", "chat", "leave"):
         return seat(_human(s, captain=False)), {"text": "so it is"} if kind == "chat" else {}
+    if kind == "buzz_for":  # a person pressing for a bot (the computer's, here: refused for its own reason)
+        return seat(_human(s, captain=False)), {"bot": bot}
     if kind in ("answer", "pass"):
         who = holder if holder is not None and q.mode == "buzz" else _human(s, captain=True)
         return seat(who), {"text": "a guess"} if kind == "answer" else {}

@@ -184,3 +184,32 @@ def test_the_browser_fold_follows_a_bot_stopped_midway(tmp_path):
     m.reveal_until(2)
     assert [e["type"] for e in m.events].count("bot_stopped") == 1 and m.state.q.number == 2
     check_log(m.events, tmp_path, starts_every=4)
+
+
+def test_the_browser_fold_follows_an_ai_teammate_consulted_and_buzzed_for(tmp_path):
+    """A semi bot on the humans' team: its guesses held from everyone while the team buzzes, shown to its own
+    team's phones (only) in a team phase, then released; a teammate's press for it, and its answer ruled for the
+    team: every page's fold equals the server's snapshot, its own team's phones included."""
+    from tests.engine.support import MIXED_TEAMS, MOD, Match, efficientqa_seats, teammate
+
+    mates = [teammate("semi", "6gib"), teammate("semi", "500mib", id="mate5")]
+    m = Match("efficientqa", {"questions": 2, "tiebreakers": 0}, seats=efficientqa_seats() + mates, teams=MIXED_TEAMS)
+    m.start(0)
+    m.reveal_until(3)
+    while m.q.mode != "team":
+        m.tick(m.now + 1000)
+    m.send("bot_guess", "mate", {"guess": "Zebulon Quartermaine", "confidence": 0.8, "buzz": False}, at=m.now + 100)
+    m.send("submit", "h0", {"text": "Zebulon Quartermaine"}, at=m.now + 100)
+    m.rule("reject", at=m.now + 100)
+    while not m.q.closed:
+        m.tick(m.now + 5000)
+    m.send("next", MOD, at=m.now + 100)
+    m.reveal_until(4)
+    m.send("buzz_for", "h1", {"bot": "mate5"}, at=m.now + 50)  # phase 1 is the 500mib bot's
+    m.answer("mate5", "Quvexo")
+    m.rule("accept", at=m.now + 100)
+    kinds = [e["type"] for e in m.events]
+    assert m.state.history[-1]["result"]["seat"] == "mate5"
+    consulted = [e for e in m.events if e["type"] == "bot_guess" and e["data"].get("consult")]
+    assert consulted and "bot_guesses_released" in kinds
+    check_log(m.events, tmp_path, starts_every=5)
