@@ -60,11 +60,14 @@ def _confirm_waiting(request, match: Match, seats: list) -> list[str]:
     return notes
 
 
+def full_note() -> str:
+    return f"This station holds {STATION_SEATS_MAX} players already; seat the next one on another station or a phone."
+
+
 def _seat_player(request, match: Match, form: JoinForm, held: int):
     """Seat the form's player at this station: (the seat, the outcome of the join) or (None, None)."""
     if held >= STATION_SEATS_MAX:
-        form.add_error(None, f"This station holds {STATION_SEATS_MAX} players already; seat the next one on "
-                             "another station or a phone.")
+        form.add_error(None, full_note())
         return None, None
     if not join_allowed(request):
         form.add_error(None, "Too many joins from this device in the last minute; wait a minute and try again.")
@@ -106,7 +109,7 @@ def station(request, code):
     players = [{"seat": s.key, "team": s.team.key, "name": s.name} for s in seats]
     config = page_config(match, "player", players=players)
     response = render(request, "station.html", {"match": match, "form": form, "players": players, "notes": notes,
-                                                "config": config, "full": len(seats) >= STATION_SEATS_MAX},
+                                                "config": config, "full": full_note() if len(seats) >= STATION_SEATS_MAX else ""},
                       status=status)
     if notes and any("asks again" in n for n in notes):
         response["Refresh"] = "2"
