@@ -11,6 +11,7 @@ import sqlite3
 
 import pytest
 
+from .test_back_row import FLOOR_PX, assert_readable_from_the_back
 from .test_live_match import expect, first_question, log_in, watch
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
@@ -137,9 +138,12 @@ def test_two_players_on_one_keyboard_20_ms_apart_the_earlier_press_wins_though_i
     assert len(buzzes(server, code)) == 2
     station.keyboard.press("l")
     expect(box(station, LEE)).to_have_attribute("data-state", "lit")
+    station.locator("details.station-seat summary").click()  # the seating form open too
     for width, height in ((1920, 1080), (1280, 720), (390, 844)):
         station.set_viewport_size({"width": width, "height": height})
         station.screenshot(path=str(tmp_path / f"station-{width}.png"), full_page=True)
+        if (width, height) in FLOOR_PX:  # read from a few metres away: the hall's smallest text or larger
+            assert_readable_from_the_back(station, f"the station at {width}x{height}", FLOOR_PX[(width, height)])
     print("screenshots:", tmp_path)
 
 
