@@ -14,7 +14,7 @@ from game.live.station_seats import (STATION_SEATS_MAX, forget_station_token, ke
 from game.models import Match
 from game.web.forms import JoinForm
 from game.web.not_found import match_page
-from game.web.views_match import NOT_YET, REFUSED, confirm_join, join_allowed, page_config, take_seat
+from game.web.views_match import JOIN_RETRY_S, NOT_YET, REFUSED, confirm_join, join_allowed, page_config, take_seat
 
 SESSION_UNCONFIRMED = "station_unconfirmed"  # {match code: [seat keys]} whose join the conductor has not answered yet
 
@@ -42,8 +42,9 @@ def _set_unconfirmed(request, code: str, keys: list[str]) -> None:
     request.session[SESSION_UNCONFIRMED] = held
 
 
-def _confirm_waiting(request, match: Match, seats: list) -> list[str]:
-    """Ask the conductor again for each seat whose join it had not answered; the notes for the page."""
+def _confirm_waiting(request, match: Match, seats: list) -> tuple[list[str], bool]:
+    """Ask the conductor again for each seat whose join it had not answered: (the notes for the page,
+    whether some are still unanswered)."""
     waiting, notes = [], []
     for seat in seats:
         if seat.key not in _unconfirmed(request, match.code):
@@ -51,33 +52,34 @@ def _confirm_waiting(request, match: Match, seats: list) -> list[str]:
         outcome, message = confirm_join(match, seat)
         if outcome == NOT_YET:
             waiting.append(seat.key)
-            notes.append(f"The match has not confirmed {seat.name}'s seat yet; this page asks again in a moment.")
+            notes.append(f"The match has not confirmed {seat.name}'s seat yet; this page asks again in {JOIN_RETRY_S} s.")
         elif outcome == REFUSED:
             forget_station_token(request.session, match.code, seat.key)
             seat.delete()  # not in the log: nobody holds it
             notes.append(f"{seat.name}: {message}")
     _set_unconfirmed(request, match.code, waiting)
-    return notes
+    return notes, bool(waiting)
 
 
 def full_note() -> str:
     return f"This station holds {STATION_SEATS_MAX} players already; seat the next one on another station or a phone."
 
 
-def _seat_player(request, match: Match, form: JoinForm, held: int):
-    """Seat the form's player at this station: (the seat, the outcome of the join) or (None, None)."""
+def _seat_player(request, match: Match, form: JoinForm, held: int) -> int | None:
+    """Seat the form's player at this station: None once seated, else the status of the page that
+    shows the form's errors."""
     if held >= STATION_SEATS_MAX:
         form.add_error(None, full_note())
-        return None, None
+        return 400
     if not join_allowed(request):
         form.add_error(None, "Too many joins from this device in the last minute; wait a minute and try again.")
-        return None, None
+        return 429
     if not form.is_valid():
-        return None, None
+        return 400
     with transaction.atomic():  # a seat is stored only with the session that holds its token
         seat = take_seat(match, form)
         if seat is None:
-            return None, None
+            return 400
         keep_station_token(request.session, match.code, seat.key, make_seat_token(seat))
         request.session.save()
     outcome, message = confirm_join(match, seat)
@@ -85,10 +87,10 @@ def _seat_player(request, match: Match, form: JoinForm, held: int):
         seat.delete()
         forget_station_token(request.session, match.code, seat.key)
         form.add_error(None, message)
-        return None, None
+        return 409
     if outcome == NOT_YET:
         _set_unconfirmed(request, match.code, [*_unconfirmed(request, match.code), seat.key])
-    return seat, outcome
+    return None
 
 
 @match_page
@@ -100,17 +102,16 @@ def station(request, code):
     form = JoinForm(match, request.POST if request.method == "POST" else None)
     status = 200
     if request.method == "POST":
-        seat, _ = _seat_player(request, match, form, len(seats))
-        if seat is not None:
+        status = _seat_player(request, match, form, len(seats))
+        if status is None:
             return redirect("station", code=code)  # a reload does not seat the player twice
-        status = 429 if any("Too many joins" in e for e in form.non_field_errors()) else 400
-    notes = _confirm_waiting(request, match, seats)
+    notes, waiting = _confirm_waiting(request, match, seats)
     seats = [s for s in seats if s.pk is not None]
     players = [{"seat": s.key, "team": s.team.key, "name": s.name} for s in seats]
     config = page_config(match, "player", players=players)
     response = render(request, "station.html", {"match": match, "form": form, "players": players, "notes": notes,
                                                 "config": config, "full": full_note() if len(seats) >= STATION_SEATS_MAX else ""},
                       status=status)
-    if notes and any("asks again" in n for n in notes):
-        response["Refresh"] = "2"
+    if waiting:
+        response["Refresh"] = str(JOIN_RETRY_S)  # ask the conductor again, as the phone's joining page does
     return response

@@ -6,6 +6,7 @@ import re
 
 import pytest
 from django.test import Client
+from django.utils.html import escape
 
 from game.live import station_seats
 from game.models import Seat
@@ -59,3 +60,23 @@ def test_a_seat_given_up_is_forgotten_by_the_station(match):
     record_seats_left(match, [{"type": "seat_left", "data": {"seat": ada.key, "captain": None}}])  # as the conductor stores a kick
     assert [p["name"] for p in page_players(station.get(f"/m/{match.code}/station"))] == ["Bo"]
     assert list(station.session[station_seats.SESSION_STATION][match.code]) == [Seat.objects.get(name="Bo").key]
+
+
+def test_a_seat_no_conductor_confirmed_is_kept_and_the_page_asks_again_until_it_is(match, settings):
+    from game.conductor import embedded
+
+    embedded.stop()  # the game server is down: nobody stores the join
+    settings.EXHIBITION_JOIN_CONFIRM_SECONDS = 0.5
+    station = Client()
+    assert seat(station, match, "Ada", 0).status_code == 302
+    waiting = station.get(f"/m/{match.code}/station")
+    assert escape("The match has not confirmed Ada's seat yet") in waiting.content.decode() and waiting["Refresh"] == "2"
+    assert not logged_joins(match) and Seat.objects.filter(name="Ada").exists(), "the seat is kept for the retry"
+
+    embedded.ensure_started()
+    settings.EXHIBITION_JOIN_CONFIRM_SECONDS = 8
+    again = station.get(f"/m/{match.code}/station")  # what the page does by itself after two seconds
+    assert "has not confirmed" not in again.content.decode() and "Refresh" not in again
+    assert [s["name"] for s in logged_joins(match)] == ["Ada"]
+    station.get(f"/m/{match.code}/station")
+    assert len(logged_joins(match)) == 1, "asked once more, seated once"
