@@ -80,7 +80,6 @@ function buzzFor(entry, stamp) {
   const q = view.question;
   const data = { seen: q.revealed, question: q.index, phase: q.phase };
   if (pressed !== null) data.pressed = pressed;
-  entry.pressedAt = stamp;
   entry.client.send("buzz", data).catch((err) => { lost(entry, err.message); });
   draw();
 }
