@@ -35,6 +35,7 @@ from game.models import Match
 from game.live.client_frames import MODERATOR, PLAYER, FrameError, TokenBucket, error_frame, parse, peek_ref
 from game.live.seat_tokens import CLOSE_EXPIRED, EXPIRED, SESSION_SEATS, read_seat_token, seat_for_token
 from game.live.socket_clock import SocketClock
+from game.live.station_seats import station_token
 from game.event_log import now_ms
 from game.engine.api import BUZZES
 
@@ -56,6 +57,12 @@ def _match_info(code: str) -> dict | None:
 def _session_token(session, code: str) -> str | None:
     """The seat token the browser's session holds for match `code` (the session loads from the database)."""
     return session.get(SESSION_SEATS, {}).get(code) if session is not None else None
+
+
+@database_sync_to_async
+def _station_token(session, code: str, seat: str) -> str | None:
+    """The token a buzzer station's session holds for `seat` of match `code`."""
+    return station_token(session, code, seat)
 
 
 @database_sync_to_async
@@ -376,7 +383,11 @@ class PlayerSocket(MatchSocket):
         if sent is not None:  # the door read it and spent the seat's budget (game/live/door.py)
             self.token, self.held = sent.decode("latin-1"), self.scope.get(SEAT_PASS)
             return None if self.held is not None else CLOSE_FORBIDDEN
-        self.token = await _session_token(self.scope.get("session"), self.code)
+        return self.admit_token(await _session_token(self.scope.get("session"), self.code))
+
+    def admit_token(self, token: str | None) -> int | None:
+        """A token the browser's session holds: refused unless genuine, or when its seat's sockets opened too often."""
+        self.token = token
         self.held = read_seat_token(self.token, self.code)
         if self.held is None:
             return CLOSE_FORBIDDEN
@@ -413,3 +424,18 @@ class PlayerSocket(MatchSocket):
 
     def may_read(self):
         return hub().budgets.may_read(self.code, self.seat)  # the seat's sockets together
+
+
+class StationSocket(PlayerSocket):
+    """ws/m/<code>/station/<seat>: one of the seats a buzzer station holds (game/live/station_seats.py).
+    The token is the one the station's session keeps for that seat; the seat key in the path only says
+    which. From there on it is that seat's player socket: its own commands, budgets and clock."""
+
+    async def admit(self):
+        if self.scope.get("query_string"):
+            return CLOSE_FORBIDDEN  # as the phone's socket: nothing rides in a URL's query
+        seat = self.scope["url_route"]["kwargs"]["seat"]
+        return self.admit_token(await _station_token(self.scope.get("session"), self.code, seat))
+
+    async def identify(self, match):
+        return await super().identify(match) and self.seat == self.scope["url_route"]["kwargs"]["seat"]

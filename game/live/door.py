@@ -12,7 +12,8 @@ web process a handshake each. This door stands in front of the session, the logi
 a player socket whose X-Seat-Token is forged, expired or of another match is closed with 4403, and
 one whose seat opened too often lately (game/command_budgets.py, SOCKET_OPENS) with 4429, without a
 database read, a thread hop or a consumer. A socket that carries no token (a browser: its token is in
-its session) is held to the same budget per session cookie here, and per seat by the consumer once
+its session) is held to the same budget per session cookie here (a buzzer station's, per session
+cookie and seat: it holds several seats, game/live/station_seats.py), and per seat by the consumer once
 the session is read. What the door read from a good token goes on in the scope, so the consumer does
 not read it twice nor spend the seat's budget again.
 
@@ -47,7 +48,7 @@ HOLD_MAX_S = 30.0  # the longest, after many refusals in a row
 HOLD_FRAMES_PER_S = 20  # a held socket that sends faster than this on average is closed at once
 SEAT_PASS = "exhibition.seat_pass"  # scope key: the SeatPass the door read from the header (its budget spent)
 ADDRESS = "exhibition.address"  # scope key: a spectator's address its budgets count, or None (not counted)
-MATCH_PATH = re.compile(r"^/?ws/m/(?P<code>[A-Za-z0-9]{1,12})/(?P<route>play|watch)$")
+MATCH_PATH = re.compile(r"^/?ws/m/(?P<code>[A-Za-z0-9]{1,12})/(?P<route>play|watch|station/(?P<seat>s[0-9]{1,12}))$")
 TOKEN_HEADER = HEADER.lower().encode("latin-1")
 
 
@@ -89,7 +90,9 @@ def refusal(scope) -> tuple[int, float] | None:
         scope[SEAT_PASS] = held
         return _too_often(budgets.opens_refused(code, held.seat))
     session = session_key(scope)
-    return None if not session else _too_often(budgets.opens_refused(code, ("session", session)))
+    # A buzzer station's session holds several seats, each on its own socket: each is paced on its own.
+    who = ("session", session) if found["seat"] is None else ("station", session, found["seat"])
+    return None if not session else _too_often(budgets.opens_refused(code, who))
 
 
 def _too_often(refused: int) -> tuple[int, float] | None:

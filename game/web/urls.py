@@ -1,7 +1,7 @@
-"""The addresses of the pages: host, import, report, join, play, moderate, watch, the spoken words, the archive, replay, box score and exports."""
+"""The addresses of the pages: host, import, report, join, play, moderate, watch, the buzzer station, the spoken words, the archive, replay, box score and exports."""
 from django.urls import path
 
-from game.web import views, views_archive, views_host, views_import, views_match
+from game.web import views, views_archive, views_host, views_import, views_match, views_station
 from game.report import views as report_views
 from game.speech import views as speech_views
 
@@ -17,6 +17,7 @@ urlpatterns = [
     path("m/<str:code>/play", views_match.play, name="play"),
     path("m/<str:code>/moderate", views_match.moderate, name="moderate"),
     path("m/<str:code>/watch", views_match.watch, name="watch"),
+    path("m/<str:code>/station", views_station.station, name="station"),
     path("m/<str:code>/speech/<str:key>.wav", speech_views.question_audio, name="question_audio"),
     path("archive/", views_archive.archive, name="archive"),
     path("host/m/<str:code>/hide", views_archive.toggle_hidden, name="toggle_hidden"),

@@ -85,6 +85,7 @@ def host_match(request, code):
         "join": room.match_join,
         "join_any": room.join,
         "watch": request.build_absolute_uri(f"/m/{match.code}/watch"),
+        "station": request.build_absolute_uri(f"/m/{match.code}/station"),
     }
     return render(request, "host_match.html", {"match": match, "teams": teams, "links": links, "join": room,
                                                "plan": question_plan(match)})

@@ -68,12 +68,12 @@ def join(request, code):
         return _seat_in_the_match(request, match, seat) or redirect("play", code=code)
     form = JoinForm(match, request.POST or None)
     if request.method == "POST":
-        if not _join_allowed(request):
+        if not join_allowed(request):
             form.add_error(None, "Too many joins from this device in the last minute; wait a minute and try again.")
-            return render(request, "join.html", _join_page(match, form), status=429)
+            return render(request, "join.html", join_page(match, form), status=429)
         if form.is_valid():
             with transaction.atomic():  # a seat is stored only with the session that holds its token
-                seat = _take_seat(match, form)
+                seat = take_seat(match, form)
                 if seat is not None:
                     seats = dict(request.session.get(SESSION_SEATS, {}))
                     seats[code] = make_seat_token(seat)
@@ -81,7 +81,27 @@ def join(request, code):
                     request.session.save()
             if seat is not None:
                 return _seat_in_the_match(request, match, seat, form) or redirect("play", code=code)
-    return render(request, "join.html", _join_page(match, form), status=400 if form.errors else 200)
+    return render(request, "join.html", join_page(match, form), status=400 if form.errors else 200)
+
+
+JOINED, REFUSED, NOT_YET = "joined", "refused", "not_yet"
+
+
+def confirm_join(match: Match, seat: Seat) -> tuple[str, str | None]:
+    """Ask the conductor to put the seat in the match's event log: (JOINED, None); (REFUSED, why), the
+    rules refused it; or (NOT_YET, why or None), no answer yet (asking again is safe: a join the log
+    has already is answered ok and stores nothing)."""
+    # One message, no re-reading of the event log: the conductor folds the join into the live state.
+    command = {"type": "join", "actor": {"role": "system"}, "data": {"seat": seat_data(seat)}}
+    connection.close()  # hold no database connection (of a bounded pool) while the conductor works
+    reply = ask_conductor({"type": "command", "match": match.code, "command": command, "ref": None},
+                          settings.EXHIBITION_JOIN_CONFIRM_SECONDS)
+    if reply is not None and reply.get("ok"):
+        return JOINED, None
+    error = (reply or {}).get("error") or {}
+    if reply is not None and error.get("code") not in RETRIED:
+        return REFUSED, error.get("message") or "The match refused that seat; pick another."
+    return NOT_YET, error.get("message")
 
 
 def _seat_in_the_match(request, match: Match, seat: Seat, form: JoinForm | None = None):
@@ -90,22 +110,17 @@ def _seat_in_the_match(request, match: Match, seat: Seat, form: JoinForm | None 
     phone is told so and asks again by itself: the seat is kept in its session, and a join of a
     seat the log has already is answered ok and stores nothing, so asking twice is safe. A join
     the rules refuse gives the seat back and says why."""
-    # One message, no re-reading of the event log: the conductor folds the join into the live state.
-    command = {"type": "join", "actor": {"role": "system"}, "data": {"seat": seat_data(seat)}}
-    connection.close()  # hold no database connection (of a bounded pool) while the conductor works
-    reply = ask_conductor({"type": "command", "match": match.code, "command": command, "ref": None},
-                          settings.EXHIBITION_JOIN_CONFIRM_SECONDS)
-    if reply is not None and reply.get("ok"):
+    outcome, message = confirm_join(match, seat)
+    if outcome == JOINED:
         return None
-    error = (reply or {}).get("error") or {}
-    if reply is not None and error.get("code") not in RETRIED:
+    if outcome == REFUSED:
         seat.delete()  # not in the log: nobody holds it
         _forget_seat(request, match.code)
         form = form or JoinForm(match)
-        form.add_error(None, error.get("message") or "The match refused that seat; pick another.")
-        return render(request, "join.html", _join_page(match, form), status=409)
+        form.add_error(None, message)
+        return render(request, "join.html", join_page(match, form), status=409)
     response = render(request, "joining.html", {"match": match, "seat": seat, "retry_seconds": JOIN_RETRY_S,
-                                                "reason": error.get("message")},
+                                                "reason": message},
                       status=202)  # accepted, not done yet (a 5xx would not keep the session that holds the seat)
     response["Retry-After"] = str(JOIN_RETRY_S)
     return response
@@ -117,12 +132,12 @@ def _forget_seat(request, code: str) -> None:
         request.session[SESSION_SEATS] = seats
 
 
-def _join_page(match: Match, form: JoinForm) -> dict:
+def join_page(match: Match, form: JoinForm) -> dict:
     computer = match.teams.filter(COMPUTER_TEAMS).distinct().order_by("position")
     return {"match": match, "form": form, "computer_teams": list(computer)}
 
 
-def _join_allowed(request) -> bool:
+def join_allowed(request) -> bool:
     """At most EXHIBITION_JOINS_PER_MINUTE joins a minute from one address (a fixed window)."""
     key = f"joins:{client_address(request)}"
     cache.add(key, 0, timeout=60)
@@ -138,7 +153,7 @@ def same_name(a: str, b: str) -> bool:
 
 
 @transaction.atomic
-def _take_seat(match: Match, form: JoinForm) -> Seat | None:
+def take_seat(match: Match, form: JoinForm) -> Seat | None:
     """A human seat on the chosen team, or None with the reason added to the form.
 
     The match row is locked, so two people joining at once cannot both take the last place or the

@@ -1,9 +1,13 @@
-// The big screen's buzzer sound: a short two-tone beep made with WebAudio (no audio file), a mute
+// The buzzer's sounds: a short two-tone beep made with WebAudio (no audio file) for a buzz, a falling
+// one for a lockout (a team ruled out, a buzz lost: the big screen and the buzzer station), a mute
 // toggle this browser remembers, and the one click browsers ask for before a page may play sound
 // (until then the screen says so). It never throws: a browser without WebAudio stays silent.
 
 const KEY = "exhibition.screen.sound";
-const TONES = [[880, 0], [1320, 0.11]];  // [Hz, start in s]: up a fifth, like a quiz buzzer
+const TONES = {  // [Hz, start in s]
+  buzz: [[880, 0], [1320, 0.11]],  // up a fifth, like a quiz buzzer
+  lockout: [[392, 0], [262, 0.13]],  // down, lower: out of this question
+};
 const TONE_S = 0.1;
 
 export class BuzzSound {
@@ -13,6 +17,7 @@ export class BuzzSound {
     this.on = localStorage.getItem(KEY) !== "off";
     this.context = null;
     this.played = 0;  // beeps played (for tests and tools)
+    this.playedKinds = [];  // which, in order
     const unlock = () => this.unlock();
     document.addEventListener("pointerdown", unlock, { capture: true });
     document.addEventListener("keydown", unlock, { capture: true });
@@ -43,11 +48,11 @@ export class BuzzSound {
     this.hint.hidden = !this.on || this.allowed;
   }
 
-  /** A short beep, unless muted or not yet allowed; returns whether it played. */
-  play() {
+  /** A short beep ("buzz" or "lockout"), unless muted or not yet allowed; returns whether it played. */
+  play(kind = "buzz") {
     if (!this.on || !this.allowed) return false;
     const now = this.context.currentTime;
-    for (const [frequency, start] of TONES) {
+    for (const [frequency, start] of TONES[kind]) {
       const tone = this.context.createOscillator();
       const gain = this.context.createGain();
       tone.type = "square";
@@ -61,6 +66,7 @@ export class BuzzSound {
       tone.stop(now + start + TONE_S + 0.02);
     }
     this.played += 1;
+    this.playedKinds.push(kind);
     return true;
   }
 }

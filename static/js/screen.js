@@ -16,7 +16,7 @@
 // results (fitSnippets, fitItems).
 
 import { bonusTotal, renderBonus } from "./bonus-parts.js";
-import { teamName } from "./match-fold.js";
+import { seatName, teamName } from "./match-fold.js";
 import { el, phaseText, renderBots, renderFeed, renderFinal, renderQuestion, renderScores, renderSnippets, teamClass } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -50,7 +50,7 @@ export function renderScreen(view, { links = [] } = {}) {
 
 // -- each side's part in the phase, on its score card ------------------------------------------------
 
-/** [[kind, text], ...] for a team on the question in play: priority, the floor, answered, passed, out. */
+/** [[kind, text], ...] for a team on the question in play: priority, the floor (with who holds it), answered, passed, out. */
 export function sideMarks(view, team) {
   const q = view.question;
   if (!q || q.closed || view.status !== "live") return [];
@@ -70,7 +70,7 @@ export function sideMarks(view, team) {
     else marks.push(["busy", "discussing"]);
     if (q.floor === team && !q.locked.includes(team)) marks.push(["floor", "ruled first"]);
   } else if (q.possession?.team === team) {
-    marks.push(["floor", "answering"]);
+    marks.push(["floor", `${seatName(view, q.possession.seat)} answering`]);  // the buzzer's light, while they hold the floor
   } else if (q.locked.includes(team)) {
     marks.push(["out", "locked out"]);
   }

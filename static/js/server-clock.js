@@ -29,9 +29,13 @@ export class ServerClock {
   }
 
   /** Server time now (whole ms), or null before the first sample. */
-  now() {
+  now() { return this.at(this.clock()); }
+
+  /** Server time (whole ms) at `local`, a moment on this page's clock (performance.now()'s, as an event's
+   * timeStamp and a gamepad's timestamp are), or null before the first sample. */
+  at(local) {
     const best = this.best();
-    return best ? Math.round(this.clock() + best.offset) : null;
+    return best ? Math.round(local + best.offset) : null;
   }
 }
 

@@ -428,6 +428,15 @@ export function showEnded(reason, actions = []) {
   box.scrollIntoView({ block: "nearest" });
 }
 
+/** Show `message` in the page's #toast for a few seconds. */
+export function toast(message) {
+  const box = document.getElementById("toast");
+  box.textContent = message;
+  box.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { box.hidden = true; }, 6000);
+}
+
 /**
  * Open this page's match socket (its address comes from #page-config; a player's seat token stays in
  * the session cookie, never in the page) and wire the parts every live page has: the connection badge
@@ -437,13 +446,6 @@ export function showEnded(reason, actions = []) {
 export function openScreen({ audience, render, onEnd = ({ reason }) => showEnded(reason) }) {
   const config = JSON.parse(document.getElementById("page-config").textContent);
   const $ = (id) => document.getElementById(id);
-  const toast = (message) => {
-    const box = $("toast");
-    box.textContent = message;
-    box.hidden = false;
-    clearTimeout(toast.timer);
-    toast.timer = setTimeout(() => { box.hidden = true; }, 6000);
-  };
   const client = new MatchClient({
     path: config.socket,
     audience,

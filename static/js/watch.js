@@ -1,14 +1,16 @@
 // The spectator screen for a hall: the live socket feeds the view, screen.js draws it (the same code
 // draws the replay), a buzz flashes the buzzer's name with a beep, and at the end the screen points
-// the room to the replay and the box score. Nothing on it scrolls, whatever key is pressed.
+// the room to the replay and the box score. A team ruled out of the question plays the lockout sound. Nothing on it scrolls, whatever key is pressed.
 
 import { Announcer } from "./announce.js";
 import { BuzzSound } from "./buzz-sound.js";
 import { HallVoice } from "./hall-voice.js";
+import { LockoutWatch } from "./lockout.js";
 import { openScreen } from "./ui.js";
 import { flashBuzz, keepFitted, renderScreen } from "./screen.js";
 
 const announcer = new Announcer(document.getElementById("said"), null);
+const lockouts = new LockoutWatch();
 const sound = new BuzzSound({ button: document.getElementById("sound"), hint: document.getElementById("sound-hint") });
 
 let voice = null;  // the question read aloud (made below, once the page's config is read)
@@ -34,6 +36,7 @@ const { config, client } = openScreen({
     renderScreen(view, { links });
     backToTheBoard(view, config.event_board, config.board_after_ms);
     if (flashBuzz(view, frame)) sound.play();
+    if (lockouts.update(view).length) sound.play("lockout");
     announcer.update(view);
     voice?.update(view, frame);
   },

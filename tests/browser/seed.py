@@ -64,6 +64,10 @@ def seed(bots: bool = False) -> dict:
     # A buzzer race (test_buzz_race.py): the widest grace window, so a loaded test machine stays within it.
     codes["race"] = create_match_record(title="Browser race", packet=packet, format_name="efficientqa",
                                         overrides=dict(overrides, buzz_grace_ms=500), teams=teams).code
+    # The buzzer station (test_station.py): players on one keyboard and on gamepads, as the race's.
+    for name in ("station_keys", "station_pads"):
+        codes[name] = create_match_record(title=f"Browser {name}", packet=packet, format_name="efficientqa",
+                                          overrides=dict(overrides, buzz_grace_ms=500), teams=teams).code
     # The console's context test: answers the line also accepts, shown beside the answer.
     console = Packet.objects.create(slug="console", title="Console test packet")
     for position, (text, answer, accepted) in enumerate(CONSOLE_QUESTIONS, 1):

@@ -39,6 +39,7 @@ PAGES = [
     Page("join by code", "/join"),
     Page("join by code, wrong code", "/join?code=ZZZZZZ"),
     Page("join a match", "/m/{live}/join"),
+    Page("buzzer station, nobody seated yet", "/m/{live}/station", ready="details.station-seat[open]"),
     Page("no such match (404)", "/m/ZZZZZZ/watch"),
     Page("archive", "/archive/"),
     Page("replay", "/m/{finished}/replay", ready="#question-list li"),

@@ -190,6 +190,8 @@ def test_a_phone_joins_through_the_qr_code_on_the_screen_and_plays(hall_server, 
     assert screen.evaluate("window.exhibitionScreen.sound.played") == 1
     answer(ada, "Macbeth")
     rule(moderator, "r", "Macbeth")
+    expect(screen.locator(".side-mark.out")).to_have_text("locked out")
+    assert screen.evaluate("window.exhibitionScreen.sound.playedKinds") == ["buzz", "lockout"]  # the team ruled out
 
     screen.locator("#sound").click()  # mute
     expect(screen.locator("#sound")).to_have_attribute("aria-pressed", "false")
@@ -197,7 +199,7 @@ def test_a_phone_joins_through_the_qr_code_on_the_screen_and_plays(hall_server, 
     bo.locator("#buzz").click()
     expect(flash.locator(".flash-name")).to_have_text("Bo")
     expect(flash).to_be_visible()
-    assert screen.evaluate("window.exhibitionScreen.sound.played") == 1  # muted: the flash, no sound
+    assert screen.evaluate("window.exhibitionScreen.sound.played") == 2  # muted: the flash, no sound
     answer(bo, "Hamlet")
     rule(moderator, "a", "Hamlet")
     expect(screen.locator("#answer-line .answer")).to_contain_text("Hamlet")

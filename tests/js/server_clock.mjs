@@ -31,4 +31,6 @@ for (let i = 0; i < 5; i++) {
 }
 const best = probe.clock.best();
 console.log(JSON.stringify({ before, sent, samples: probe.clock.samples.length, max: SAMPLES, best,
-  error: probe.clock.now() - (now + OFFSET) }));
+  error: probe.clock.now() - (now + OFFSET),
+  // A press 20 ms before now (a key's event time, a gamepad's timestamp), in server time.
+  earlier: probe.clock.now() - probe.clock.at(now - 20) }));

@@ -36,3 +36,8 @@ def test_the_page_uses_the_quickest_probe_and_knows_nothing_before_the_first():
     assert out["samples"] == out["max"] == 8, "only the last 8 samples are kept"
     assert out["best"]["rtt"] == 20, "the quickest round trip among them"
     assert abs(out["error"]) <= 1, "a symmetric quick probe: the server's clock to the millisecond"
+
+
+def test_a_press_stamped_earlier_on_the_pages_clock_is_as_much_earlier_in_server_time():
+    """The buzzer station stamps a press with the key's event time, not the moment it handles it."""
+    assert run()["earlier"] == 20

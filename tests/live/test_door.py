@@ -2,6 +2,7 @@
 away before the session, the login or a consumer does any work, and a loop of them is paced by the
 door. Through the real ASGI websocket stack, as tests/live/test_consumers_seats.py."""
 import json
+import uuid
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -202,3 +203,19 @@ async def test_each_refusal_in_a_row_holds_the_next_socket_twice_as_long(conduct
     for _ in range(6):
         assert (await closed(await connect(f"/ws/m/{match.code}/play", token=match.tokens["Bob"])))["code"] == 4429
     assert held == [2.0, 4.0, 8.0, 16.0, 30.0, 30.0]
+
+
+async def test_a_buzzer_station_paces_each_of_its_seats_on_its_own():
+    """A station's one session opens a socket per seat it holds: a dozen at once all get in, and one
+    seat's socket opening in a loop is paced like a phone's, without holding the others back."""
+    code = f"ST{uuid.uuid4().hex[:8]}"  # a match no other test's budgets have counted
+
+    def scope(seat):
+        return {"type": "websocket", "path": f"/ws/m/{code}/station/s{seat}", "query_string": b"",
+                "headers": [(b"cookie", b"sessionid=station-session")]}
+
+    assert [door.refusal(scope(seat)) for seat in range(1, 13)] == [None] * 12
+    burst = int(budgets.SOCKET_OPENS[0])
+    assert [door.refusal(scope(1)) for _ in range(burst - 1)] == [None] * (burst - 1)
+    assert door.refusal(scope(1))[0] == 4429
+    assert door.refusal(scope(2)) is None
