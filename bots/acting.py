@@ -124,6 +124,7 @@ def call_with_time_limit(function, limit_ms: int):
 
 def reply_message(payload: dict, act=None, error: str | None = None, elapsed_ms: float = 0,
                   threshold: float | None = None, act_ms: float | None = None, stopped: bool = False) -> dict:
+    worker_ms = round(elapsed_ms, 3)  # elapsed_ms is its whole ms: 3.9996 is 4.0 and 4, never 4.0 and 3
     return {
         "type": "bot.act",
         "match": payload.get("match"),
@@ -133,9 +134,9 @@ def reply_message(payload: dict, act=None, error: str | None = None, elapsed_ms:
         "threshold": threshold,  # the bot's buzz threshold, for the spectators' confidence bars
         "error": error,
         "stopped": stopped,  # the bot may not play again in this match (error says why)
-        "elapsed_ms": int(elapsed_ms),
+        "elapsed_ms": int(worker_ms),
         "act_ms": None if act_ms is None else round(act_ms, 3),
-        "worker_ms": round(elapsed_ms, 3),
+        "worker_ms": worker_ms,
     }
 
 

@@ -201,12 +201,23 @@ class MatchState:
         buzz phase that is the question's last shows the room the bots' thinking as it comes."""
         if self.q is None:
             return False
-        if self.q.bonus is not None:  # a part the other team may still take on the bounce: a guess is a hint
-            return self.rules["bounceback"] and self.q.stage in BONUS_ANSWERING
+        if self.q.bonus is not None:  # a hint to a team that may still answer the part read, or take it on the bounce
+            return bool(self.may_answer_part())  # (a computer's team has a human captain to say its answers)
         live = self.rules["hall_bot_guesses"] == "live"
         if live and self.q.mode == "buzz" and not self.later_phases_to_play():
             return False
         return self.humans_may_score()
+
+    def may_answer_part(self) -> set[str]:
+        """The teams that may still answer the bonus part read: the one answering it now and, while the controlling
+        team confers with bouncebacks on, the other team (which takes it on the bounce after a miss)."""
+        q = self.q
+        if q is None or q.bonus is None or q.stage not in BONUS_ANSWERING:
+            return set()
+        others = {t["id"] for t in self.teams if t["id"] != q.bonus["team"]}
+        if q.stage is Stage.BONUS_BOUNCE:
+            return others
+        return {q.bonus["team"]} | (others if self.rules["bounceback"] else set())
 
     def may_consult(self, team: str) -> bool:
         """Whether a human team may consult its own bots now, so it is shown their guesses even while they are

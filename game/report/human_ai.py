@@ -115,17 +115,17 @@ def human_ai_figures(matches: list[dict]) -> list[dict]:
     """Per bot (seat name and tier, pooled over the matches), every figure of FIGURES."""
     per_bot: dict = {}
     for m in matches:
-        bots = {sid: s for sid, s in m["seats"].items() if s["kind"] == "bot"}
+        bot_seats = {sid: s for sid, s in m["seats"].items() if s["kind"] == "bot"}
         played = set()
-        for sid, seat in bots.items():
+        for sid, seat in bot_seats.items():
             b = per_bot.setdefault(_bot_key(seat), _new(*_bot_key(seat)))
             if m["finished"] and (_bot_key(seat), seat["team"]) not in played:
                 played.add((_bot_key(seat), seat["team"]))
                 _play(b, m, seat)
         for q in m["questions"]:
             for sid, trail in q["bots"].items():
-                if sid in bots:
-                    _question(per_bot[_bot_key(bots[sid])], m, bots[sid], q, trail)
+                if sid in bot_seats:
+                    _question(per_bot[_bot_key(bot_seats[sid])], m, bot_seats[sid], q, trail)
     out = []
     for b in per_bot.values():
         calibrated = reports_confidence(b["points"])

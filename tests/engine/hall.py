@@ -31,6 +31,12 @@ def last_phase(s) -> bool:
 
 def humans_may_score(s, humans=HUMANS) -> bool:
     q = s.q
+    if q is not None and q.bonus is not None:  # a bonus part: its controlling team confers, the other takes a bounce
+        if q.stage not in ("bonus_confer", "bonus_bounce"):
+            return False
+        others = {t["id"] for t in s.teams if t["id"] != q.bonus["team"]}
+        may = others if q.stage == "bonus_bounce" else {q.bonus["team"]} | (others if s.rules["bounceback"] else set())
+        return bool(may)  # a team's captain is a person who says its answers, the computer's team's too
     if q is None or q.closed or q.answer_shown:
         return False
     if not last_phase(s):
