@@ -91,13 +91,12 @@ def fold_part_read(s, d, t):
 
 def fold_part_decided(s, d, t):
     """The team's decision on the part in play: {decision, points} on the part. The floor moves (a ruling
-    pressed before it is stale), and an abstention stops the clock: the moderator rules whether anybody was right."""
+    pressed before it is stale), and the clock is the event's (none after an abstention)."""
     q = s.q
     b = q.bonus
     q.bonus = dict(b, parts=_with_part(b, d["part"], decision={"decision": d["decision"], "points": d["points"]}))
     q.floor_seq = s.seq + 1
-    if d["decision"] == "abstain":
-        q.deadline = None
+    q.deadline = d["deadline"]
 
 
 def fold_answered(s, d, t):

@@ -298,7 +298,8 @@ EVENTS: dict[str, EventType] = {
     "bonus_part_decided": EventType(
         "The controlling team (its captain, or the moderator; seat null) decided on the part in play: answer on its "
         "own, consult its AI or abstain (formats with bonus_decisions), and what the part scores if accepted.",
-        {"number": WHOLE, "part": WHOLE, "team": TEXT, "seat": TEXT_OR_NULL, "decision": TEXT, "points": WHOLE},
+        {"number": WHOLE, "part": WHOLE, "team": TEXT, "seat": TEXT_OR_NULL, "decision": TEXT, "points": WHOLE,
+         "deadline": DEADLINE.or_null()},
         _OPEN_HALL),
     "bonus_answered": EventType(
         "A team's answer to a bonus part (its captain's or its bot's), said aloud in the room.",

@@ -369,8 +369,14 @@ def _cmd_decide_part(out, actor, data, now, received):
         raise Rejected("The team has answered this part, so its decision stands.", "already_answered")
     value = b["parts"][b["part"]]["value"]
     points = ai_points.decision_points(s.rules, s.seats.values(), b["team"], value, decision)
+    # An abstention stops the confer clock (no answer comes); a team that thinks again after one gets it afresh.
+    deadline = q.deadline
+    if decision == ai_points.ABSTAIN:
+        deadline = None
+    elif deadline is None:
+        deadline = {"kind": "confer", "at": _clock_now(s, now) + int(s.rules["bonus_confer_seconds"] * 1000)}
     out.emit("bonus_part_decided", now, number=q.number, part=b["part"], team=b["team"],
-             seat=None if seat is None else seat["id"], decision=decision, points=points)
+             seat=None if seat is None else seat["id"], decision=decision, points=points, deadline=deadline)
 
 
 def _cmd_rule_part(out, data, now):

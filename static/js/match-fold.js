@@ -437,7 +437,7 @@ const FOLD = {
     const q = view.question;
     q.bonus.parts[d.part].decision = { decision: d.decision, points: d.points };
     if (staff(view)) q.floor_seq = frame.seq;
-    if (d.decision === "abstain") q.deadline = null;  // no answer comes: the moderator rules whether anybody was right
+    q.deadline = d.deadline;  // none after an abstention: the moderator rules whether anybody was right
     note(view, frame, "info", `${teamName(view, d.team)}: ${DECISION_SAID[d.decision]} on part ${d.part + 1} (${d.points} if accepted)`);
   },
   bonus_answered(view, d, frame) {

@@ -259,11 +259,12 @@ def played_qanta26(hall_bot_guesses: str = "after_humans", judged: bool = False)
     m.send("next", MOD, at=m.now + 2000)
     # Q2: Ann negs (-5, a person's neg); Cho's midweight bot gets it (10 x 0.8). Part 1: Cho abstains, but the
     # moderator finds somebody was right (0); part 2: Cho answers without deciding (own, 10); part 3: Cho
-    # consults (10 - 3), is prompted, then right.
+    # consults (10 - 3), is prompted, then right. Ann protests the bot's tossup; it is upheld.
     m.reveal_until(3)
     m.attempt("h0", "the moon", "reject")
     m.reveal_until(8)
     m.attempt("b6", "Isaac Newton", "accept", lag=10)
+    bots_tossup = m.state.next_ruling_id - 1
     m.read_part(at=m.now + 1500)
     m.decide_part("h2", "abstain", at=m.now + 500)
     m.rule_part("reject", at=m.now + 2000)
@@ -273,6 +274,8 @@ def played_qanta26(hall_bot_guesses: str = "after_humans", judged: bool = False)
     m.decide_part("h2", "consult", at=m.now + 500)
     m.answer_part("h2", "maybe gravity", "prompt")
     m.answer_part("h2", None, "accept")
+    m.send("protest", "h0", {"ruling": bots_tossup, "text": "the bot buzzed late"}, at=m.now + 500)
+    m.send("resolve_protest", MOD, {"protest": 1, "outcome": "upheld", "reason": "it was in time"}, at=m.now + 1000)
     m.send("next", MOD, at=m.now + 2000)
     # Q3: thrown out; Ben gets its replacement (a person: 10); his team, with no AI, consults on part 1 (10 - 0)
     # and runs out of time, then the moderator undoes that and rules it right after all; the other parts run out.
