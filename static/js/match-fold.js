@@ -47,7 +47,7 @@ const RULING_KEYS = ["id", "number", "phase", "mode", "team", "seat", "text", "v
   "reject_points", "by", "heard", "reason"];
 const GUESS_KEYS = ["word", "guess", "confidence", "buzz", "alternatives", "threshold"];
 // A team's decision on a bonus part, as the feed says it (game/engine/ai_points.py DECISIONS).
-export const DECISION_SAID = { own: "answers on its own", consult: "consults its AI", abstain: "abstains" };
+const DECISION_SAID = { own: "answer on their own", consult: "consult their AI", abstain: "abstain" };
 // A bonus part's ruling as the bonus keeps it (game/engine/bonus.py RULED_KEYS).
 const RULED_KEYS = ["id", "team", "seat", "text", "heard", "verdict", "points", "bounce", "by"];
 
@@ -438,7 +438,7 @@ const FOLD = {
     q.bonus.parts[d.part].decision = { decision: d.decision, points: d.points };
     if (staff(view)) q.floor_seq = frame.seq;
     q.deadline = d.deadline;  // none after an abstention: the moderator rules whether anybody was right
-    note(view, frame, "info", `${teamName(view, d.team)}: ${DECISION_SAID[d.decision]} on part ${d.part + 1} (${d.points} if accepted)`);
+    note(view, frame, "info", `${teamName(view, d.team)} ${DECISION_SAID[d.decision]} on part ${d.part + 1}`);
   },
   bonus_answered(view, d, frame) {
     const q = view.question;
