@@ -21,8 +21,12 @@ import random
 
 import pytest
 
+from game.archive.bonus_stats import bonus_cycles, part_conversion
 from game.engine.api import fold
+from game.engine.rule_table import TIERS
+from game.engine.weight_class import TIER_CLASSES, class_of
 
+from .played import PLAYED
 from .support import MOD, Match, make_bonuses, part_answer, seat
 
 TIER_CLASS = {"500mib": "lightweight", "6gib": "midweight", "unlimited": "heavyweight"}
@@ -224,3 +228,18 @@ def test_the_preset_is_qanta_2026s_numbers():
     assert (phase["points"], phase["power_points"], phase["neg_points"]) == (10, None, -5)
     assert not rules["bounceback"]
 
+
+
+def test_a_bot_seat_plays_in_its_own_weight_class_or_else_its_tiers():
+    assert {tier: TIER_CLASSES[tier] for tier in TIERS} == TIER_CLASS
+    bot = seat("b", "t0", "Tiny", kind="bot", tier="500mib")
+    assert class_of(bot) == "lightweight"
+    assert class_of(dict(bot, weight_class="heavyweight")) == "heavyweight"  # the host's choice for this bot
+
+
+def test_an_abstention_that_scores_is_no_right_answer_in_the_part_figures():
+    """The box score's "right" per part: the played QANTA match's Scholars got one of each part's two right;
+    the abstention that scored 1 on part 2 is in their points, not among their right answers."""
+    cycles = bonus_cycles(PLAYED["qanta26"]().events)
+    assert [(p["heard"], p["right"]) for p in part_conversion(cycles, "t1")] == [(2, 1), (2, 1), (2, 1)]
+    assert sum(c.points for c in cycles.values() if c.team == "t1") == 7 + 1 + 10 + 7
