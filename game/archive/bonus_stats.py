@@ -56,6 +56,7 @@ def bonus_lines(events: list[dict]) -> dict[str, BonusLine]:
 class BonusPart:
     value: int
     controlled: int = 0  # points the controlling team earned on the part
+    abstained: bool = False  # the controlling team abstained on it (QANTA 2026 rules): its points are no right answer
     bounced: bool = False  # the controlling team missed it and the other team had it on a bounceback
     bounceback: int = 0  # points the other team earned on it
 
@@ -93,6 +94,7 @@ def bonus_cycles(events: list[dict]) -> dict[int, BonusCycle]:
             cycle.other = ruling["team"]
         else:
             part.controlled += ruling["points"]
+            part.abstained = ruling.get("decision") == "abstain"  # a log without bonus decisions has none
         if (ruling["deadline"] or {}).get("kind") == "bounce":  # a miss that went to the other team
             part.bounced = True
     return cycles
@@ -135,6 +137,6 @@ def part_conversion(cycles: dict[int, BonusCycle], team: str) -> list[dict]:
                 heard.append(0)
                 right.append(0)
             heard[k] += 1
-            right[k] += part.controlled > 0
+            right[k] += part.controlled > 0 and not part.abstained
     return [{"part": k + 1, "heard": h, "right": r, "share": r / h if h else None}
             for k, (h, r) in enumerate(zip(heard, right))]

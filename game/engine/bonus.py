@@ -45,7 +45,13 @@ def bounce_follows(s, verdict: str) -> bool:
     bouncebacks on, while the part's answer is not shown yet."""
     b = s.q.bonus
     return (verdict == "reject" and not b["bounce"] and s.rules["bounceback"] and s.q.stage is not Stage.BONUS_REVIEW
-            and other_team(s, b["team"]) is not None)
+            and other_team(s, b["team"]) is not None and decision(b) != "abstain")
+
+
+def decision(b: dict) -> str | None:
+    """The controlling team's decision on the part in play (own, consult or abstain; None: none made)."""
+    decided = b["parts"][b["part"]]["decision"]
+    return None if decided is None else decided["decision"]
 
 
 def last_ruling(b: dict) -> int | None:
@@ -66,7 +72,7 @@ def fold_started(s, d, t):
     q = s.q
     q.bonus = {"index": d["index"], "team": d["team"], "leadin": d["leadin"], "values": list(d["values"]),
                "part": -1, "answering": None, "bounce": False, "typed": None, "points": {}, "ended": False,
-               "parts": [{"value": v, "text": None, "answer": None, "rulings": []} for v in d["values"]]}
+               "parts": [{"value": v, "text": None, "answer": None, "rulings": [], "decision": None} for v in d["values"]]}
     q.stage = Stage.BONUS_READY
     q.deadline, q.floor_seq = None, None
     s.bonus_next = d["index"] + 1
@@ -81,6 +87,16 @@ def fold_part_read(s, d, t):
     q.deadline = d["deadline"]
     q.floor_seq = s.seq + 1  # the part waits for the team's answer (or a spoken one) from here
     q.stage = Stage.BONUS_CONFER
+
+
+def fold_part_decided(s, d, t):
+    """The team's decision on the part in play: {decision, points} on the part. The floor moves (a ruling
+    pressed before it is stale), and the clock is the event's (none after an abstention)."""
+    q = s.q
+    b = q.bonus
+    q.bonus = dict(b, parts=_with_part(b, d["part"], decision={"decision": d["decision"], "points": d["points"]}))
+    q.floor_seq = s.seq + 1
+    q.deadline = d["deadline"]
 
 
 def fold_answered(s, d, t):
@@ -188,7 +204,8 @@ def view(s, staff: bool) -> dict | None:
     for k, part in enumerate(b["parts"]):
         answer = full[k]["answer"] if staff else None if part["answer"] is None else clean_answer(part["answer"])
         parts.append({"value": part["value"], "text": full[k]["text"] if staff else part["text"], "answer": answer,
-                      "rulings": [dict(r) for r in part["rulings"]]})
+                      "rulings": [dict(r) for r in part["rulings"]],
+                      "decision": None if part["decision"] is None else dict(part["decision"])})
     typed = b["typed"]
     if typed is not None and not staff:
         typed = {k: v for k, v in typed.items() if k != "seq"}

@@ -40,6 +40,8 @@ COMMANDS: dict[str, tuple[frozenset, dict | None]] = {
     "submit": (SEAT, {"text": str, "question": int, "phase": int}),
     "pass": (SEAT, {"question": int, "phase": int}),
     "bonus_answer": (SEAT, {"text": str, "question": int, "part": int}),  # a team's answer to a bonus part
+    # A team's decision on a bonus part (own, consult or abstain) where the format has them: its captain's or the moderator's.
+    "decide_part": (MODERATOR | PLAYER, {"decision": str, "part": int}),
     "chat": (PLAYER, {"text": str}),
     "leave": (PLAYER, {}),
     "protest": (PLAYER, {"ruling": int, "text": str}),  # the text: at most game/engine/protests.py MAX_PROTEST

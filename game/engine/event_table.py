@@ -303,6 +303,12 @@ EVENTS: dict[str, EventType] = {
         "The moderator read a bonus part: its text, and the clock for the team to confer and answer.",
         {"number": WHOLE, "part": WHOLE, "team": TEXT, "text": TEXT, "value": WHOLE, "deadline": DEADLINE},
         _OPEN_HALL),
+    "bonus_part_decided": EventType(
+        "The controlling team (its captain, or the moderator; seat null) decided on the part in play: answer on its "
+        "own, consult its AI or abstain (formats with bonus_decisions), and what the part scores if accepted.",
+        {"number": WHOLE, "part": WHOLE, "team": TEXT, "seat": TEXT_OR_NULL, "decision": TEXT, "points": WHOLE,
+         "deadline": DEADLINE.or_null()},
+        _OPEN_HALL),
     "bonus_answered": EventType(
         "A team's answer to a bonus part (its captain's or its bot's), said aloud in the room.",
         {"number": WHOLE, "part": WHOLE, "team": TEXT, "seat": TEXT, "text": TEXT, "bounce": FLAG},
@@ -314,6 +320,9 @@ EVENTS: dict[str, EventType] = {
          "heard": TEXT_OR_NULL, "verdict": TEXT, "points": WHOLE, "score_changes": SCORE_CHANGES, "bounce": FLAG,
          "by": TEXT, "answered": WHOLE_OR_NULL, "deadline": DEADLINE.or_null(),
          "answer": TEXT.optional("the part's answer line: present exactly when this ruling ends the part"),
+         "decision": TEXT.optional("the controlling team's decision the part was scored under (own, consult or "
+                                   "abstain; on an abstained part accept means nobody was right): present exactly "
+                                   "in formats with bonus_decisions, on the controlling team's ruling"),
          "reason": REASON, "public": PUBLIC},
         sees(("without_private_reason", "clean_part_answer"))),
     "bonus_ended": EventType(

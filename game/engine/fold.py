@@ -541,6 +541,7 @@ _HANDLERS = {
     "voice_ready": voice.fold_voice_ready,
     "bonus_started": bonus.fold_started,
     "bonus_part_read": bonus.fold_part_read,
+    "bonus_part_decided": bonus.fold_part_decided,
     "bonus_answered": bonus.fold_answered,
     "bonus_part_ruled": _bonus_part_ruled,
     "bonus_ended": bonus.fold_ended,

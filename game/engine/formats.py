@@ -42,7 +42,22 @@ QUIZBOWL_BONUS = {
     "phases": QUIZBOWL["phases"],
 }
 
-_VALUES = {p["name"]: p for p in (EFFICIENTQA, QUIZBOWL, QUIZBOWL_BONUS)}
+# QANTA 2026 (qanta-org/qb-tournament-runner, config/rule-presets/qanta26.json): AI players sit on human teams
+# and score by weight class (game/engine/ai_points.py); the class numbers are the table's defaults.
+QANTA26 = {
+    "name": "qanta26",
+    "label": "QANTA 2026",
+    "question_kind": "tossup",
+    "bonuses": True,
+    "bonus_decisions": True,
+    "ai_tossup_deflation": "weighted",
+    "bonus_consult_deflation": "weighted",
+    "phases": [
+        {"mode": "buzz", "points": 10, "neg_points": -5},
+    ],
+}
+
+_VALUES = {p["name"]: p for p in (EFFICIENTQA, QUIZBOWL, QUIZBOWL_BONUS, QANTA26)}
 
 
 def _checked(values: dict) -> dict:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from bots.tiers import TIER_LIMITS
 from game.engine.buzzrace import GRACE_CAP_MS
+from game.engine.weight_class import WEIGHT_CLASSES
 
 
 class RulesError(ValueError):
@@ -48,7 +49,7 @@ MODE_CHOICES = (("buzz", "buzz in: a player buzzes as the words are read"),
 MODES = tuple(mode for mode, _ in MODE_CHOICES)
 TIERS = tuple(TIER_LIMITS)  # a phase's bot_tier: the tiers of bots/tiers.py, plain data below the engine
 # The host page's fieldsets for the rules of the whole match, in page order (each phase has its own).
-GROUPS = ("Match", "Reading", "Answering", "Bonuses", "Bots: fairness and audience")
+GROUPS = ("Match", "Reading", "Answering", "Bonuses", "Bots: fairness and audience", "AI players' points (QANTA 2026)")
 
 
 @dataclass(frozen=True)
@@ -127,7 +128,7 @@ def _check_number(where: str, value, kind: str, low, high):
     return value
 
 
-_MATCH, _READING, _ANSWERING, _BONUSES, _BOTS = GROUPS
+_MATCH, _READING, _ANSWERING, _BONUSES, _BOTS, _AI = GROUPS
 
 # The rules of the whole match. The host page shows each group's rules in this order.
 _MATCH_RULES = (
@@ -192,6 +193,37 @@ _MATCH_RULES = (
     Rule("consult_teammate_bots", "flag", "Teams consult their own bots", "a human team sees its own bots' guesses "
          "where it may consult them: in a team phase, and on a bonus part it controls (QANTA 2026); never while "
          "it buzzes against the clock", True, absent=True, group=_BOTS),
+    # AI players' points, QANTA 2026 (game/engine/ai_points.py). Before these rules a bot scored what a
+    # person did and a bonus part had no decision.
+    Rule("ai_tossup_deflation", "choice", "AI tossup points", "what a bot's correct tossup scores (negs are "
+         "never changed)", "none", absent="none",
+         choices=(("none", "none: what a person's scores"),
+                  ("static", "static: less the static amount, never below 0"),
+                  ("weighted", "weighted: times its weight class's factor, rounded")), group=_AI),
+    Rule("ai_tossup_static_deflation", "int", "AI tossup static deflation", "points taken off a bot's correct "
+         "tossup under static", 5, absent=5, low=0, high=100, group=_AI),
+    *(Rule(f"ai_tossup_factor_{weight}", "float", f"AI tossup factor, {weight}", f"a {weight} bot's correct "
+           "tossup points are multiplied by it under weighted", factor, absent=factor, low=0, high=2, group=_AI)
+      for weight, factor in zip(WEIGHT_CLASSES, (1.0, 0.8, 0.4))),
+    Rule("bonus_decisions", "flag", "Bonus part decisions", "on each bonus part the controlling team (its captain "
+         "or the moderator) decides: answer on its own, consult its AI (fewer points) or abstain (points when "
+         "nobody, human or AI, was right)", False, absent=False, group=_AI),
+    Rule("bonus_consult_deflation", "choice", "Consulting the AI", "what a part the team got right after "
+         "consulting its AI scores", "weighted", absent="weighted",
+         choices=(("none", "none: the part's full points"),
+                  ("static", "static: less the static amount, never below 0"),
+                  ("weighted", "weighted: less each of the team's bots' class weight, never below 0")),
+         group=_AI),
+    Rule("bonus_static_deflation", "int", "Consult static deflation", "points taken off a consulted part under "
+         "static", 5, absent=5, low=0, high=100, group=_AI),
+    *(Rule(f"bonus_weight_{weight}", "int", f"Consult weight, {weight}", f"points each {weight} bot of the team "
+           "takes off a consulted part under weighted", weight_points, absent=weight_points, low=0, high=100,
+           group=_AI)
+      for weight, weight_points in zip(WEIGHT_CLASSES, (1, 2, 3))),
+    Rule("bonus_abstain_points", "int", "Abstain points", "what a team that abstained on a part scores when the "
+         "moderator rules that nobody, human or AI, was right", 1, absent=1, low=0, high=100, group=_AI),
+    Rule("autonomous_default_k", "int", "Autonomous bot gate", "a bot's buzz counts once it has read k words "
+         "(1: no gate, as QANTA counts; the bot minimum words apply as well)", 1, absent=1, low=1, high=500, group=_AI),
     # The server gives each new match its own grid (EXHIBITION_CLOCK_GRAIN_MS, game/match_setup.py); words
     # before the grid were exact, which is what 0 means.
     Rule("clock_grid_ms", "int", "Clock grid", "milliseconds: words and deadlines fall on multiples of "

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 
 from game.engine.buzzrace import grace_ms, press_time
-from game.engine import bonus
+from game.engine import ai_points, bonus
 from game.engine import protests
 from game.engine import stages
 from game.engine import voice
@@ -344,8 +344,44 @@ def _cmd_bonus_answer(out, seat, data, now, received):
     _may_submit(s, seat)
     if b["typed"] is not None:
         raise Rejected("Your team has already answered this part; wait for the ruling.", "already_answered")
+    if not b["bounce"] and bonus.decision(b) == ai_points.ABSTAIN:
+        raise Rejected("Your team abstained on this part; the moderator rules whether anybody was right.", "abstained")
     out.emit("bonus_answered", now, number=s.q.number, part=b["part"], team=team, seat=seat["id"], text=_text(data),
              bounce=b["bounce"])
+
+
+def _cmd_decide_part(out, actor, data, now, received):
+    """The controlling team's decision on the part in play, where the format has them (bonus_decisions):
+    answer on its own, consult its AI or abstain (game/engine/ai_points.py). Its captain's or the moderator's;
+    it may change its mind until it answers."""
+    s = out.state
+    q = s.q
+    b = q.bonus
+    if not s.rules["bonus_decisions"]:
+        raise Rejected("This format has no bonus part decisions: the team simply answers.", "bad_phase")
+    _target(data, "part", b["part"], "That was meant for an earlier part; it was not sent in time.")
+    decision = data.get("decision")
+    if decision not in ai_points.DECISIONS:
+        raise Rejected("A decision is own (answer on its own), consult (consult its AI) or abstain.", "bad_shape")
+    seat = None if actor.get("role") == "moderator" else _seat_of(s, actor)
+    if seat is not None:
+        if seat["team"] != b["team"]:
+            raise Rejected(f"This is {possessive(s.team_name(b['team']))} part to decide.", "not_your_part")
+        captains = [x for x in s.seats.values() if x["team"] == seat["team"] and x["kind"] == "human" and x.get("captain")]
+        if captains and not seat.get("captain"):
+            raise Rejected("Only your team's captain decides on a bonus part; discuss it in the team box.", "not_captain")
+    if b["typed"] is not None or b["parts"][b["part"]]["rulings"]:
+        raise Rejected("The team has answered this part, so its decision stands.", "already_answered")
+    value = b["parts"][b["part"]]["value"]
+    points = ai_points.decision_points(s.rules, s.seats.values(), b["team"], value, decision)
+    # An abstention stops the confer clock (no answer comes); a team that thinks again after one gets it afresh.
+    deadline = q.deadline
+    if decision == ai_points.ABSTAIN:
+        deadline = None
+    elif deadline is None:
+        deadline = {"kind": "confer", "at": _clock_now(s, now) + int(s.rules["bonus_confer_seconds"] * 1000)}
+    out.emit("bonus_part_decided", now, number=q.number, part=b["part"], team=b["team"],
+             seat=None if seat is None else seat["id"], decision=decision, points=points, deadline=deadline)
 
 
 def _cmd_rule_part(out, data, now):
@@ -359,6 +395,9 @@ def _cmd_rule_part(out, data, now):
         raise Rejected("A ruling in a bonus names its part: part, counted from 0.", "bad_shape")
     if part != b["part"]:
         raise Rejected("That part was already ruled; the console shows the part in play.", "stale")
+    if verdict == "prompt" and bonus.decision(b) == ai_points.ABSTAIN:
+        raise Rejected("The team abstained: rule whether anybody, human or AI, was right (accept: nobody was, so "
+                       "the abstention scores; reject: somebody was).", "abstained")
     if verdict == "prompt" and q.stage is Stage.BONUS_REVIEW:
         raise Rejected("The part's answer has been shown, so there is nothing to prompt for; accept or reject.",
                        "answer_shown")
@@ -384,7 +423,13 @@ def _rule_part(out, verdict: str, now: int, by: str, heard: str | None = None, n
     b = q.bonus
     k, team, typed = b["part"], b["answering"], b["typed"]
     line = s.bonuses[b["index"]].parts[k]["answer"]
-    points = b["parts"][k]["value"] if verdict == "accept" else 0
+    value = b["parts"][k]["value"]
+    # With decisions, the controlling team's part scores as it decided (own when it answered undecided);
+    # a bounceback is the other team's own answer.
+    decided = s.rules["bonus_decisions"] and not b["bounce"]
+    decision = bonus.decision(b) or ai_points.OWN
+    worth = b["parts"][k]["decision"]["points"] if decided and decision != ai_points.OWN else value
+    points = worth if verdict == "accept" else 0
     base = _clock_now(s, now)
     clock = "bounce" if b["bounce"] else "confer"
     deadline, over = None, verdict == "accept"
@@ -398,7 +443,8 @@ def _rule_part(out, verdict: str, now: int, by: str, heard: str | None = None, n
     out.emit("bonus_part_ruled", now, id=s.next_ruling_id, number=q.number, part=k, team=team,
              seat=typed["seat"] if typed else None, text=typed["text"] if typed else None, heard=heard,
              verdict=verdict, points=points, score_changes={team: points} if points else {}, bounce=b["bounce"],
-             by=by, answered=q.floor_seq, deadline=deadline, **({"answer": line} if over else {}), **(note or {}))
+             by=by, answered=q.floor_seq, deadline=deadline, **({"answer": line} if over else {}),
+             **({"decision": decision} if decided else {}), **(note or {}))
     b = out.state.q.bonus
     if over and k + 1 == len(b["parts"]):
         out.emit("bonus_ended", now, number=q.number, index=b["index"], team=b["team"], points=dict(b["points"]))
@@ -432,6 +478,8 @@ def _rule(out: _Emitter, team: str, verdict: str, now: int, by: str, heard: str 
         seat, word = (sub["seat"] if sub else None), None
         text = sub["text"] if sub else heard
     accept_pts, reject_pts = _points(s, q.phase, q.mode, word, words_len)
+    if seat is not None:  # a bot's correct answer may score less (the QANTA 2026 rules)
+        accept_pts = ai_points.tossup_points(s.rules, s.seats[seat], accept_pts)
     points = {"accept": accept_pts, "reject": reject_pts, "prompt": 0}[verdict]
     extra = {}
     base = _clock_now(s, now)
@@ -715,8 +763,9 @@ def _buzz(out, seat, data, now, received, by: str | None):
     poss = q.possession
     if team in q.locked:
         _lost_buzz(out, seat, timing, poss, now, "Your team is locked out of this question.", "locked_out")
-    if seat["kind"] == "bot" and word < s.rules["bot_min_words"]:
-        raise Rejected(f"Bots may buzz only after {s.rules['bot_min_words']} words.", "too_early")
+    least = max(s.rules["bot_min_words"], ai_points.bot_gate(s.rules))
+    if seat["kind"] == "bot" and word < least:
+        raise Rejected(f"Bots may buzz only after {least} words.", "too_early")
     if seat["kind"] == "bot" and by is None:
         refused = buzzes_alone(seat, word if seen is None else seen)
         if refused is not None:
@@ -1143,7 +1192,7 @@ _COMMANDS = {
     "bot_missed": _cmd_bot_missed, "bot_stopped": _cmd_bot_stopped, "judge": _cmd_judge, "snippets": _cmd_snippets,
     "buzz_for": _cmd_buzz_for, "kick": _cmd_kick, "leave": _cmd_leave, "protest": _cmd_protest, "resolve_protest": _cmd_resolve_protest,
     "voice": voice.cmd_voice, "voice_timings": voice.cmd_voice_timings,
-    "read_part": _cmd_read_part, "bonus_answer": _cmd_bonus_answer,
+    "read_part": _cmd_read_part, "bonus_answer": _cmd_bonus_answer, "decide_part": _cmd_decide_part,
 }
 _MOD, _SEAT = MODERATOR, SEAT
 _SEATED = frozenset(kind for kind in COMMANDS if senders(kind) <= SEAT)  # sent from a seat: a person's or a bot's

@@ -157,7 +157,7 @@ STAGES: dict[Stage, StageRules] = {
         exits=frozenset({S.BONUS_CONFER, S.BONUS_REVIEW, S.BONUS_BOUNCE})),
     S.BONUS_CONFER: StageRules(
         "a bonus part was read: the controlling team confers and its captain answers; the moderator rules",
-        takes=IN_BONUS | {"bonus_answer", "rule"},
+        takes=IN_BONUS | {"bonus_answer", "rule", "decide_part"},
         exits=frozenset({S.BONUS_READY, S.BONUS_BOUNCE, S.BONUS_REVIEW, S.CLOSED}),
         timers=frozenset({"confer"})),
     S.BONUS_BOUNCE: StageRules(
@@ -243,6 +243,11 @@ REFUSALS: dict[str, Refusal | dict[Stage, Refusal]] = {
     "bonus_answer": {**NO_OPEN_QUESTION, **_each(TOSSUP_STAGES, NOT_A_BONUS), S.BONUS_READY: NO_PART_READ,
                      S.BONUS_REVIEW: Refusal("answer_shown", "The part's answer has been shown; the moderator "
                                                               "rules again on the answer already given.")},
+    "decide_part": {**NO_OPEN_QUESTION, **_each(TOSSUP_STAGES, NOT_A_BONUS), S.BONUS_READY: NO_PART_READ,
+                    S.BONUS_BOUNCE: Refusal("bounced", "The part went to the other team on a bounceback; the "
+                                                       "decision was the controlling team's."),
+                    S.BONUS_REVIEW: Refusal("already_answered", "The team has answered this part, so its "
+                                                                "decision stands.")},
 }
 
 # A pause holds the stage it interrupts: these commands wait for the resume; resume needs a pause.

@@ -10,6 +10,13 @@ import { seatName, teamName } from "./match-fold.js";
 import { answerLineNodes, el, teamClass } from "./ui.js";
 
 const MARK = { accept: "✓", reject: "✗", prompt: "?" };
+// A team's decision on a part (formats with bonus_decisions, game/engine/ai_points.py): its button, and what the part is worth under it.
+const DECISION_BUTTON = { own: "Own answer", consult: "Consult AI", abstain: "Abstain" };
+const DECISION_WORTH = {
+  own: (p) => `Own answer: ${p} if right`,
+  consult: (p) => `Consulted AI: ${p} if right`,
+  abstain: (p) => `Abstained: ${p} if nobody is right`,
+};
 const plus = (n) => `${n > 0 ? "+" : ""}${n}`;
 
 /** Whether part k can no longer be answered: ruled and not handed on (a bounceback or a prompt), or skipped past. */
@@ -21,18 +28,39 @@ export function partOver(b, k) {
 function turnText(view, b, k) {
   if (k !== b.part || b.answering === null || b.ended) return "";
   const team = teamName(view, b.answering);
-  if (b.typed) return "";
+  if (b.typed || (!b.bounce && b.parts[k].decision?.decision === "abstain")) return "";  // its decision line says it
   return b.bounce ? `bounceback: ${team} confer` : `${team} confer`;
 }
 
-function rulingItem(view, r) {
+/** Whether the team controlling the bonus may still decide on the part in play: read, not answered, no bounceback. */
+export function mayDecide(view, b) {
+  return !!view.rules?.bonus_decisions && view.status === "live" && !view.paused && !b.ended && b.part >= 0
+    && b.answering === b.team && !b.bounce && !b.typed && b.parts[b.part].rulings.length === 0;
+}
+
+/** The decision buttons for the part in play (the current decision pressed); decide(decision) sends it. */
+export function decisionButtons(b, decide) {
+  const current = b.parts[b.part].decision?.decision;
+  return el("div", { class: "decision-buttons", role: "group", "aria-label": `Decide on part ${b.part + 1}` },
+    Object.entries(DECISION_BUTTON).map(([decision, label]) => el("button", {
+      type: "button", class: `decision ${decision}`, "data-decision": decision, "aria-pressed": String(current === decision),
+      text: label, onclick: () => decide(decision) })));
+}
+
+/** On an abstained part the moderator's accept means that nobody was right: the ruling's words say so. */
+function verdictText(r, abstained) {
+  if (abstained && !r.bounce && r.verdict !== "prompt") return r.verdict === "accept" ? `nobody was right ${plus(r.points)}` : "somebody was right";
+  return r.verdict === "accept" ? `right ${plus(r.points)}` : r.verdict === "prompt" ? "prompt" : "wrong";
+}
+
+function rulingItem(view, r, abstained) {
   const who = r.seat ? seatName(view, r.seat) : teamName(view, r.team);
   const said = r.text ?? r.heard;
   return el("li", { class: `bonus-ruling ${r.verdict} ${teamClass(view, r.team)}` },
     el("span", { class: "mark", "aria-hidden": "true", text: MARK[r.verdict] }), " ",
     el("span", { class: "who", text: who }), " ",
     said ? el("q", { class: "said", text: said }) : el("span", { class: "said none", text: r.by === "clock" ? "no answer in time" : "no answer" }), " ",
-    el("span", { class: `verdict ${r.verdict}`, text: r.verdict === "accept" ? `right ${plus(r.points)}` : r.verdict === "prompt" ? "prompt" : "wrong" }),
+    el("span", { class: `verdict ${r.verdict}`, text: verdictText(r, abstained) }),
     r.bounce ? el("span", { class: "pill bounce", text: "bounceback" }) : null);
 }
 
@@ -55,10 +83,13 @@ function partItem(view, b, k, moderator) {
       moderator ? el("strong", {}, answerLineNodes(part.answer)) : el("strong", { text: part.answer }))
     : null;
   const turn = turnText(view, b, k);
+  const decided = part.decision;
   return el("li", { class: `bonus-part ${state}`, "data-part": k, "data-state": state },
     el("p", { class: "part-head" }, el("span", { class: "part-value", text: `[${part.value}]` }), " ", text,
       inPlay && moderator ? el("span", { class: "pill", text: "in play" }) : null),
-    part.rulings.length ? el("ul", { class: "bonus-rulings" }, part.rulings.map((r) => rulingItem(view, r))) : null,
+    decided ? el("p", { class: `part-decision ${decided.decision}`, "data-decision": decided.decision,
+      text: DECISION_WORTH[decided.decision](decided.points) }) : null,
+    part.rulings.length ? el("ul", { class: "bonus-rulings" }, part.rulings.map((r) => rulingItem(view, r, decided?.decision === "abstain"))) : null,
     inPlay && b.typed ? typedItem(view, b) : null,
     turn ? el("p", { class: "bonus-turn", text: turn }) : null,
     answer);

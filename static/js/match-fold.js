@@ -46,6 +46,8 @@ export function emptyView(audience) {
 const RULING_KEYS = ["id", "number", "phase", "mode", "team", "seat", "text", "verdict", "points", "accept_points",
   "reject_points", "by", "heard", "reason"];
 const GUESS_KEYS = ["word", "guess", "confidence", "buzz", "alternatives", "threshold"];
+// A team's decision on a bonus part, as the feed says it (game/engine/ai_points.py DECISIONS).
+const DECISION_SAID = { own: "answer on their own", consult: "consult their AI", abstain: "abstain" };
 // A bonus part's ruling as the bonus keeps it (game/engine/bonus.py RULED_KEYS).
 const RULED_KEYS = ["id", "team", "seat", "text", "heard", "verdict", "points", "bounce", "by"];
 
@@ -416,7 +418,7 @@ const FOLD = {
     const full = view.bonuses?.[d.index];
     q.bonus = { index: d.index, team: d.team, leadin: d.leadin, values: [...d.values], part: -1, answering: null, bounce: false,
       typed: null, points: {}, ended: false,
-      parts: d.values.map((value, k) => ({ value, text: full ? full.parts[k].text : null, answer: full ? full.parts[k].answer : null, rulings: [] })) };
+      parts: d.values.map((value, k) => ({ value, text: full ? full.parts[k].text : null, answer: full ? full.parts[k].answer : null, rulings: [], decision: null })) };
     Object.assign(q, { closed: false, deadline: null, floor_seq: null, can_undo: false, last_ruling: null });
     const last = view.history[view.history.length - 1];
     if (last) last.bonus = { index: d.index, team: d.team, points: {} };
@@ -430,6 +432,14 @@ const FOLD = {
     q.deadline = d.deadline;
     if (staff(view)) q.floor_seq = frame.seq;
     note(view, frame, "info", `Bonus part ${d.part + 1} for ${teamName(view, d.team)}`);
+  },
+  // The controlling team's decision on the part in play (formats with bonus_decisions): own, consult or abstain.
+  bonus_part_decided(view, d, frame) {
+    const q = view.question;
+    q.bonus.parts[d.part].decision = { decision: d.decision, points: d.points };
+    if (staff(view)) q.floor_seq = frame.seq;
+    q.deadline = d.deadline;  // none after an abstention: the moderator rules whether anybody was right
+    note(view, frame, "info", `${teamName(view, d.team)} ${DECISION_SAID[d.decision]} on part ${d.part + 1}`);
   },
   bonus_answered(view, d, frame) {
     const q = view.question;
@@ -586,4 +596,4 @@ export function applyFrame(view, frame, client = null) {
 
 const QUESTION_EVENTS = new Set(["phase_started", "word_revealed", "voice_ready", "buzz", "answer", "submission", "pass", "chat",
   "ruling", "timeout", "question_closed", "buzz_refused", "question_thrown_out", "bonus_started", "bonus_part_read",
-  "bonus_answered", "bonus_part_ruled", "bonus_ended"]);
+  "bonus_part_decided", "bonus_answered", "bonus_part_ruled", "bonus_ended"]);

@@ -4,7 +4,7 @@
 // read the next part), Space reveal, U undo, H pause/resume. Keys never fire while the moderator is
 // typing in a field.
 
-import { bonusTotal, renderBonus } from "./bonus-parts.js";
+import { bonusTotal, decisionButtons, mayDecide, renderBonus } from "./bonus-parts.js";
 import { possessive, seatName, teamName } from "./match-fold.js";
 import { renderProtests } from "./protest-panel.js";
 import { floorAnswer, ruleData, ruleLabel } from "./ruling-target.js";
@@ -56,6 +56,11 @@ function rule(verdict) {
 function reasonOf(input, box) {
   const reason = input.value.trim();
   return reason ? { reason, public: !!box?.checked } : {};
+}
+
+/** The controlling team's decision on the bonus part in play, as its captain tells the moderator. */
+function decide(view, decision) {
+  command("decide_part", { decision, part: view.question.bonus.part }).catch(() => {});
 }
 
 function next() {
@@ -244,11 +249,19 @@ function bonusFloor(view, b) {
         b.bounce ? el("span", { class: "pill warn", text: "bounceback" }) : null),
       el("p", { class: "typed", text: t.text }));
   }
+  const decided = b.part >= 0 && !b.bounce ? b.parts[b.part].decision?.decision : null;
+  if (b.answering && decided === "abstain") {
+    return el("div", { class: `possession ${teamClass(view, b.answering)}` },
+      el("p", { class: "who" }, el("strong", { text: teamName(view, b.answering) }), ` abstained on part ${b.part + 1}`),
+      el("p", { class: "typed pending", text: "Read the answer, then rule whether anybody, human or AI, was right: if nobody was, the abstention scores." }),
+      mayDecide(view, b) ? decisionButtons(b, (decision) => decide(view, decision)) : null);
+  }
   if (b.answering) {
     return el("div", { class: `possession ${teamClass(view, b.answering)}` },
       el("p", { class: "who" }, el("strong", { text: teamName(view, b.answering) }), ` confer on part ${b.part + 1}`,
         b.bounce ? el("span", { class: "pill warn", text: "bounceback" }) : null),
-      el("p", { class: "typed pending", text: "waiting for the captain's answer… (rule a spoken answer any time)" }));
+      el("p", { class: "typed pending", text: "waiting for the captain's answer… (rule a spoken answer any time)" }),
+      mayDecide(view, b) ? decisionButtons(b, (decision) => decide(view, decision)) : null);
   }
   return el("p", { class: "muted", text: `Read part ${b.part + 2} when the room is ready (N).` });
 }

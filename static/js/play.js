@@ -5,7 +5,7 @@
 // answers (the other team too on a bounceback).
 
 import { FINAL_CLOSES } from "./match-socket.js";
-import { bonusTotal, renderBonus } from "./bonus-parts.js";
+import { bonusTotal, decisionButtons, mayDecide, renderBonus } from "./bonus-parts.js";
 import { possessive, seatName, teamName } from "./match-fold.js";
 import { el, openScreen, phaseText, renderFeed, renderFinal, renderQuestion, renderScores, renderSnippets, showEnded } from "./ui.js";
 import { renderProtestBox } from "./protest-box.js";
@@ -211,6 +211,7 @@ function renderTeamPhase(view) {
   $("btn-pass").hidden = !!bonus;
   $("submit-label").textContent = bonus ? `Team answer to part ${bonus.part + 1}` : "Team answer";
   if (bonus) { renderBonusTurn(view, bonus); return; }
+  $("bonus-decision").hidden = true;
   const out = q.locked.includes(MY_TEAM) || q.passed.includes(MY_TEAM);
   const sub = q.submissions[MY_TEAM];
   const captain = isCaptain(view);
@@ -233,19 +234,26 @@ function renderBonusTurn(view, b) {
   const mine = b.answering === MY_TEAM;
   // An undo after the part's answer was shown: the moderator rules again on what was said, and takes no new answer.
   const reviewed = b.part >= 0 && b.parts[b.part].answer != null;
-  const canAnswer = mine && captain && !b.typed && !reviewed && b.part >= 0 && view.status === "live" && !view.paused;
+  const abstained = b.part >= 0 && !b.bounce && b.parts[b.part].decision?.decision === "abstain";
+  const canAnswer = mine && captain && !b.typed && !reviewed && !abstained && b.part >= 0 && view.status === "live" && !view.paused;
   $("submit-form").hidden = !canAnswer;
   if (canAnswer && !submitWasShown) $("submit-input").focus();
   submitWasShown = canAnswer;
   const part = `part ${b.part + 1}`;
   let note;
   if (reviewed && b.answering) note = `The moderator is ruling part ${b.part + 1} again.`;
+  else if (abstained && b.answering) note = `${b.team === MY_TEAM ? "Your team" : teamName(view, b.team)} abstained on ${part}: the moderator rules whether anybody was right.`;
   else if (b.typed && b.typed.team === MY_TEAM) note = `Answered: “${b.typed.text}” — waiting for the moderator.`;
   else if (mine && b.bounce) note = captain ? `Bounceback! Answer ${part} for your team.` : `Bounceback! Confer here; your captain answers ${part}.`;
   else if (mine) note = captain ? `Confer with your team, then answer ${part}.` : `Confer here; your captain answers ${part} for the team.`;
   else if (b.answering) note = `${teamName(view, b.answering)} ${b.bounce ? "answer the bounceback" : "answer"} ${part}${view.rules?.bounceback && !b.bounce ? "; a miss bounces to your team" : ""}.`;
   else note = b.team === MY_TEAM ? "Your team's bonus: the moderator reads the next part." : `${possessive(teamName(view, b.team))} bonus: the moderator reads the next part.`;
   $("team-note").textContent = note;
+  // The captain decides on each part (formats with bonus decisions): own answer, consult the team's AI, or abstain.
+  const box = $("bonus-decision");
+  box.replaceChildren(...(mine && captain && mayDecide(view, b)
+    ? [decisionButtons(b, (decision) => send("decide_part", { decision, part: b.part }).catch(() => {}))] : []));
+  box.hidden = !box.childElementCount;
 }
 
 function renderResult(view) {

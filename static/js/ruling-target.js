@@ -27,6 +27,11 @@ export function floorAnswer(view) {
 /** A ruling button's words: "Accept Humans' answer" (the side's name; in a bonus "… answer to part 2"), or the verdict alone with nothing to rule. */
 export function ruleLabel(view, verdict, shown = floorAnswer(view)) {
   if (!shown) return VERDICTS[verdict];
+  const b = view.question.bonus;
+  if (shown.part != null && !b.bounce && b.parts[shown.part].decision?.decision === "abstain" && verdict !== "prompt") {
+    // An abstained part (QANTA 2026 rules): the ruling says whether anybody, human or AI, was right.
+    return `${verdict === "accept" ? "Nobody" : "Somebody"} was right on part ${shown.part + 1}`;
+  }
   const part = shown.part == null ? "" : ` to part ${shown.part + 1}`;
   return `${VERDICTS[verdict]} ${possessive(teamName(view, shown.team))} answer${part}`;
 }

@@ -67,8 +67,8 @@ def part(page, number):
     return page.locator(f"#question .bonus-part[data-part='{number - 1}'], #bonus .bonus-part[data-part='{number - 1}']")
 
 
-def test_a_tossup_bonus_match_with_a_bounceback_and_a_tiebreaker(bonus_server, open_page):
-    server, code = bonus_server, bonus_server["matches"]["live"]
+def the_room(open_page, server, code):
+    """The moderator's console, Ada's phone (the Humans' captain), Bo's (the Scholars') and the hall, connected."""
     moderator = open_page(1440, 900)
     log_in(moderator, server, f"/m/{code}/moderate")
     ada = open_page(390, 844, mobile=True)
@@ -76,6 +76,12 @@ def test_a_tossup_bonus_match_with_a_bounceback_and_a_tiebreaker(bonus_server, o
     bo = open_page(390, 844, mobile=True)
     join(bo, server, code, "Bo", 1)  # Scholars' captain
     hall = watch(open_page, server, code)
+    return moderator, ada, bo, hall
+
+
+def test_a_tossup_bonus_match_with_a_bounceback_and_a_tiebreaker(bonus_server, open_page):
+    server, code = bonus_server, bonus_server["matches"]["live"]
+    moderator, ada, bo, hall = the_room(open_page, server, code)
 
     # Tossup 1: Ada buzzes and is right; her team hears the first bonus.
     tossup(moderator, ada, "Question 1 of 2", 3, "Newton")

@@ -232,4 +232,81 @@ def played_quizbowl_bonus(hall_bot_guesses: str = "after_humans", judged: bool =
     return m
 
 
-PLAYED = {"quizbowl": played_quizbowl, "efficientqa": played_efficientqa, "quizbowl_bonus": played_quizbowl_bonus}
+def played_qanta26(hall_bot_guesses: str = "after_humans", judged: bool = False) -> Recorded:
+    """QANTA 2026: Cho's team has two bots beside her. The bots' tossups score by weight class, and on each bonus
+    part the controlling team answers on its own, consults its AI or abstains: every decision, a changed mind, an
+    undecided answer, an abstention ruled both ways, a prompt on a consulted part, a part run out of time, and a
+    bot's tossup overridden to right after the final whistle."""
+    m = Recorded("qanta26", {"questions": 4, "tiebreakers": 0, "hall_bot_guesses": hall_bot_guesses},
+                 reserve=3, length=12, power_after=5, judged=judged)
+    m.start(0)
+    # Q1: Cho's lightweight bot gets the tossup (10 x 1.0). Part 1: Cho consults the AI (10 - 1 - 2) and is
+    # right; part 2: the moderator records an abstention and nobody was right (1); part 3: Cho decides to
+    # consult, then to answer on her own, and is wrong.
+    m.reveal_until(7)
+    m.guess("b500", 0.8, buzz=True)
+    m.attempt("b500", "Isaac Newton", "accept", lag=10)
+    m.read_part(at=m.now + 1500)
+    m.decide_part("h2", "consult", at=m.now + 500)
+    m.answer_part("h2", None, "accept")
+    m.read_part(at=m.now + 1500)
+    m.decide_part(MOD, "abstain", at=m.now + 500)
+    m.rule_part("accept", at=m.now + 2000)
+    m.read_part(at=m.now + 1500)
+    m.decide_part("h2", "consult", at=m.now + 500)
+    m.decide_part("h2", "own", at=m.now + 500)
+    m.answer_part("h2", "the moon", "reject")
+    m.send("next", MOD, at=m.now + 2000)
+    # Q2: Ann negs (-5, a person's neg); Cho's midweight bot gets it (10 x 0.8). Part 1: Cho abstains, but the
+    # moderator finds somebody was right (0); part 2: Cho answers without deciding (own, 10); part 3: Cho
+    # consults (10 - 3), is prompted, then right. Ann protests the bot's tossup; it is upheld.
+    m.reveal_until(3)
+    m.attempt("h0", "the moon", "reject")
+    m.reveal_until(8)
+    m.attempt("b6", "Isaac Newton", "accept", lag=10)
+    bots_tossup = m.state.next_ruling_id - 1
+    m.read_part(at=m.now + 1500)
+    m.decide_part("h2", "abstain", at=m.now + 500)
+    m.rule_part("reject", at=m.now + 2000)
+    m.read_part(at=m.now + 1500)
+    m.answer_part("h2", None, "accept")
+    m.read_part(at=m.now + 1500)
+    m.decide_part("h2", "consult", at=m.now + 500)
+    m.answer_part("h2", "maybe gravity", "prompt")
+    m.answer_part("h2", None, "accept")
+    m.send("protest", "h0", {"ruling": bots_tossup, "text": "the bot buzzed late"}, at=m.now + 500)
+    m.send("resolve_protest", MOD, {"protest": 1, "outcome": "upheld", "reason": "it was in time"}, at=m.now + 1000)
+    m.send("next", MOD, at=m.now + 2000)
+    # Q3: thrown out; Ben gets its replacement (a person: 10); his team, with no AI, consults on part 1 (10 - 0)
+    # and runs out of time, then the moderator undoes that and rules it right after all; the other parts run out.
+    m.reveal_until(2)
+    m.send("throw_out", MOD, {"reason": "misread"}, at=m.now + 100)
+    m.reveal_until(8)
+    m.attempt("h1", "Isaac Newton", "accept")
+    m.read_part(at=m.now + 1500)
+    m.decide_part("h0", "consult", at=m.now + 500)
+    m.advance()
+    m.send("undo", MOD, at=m.now + 1000)
+    m.rule_part("accept", at=m.now + 500, heard="they said it late")
+    while m.q.bonus is not None and not m.q.bonus["ended"]:
+        if m.q.stage.value == "bonus_ready":
+            m.read_part(at=m.now + 1500)
+        else:
+            m.advance()
+    m.send("next", MOD, at=m.now + 2000)
+    # Q4: Cho's midweight bot buzzes after the last word and is ruled wrong; the tossup goes dead (no bonus).
+    # After the final whistle the moderator overrides it to right: a bot's tossup, so 8, as it would have scored.
+    m.reveal_until(12)
+    m.attempt("b6", "tesla coil", "reject", lag=10)
+    m.play_to_close()
+    m.send("next", MOD, at=m.now + 2000)
+    assert m.state.status == "finished"
+    m.send("override", MOD, {"ruling": m.state.next_ruling_id - 1, "verdict": "accept", "confirm": True,
+                             "reason": "the coil was on the line"}, at=m.now + 5000)
+    m.send("adjust", MOD, {"team": "t0", "points": 1, "reason": "an abstention misruled", "confirm": True},
+           at=m.now + 1000)
+    return m
+
+
+PLAYED = {"quizbowl": played_quizbowl, "efficientqa": played_efficientqa, "quizbowl_bonus": played_quizbowl_bonus,
+          "qanta26": played_qanta26}

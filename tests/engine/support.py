@@ -119,6 +119,12 @@ def teammate(mode: str, tier: str = "500mib", k: int = 1, id: str = "mate", team
     return dict(seat(id, team, "Robo", kind="bot", tier=tier), buzz_mode=mode, buzz_after=k)
 
 
+def qanta_seats():
+    """QANTA 2026 teams: Ann (captain) and Ben; Cho (captain) with AI teammates, a 500 MiB bot (lightweight)
+    and a 6 GiB one (midweight): EfficientQA's seats without the unlimited bot."""
+    return [s for s in efficientqa_seats() if s["id"] != "bunl"]
+
+
 def actor_for(s: dict) -> dict:
     return {"role": "bot" if s["kind"] == "bot" else "player", "seat": s["id"], "team": s["team"]}
 
@@ -134,7 +140,7 @@ class Match:
         if questions is None:
             questions = make_questions(self.rules["questions"] + reserve, kind, length, power_after)
         if seats is None:
-            seats = efficientqa_seats() if preset == "efficientqa" else quizbowl_seats()
+            seats = {"efficientqa": efficientqa_seats, "qanta26": qanta_seats}.get(preset, quizbowl_seats)()
         if bonuses is None and self.rules["bonuses"]:
             bonuses = make_bonuses(self.rules["questions"] + reserve)
         self.seats = {s["id"]: s for s in seats}
@@ -217,6 +223,10 @@ class Match:
         if heard is not None:
             data["heard"] = heard
         return self.send("rule", MOD, data, at=at)
+
+    def decide_part(self, who, decision: str, at: int | None = None):
+        """The controlling team's decision on the part in play (who: a captain's seat, or MOD)."""
+        return self.send("decide_part", who, {"decision": decision, "part": self.q.bonus["part"]}, at=at)
 
     def buzz(self, seat_id: str, at: int | None = None, received: int | None = None):
         return self.send("buzz", seat_id, at=at, received=received)

@@ -40,7 +40,7 @@ from game.archive.replay import Replay, timeline
 from .hall import VIEWERS as HALL_VIEWERS, check_hall_fairness
 from .support import MIXED_TEAMS, MOD, SYS, TEAMS, Match, actor_for, efficientqa_seats, quizbowl_seats, teammate
 
-FORMATS = ("efficientqa", "quizbowl", "quizbowl_bonus")
+FORMATS = ("efficientqa", "quizbowl", "quizbowl_bonus", "qanta26")
 MAX_COMMANDS = 60
 # No "explain" phase: on these long runs it costs minutes and the command transcript (note) says more.
 PROPERTY_SETTINGS = settings(max_examples=75, deadline=None, suppress_health_check=[HealthCheck.too_slow],
@@ -56,7 +56,7 @@ COMMAND_MENU = (
     ["tick"] * 5 + ["buzz"] * 3 + ["answer"] * 3 + ["rule"] * 4 + ["next"] * 2 + ["submit"] * 3
     + ["pass", "chat", "start", "reveal", "undo", "override", "adjust", "throw_out", "pause", "resume",
        "bot_guess", "end", "kick", "leave", "bot_stopped", "protest", "resolve_protest", "voice", "voice_timings",
-       "read_part", "bonus_answer", "buzz_for"]
+       "read_part", "bonus_answer", "buzz_for", "decide_part"]
 )
 WRONG_ACTORS = [
     {"role": "player", "seat": "h0", "team": "t1"},  # claims the other team
@@ -125,6 +125,10 @@ def _draw_actor(data, m: Match, kind: str):
     turn = s.q.bonus["answering"] if s.q is not None and s.q.bonus is not None else None
     if kind == "bonus_answer" and turn is not None and data.draw(st.booleans(), label="the team whose turn it is?"):
         seats = [x for x in seats if x["team"] == turn and (x["captain"] or x["kind"] == "bot")]
+    if kind == "decide_part":  # the moderator, or a captain (mostly the controlling team's)
+        if data.draw(st.booleans(), label="the moderator decides?"):
+            return MOD
+        seats = [x for x in seats if x["captain"]]
     return m.actor(data.draw(st.sampled_from([x["id"] for x in seats]), label="seat"))
 
 
@@ -142,6 +146,10 @@ def _draw_data(data, kind: str, s) -> dict:
     if kind == "bonus_answer":  # mostly for the part in play; now and then a late one for the part before
         parts = [b["part"]] * 4 + [b["part"] - 1] if b is not None else [0]
         return data.draw(st.fixed_dictionaries({"text": text}, optional={"part": st.sampled_from(parts)}))
+    if kind == "decide_part":
+        decision = st.sampled_from(["own", "consult", "consult", "abstain", "abstain", "maybe"])
+        parts = [b["part"]] * 4 + [b["part"] - 1] if b is not None else [0]
+        return data.draw(st.fixed_dictionaries({"decision": decision}, optional={"part": st.sampled_from(parts)}))
     if kind == "read_part":
         parts = [b["part"] + 1] * 4 + [b["part"]] if b is not None else [0]
         return data.draw(st.fixed_dictionaries({}, optional={"part": st.sampled_from(parts)}))
@@ -221,7 +229,8 @@ def _sensible_kind(data, s) -> str:
     if s.status == "finished" or q is None:
         return data.draw(st.sampled_from(["override", "adjust", "next", "protest", "resolve_protest"]))
     if q.bonus is not None and not q.closed:  # a tossup's bonus: parts read, answered, ruled, timed out
-        return data.draw(st.sampled_from(["read_part"] * 3 + ["bonus_answer"] * 3 + ["rule"] * 3 + ["tick", "undo", "chat"]))
+        return data.draw(st.sampled_from(["read_part"] * 3 + ["bonus_answer"] * 3 + ["rule"] * 3 + ["tick", "undo", "chat"]
+                                         + ["decide_part"] * 2 * s.rules["bonus_decisions"]))
     if q.closed:
         return data.draw(st.sampled_from(["next"] * 3 + ["override"] * 2 + ["undo", "throw_out", "adjust", "protest", "resolve_protest"]))
     if s.rules["reveal"] == "voice" and q.voice is None and q.mode == "buzz" and data.draw(st.booleans()):
@@ -238,7 +247,7 @@ def _sensible_kind(data, s) -> str:
 def play(data, preset: str) -> Run:
     rule = data.draw(st.sampled_from(["after_humans", "live"]), label="hall_bot_guesses")
     reveal = data.draw(st.sampled_from(["clock", "clock", "voice"]), label="reveal")
-    bounce = {"bounceback": data.draw(st.booleans(), label="bouncebacks?")} if preset == "quizbowl_bonus" else {}
+    bounce = {"bounceback": data.draw(st.booleans(), label="bouncebacks?")} if preset in ("quizbowl_bonus", "qanta26") else {}
     # An AI teammate on the human team, with its buzz mode, or none (tests/engine/support.py teammate).
     mode = data.draw(st.sampled_from([None, None, "semi", "autonomous", "after_k", "muted"]), label="AI teammate")
     seats = efficientqa_seats() if preset == "efficientqa" else quizbowl_seats()

@@ -225,7 +225,13 @@ FIRST_VERSION_RULES = {
 PLAYED_UNDER = {"protest_seconds": 0, "buzz_grace_ms": 0, "hall_bot_guesses": "after_humans", "team_seats": None,
                 "stop_after_questions": None, "stop_after_ms": None, "clock_grid_ms": 0,
                 "bonuses": False, "bonus_confer_seconds": 5, "bounceback": False, "bounceback_seconds": 3,
-                "consult_teammate_bots": True}
+                "consult_teammate_bots": True,
+
+                "ai_tossup_deflation": "none", "ai_tossup_static_deflation": 5, "ai_tossup_factor_lightweight": 1.0,
+                "ai_tossup_factor_midweight": 0.8, "ai_tossup_factor_heavyweight": 0.4, "bonus_decisions": False,
+                "bonus_consult_deflation": "weighted", "bonus_static_deflation": 5, "bonus_weight_lightweight": 1,
+                "bonus_weight_midweight": 2, "bonus_weight_heavyweight": 3, "bonus_abstain_points": 1,
+                "autonomous_default_k": 1}
 
 
 def old_match() -> Match:

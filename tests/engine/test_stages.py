@@ -199,6 +199,7 @@ def fitting(s, kind: str) -> tuple[dict, dict]:
     moderator = {
         "rule": {"verdict": "reject", "answer": s.q.floor_seq if s.q is not None else 0,
                  **({"part": q.bonus["part"]} if q is not None and q.bonus is not None else {})},
+        "decide_part": {"decision": "own", **({"part": q.bonus["part"]} if q is not None and q.bonus is not None else {})},
         "override": {"ruling": 1, "verdict": "accept", "confirm": True},
         "adjust": {"team": "t0", "points": 1, "reason": "a test", "confirm": True}, "kick": {"seat": _human(s)},
         "voice": {"voice": "en-gb", "wpm": 150}, "resolve_protest": {"protest": 1, "outcome": "upheld", "reason": "r"},
