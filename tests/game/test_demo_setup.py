@@ -67,6 +67,23 @@ def test_a_tossup_bonus_match_for_two_teams_of_people_is_ready_beside_it(bot_dir
     assert all(len(bonus.parts) == 3 and all(part["answer"] for part in bonus.parts) for bonus in state.bonuses)
 
 
+def test_a_qanta_2026_match_seats_an_ai_teammate_on_each_team_of_people(bot_dir, client):
+    text = run_setup(password="letmein-demo")
+    match = Match.objects.get(format_name="qanta26")
+    assert match.status == Match.Status.SETUP
+    for page in ("moderate", "join", "watch"):
+        assert f"http://127.0.0.1:8000/m/{match.code}/{page}" in text
+    state = load_state(match)
+    assert state.rules["bonus_decisions"] and state.rules["ai_tossup_deflation"] == "weighted"
+    teams = {t["id"]: t for t in state.teams}
+    assert {t["kind"] for t in teams.values()} == {"human"}
+    bots = {teams[s["team"]]["name"]: (s["tier"], s["weight_class"]) for s in state.seats.values() if s["kind"] == "bot"}
+    assert bots == {"Team Lovelace": ("500mib", "lightweight"), "Team Babbage": ("6gib", "midweight")}
+    # People join either team: neither is the computer's.
+    page = client.get(f"/m/{match.code}/join").content.decode()
+    assert page.count('type="radio" name="team"') == 2 and "The computer plays as" not in page
+
+
 def test_running_it_again_reuses_the_bots_and_adds_a_fresh_match(bot_dir):
     run_setup()
     built = {b.name: b.built_at for b in Bot.objects.all()}

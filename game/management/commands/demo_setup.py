@@ -3,7 +3,8 @@
 Loads the demo packet and the passages behind phase-3 search snippets, builds a bot of every tier
 from the demo knowledge pack (once; rebuilt only when missing), makes a staff login for the host and moderator, and creates a ready EfficientQA
 match with the bots seated and the human team waiting for players, and beside it a ready tossup-bonus quizbowl
-match for two teams of people on the demo bonus packet.
+match for two teams of people on the demo bonus packet, and a ready QANTA 2026 match on the same packet where
+each team of people has an AI teammate (500 MiB on one, 6 GiB on the other).
 """
 import io
 import json
@@ -36,6 +37,9 @@ SEATED = {"500mib": "demo-qa-pairs", "6gib": "demo-reader", "unlimited": "demo-r
 HOST_USER = "host"
 DEMO_FORMAT = "efficientqa"
 BONUS_FORMAT = "quizbowl_bonus"
+QANTA_FORMAT = "qanta26"
+# The QANTA 2026 demo's teams: each a team of people with one AI teammate, by tier.
+QANTA_TEAMS = (("Team Lovelace", "500mib"), ("Team Babbage", "6gib"))
 
 
 class Command(BaseCommand):
@@ -79,6 +83,11 @@ class Command(BaseCommand):
         bonus_match = create_match_record(title="Demo: quizbowl tossups and bonuses", packet=ensure_demo_bonus_packet(),
                                           format_name=BONUS_FORMAT, overrides=BONUS_DEMO_RULES,
                                           teams=[TeamSpec("Left"), TeamSpec("Right")])
+        qanta_teams = [TeamSpec(name, [bot_seat(tier, Bot.objects.get(name=SEATED[tier]), name=f"AI {SEATED[tier]}")],
+                                kind="human") for name, tier in QANTA_TEAMS]
+        qanta_match = create_match_record(title="Demo: QANTA 2026, people with AI teammates",
+                                          packet=ensure_demo_bonus_packet(), format_name=QANTA_FORMAT,
+                                          overrides=BONUS_DEMO_RULES, teams=qanta_teams)
         # In a hall, the room is told this machine's LAN address, not 127.0.0.1 (serving/hall.py).
         room = hall.base_url(base_url.split("://", 1)[-1], base_url.split("://", 1)[0], hall=settings.EXHIBITION_HALL,
                              public_url=settings.EXHIBITION_PUBLIC_URL)
@@ -98,4 +107,10 @@ A tossup-bonus quizbowl match for two teams of people is ready too:
   Players join at:    {room}/m/{bonus_match.code}/join   (or the code {bonus_match.code})
   Spectator screen:   {base_url}/m/{bonus_match.code}/watch
   Questions:          {question_plan(bonus_match).describe()}
+
+A QANTA 2026 match is ready too: {QANTA_TEAMS[0][0]} has a 500 MiB AI teammate, {QANTA_TEAMS[1][0]} a 6 GiB one:
+  Moderator console:  {base_url}/m/{qanta_match.code}/moderate
+  Players join at:    {room}/m/{qanta_match.code}/join   (or the code {qanta_match.code})
+  Spectator screen:   {base_url}/m/{qanta_match.code}/watch
+  Questions:          {question_plan(qanta_match).describe()}
 """)
