@@ -3,9 +3,8 @@ to answer on its own, consult its AI or abstain, from the captain's phone or the
 screen shows the decision and what the part is worth under it; the part scores accordingly (consulting is
 set to 5 off a part, seed_qanta.py), an abstention takes no answer and scores when the moderator rules that
 nobody was right. Screenshots of the console, the phone and the hall at 1920x1080, 1280x720 and 390x844 go
-to EXHIBITION_QANTA_SHOTS when it names a folder.
+to the test's own folder (pytest's tmp_path: keep them with --basetemp) for a person to look at.
 """
-import os
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,6 @@ from tests.browser.test_bonus_match import bonus_answer, part, read_part, the_ro
 from tests.browser.test_live_match import expect, rule, scores_in_log, shown_scores
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
-SHOTS = os.environ.get("EXHIBITION_QANTA_SHOTS")
 SIZES = ((1920, 1080), (1280, 720), (390, 844))
 
 
@@ -26,20 +24,17 @@ def qanta_server(tmp_path_factory):
         yield server
 
 
-def shoot(pages: dict, moment: str):
-    """Each page at each size, for a person to look at (when EXHIBITION_QANTA_SHOTS names a folder)."""
-    if not SHOTS:
-        return
-    Path(SHOTS).mkdir(parents=True, exist_ok=True)
+def shoot(pages: dict, moment: str, folder: Path):
+    """Each page at each size, for a person to look at."""
     for name, page in pages.items():
         before = page.viewport_size
         for width, height in SIZES:
             page.set_viewport_size({"width": width, "height": height})
-            page.screenshot(path=str(Path(SHOTS) / f"{moment} {name} {width}x{height}.png"), full_page=True)
+            page.screenshot(path=str(folder / f"{moment} {name} {width}x{height}.png"), full_page=True)
         page.set_viewport_size(before)
 
 
-def test_a_qanta_bonus_decided_part_by_part_from_the_phone_and_the_console(qanta_server, open_page):
+def test_a_qanta_bonus_decided_part_by_part_from_the_phone_and_the_console(qanta_server, open_page, tmp_path):
     server, code = qanta_server, qanta_server["matches"]["live"]
     moderator, ada, bo, hall = the_room(open_page, server, code)
 
@@ -56,7 +51,7 @@ def test_a_qanta_bonus_decided_part_by_part_from_the_phone_and_the_console(qanta
     for page in (moderator, ada, bo, hall):
         expect(part(page, 1).locator(".part-decision")).to_have_text("Consulted AI: 5 if right")
     expect(ada.locator("#bonus-decision [data-decision='consult']")).to_have_attribute("aria-pressed", "true")
-    shoot({"console": moderator, "phone": ada, "hall": hall}, "consulted")
+    shoot({"console": moderator, "phone": ada, "hall": hall}, "consulted", tmp_path)
     bonus_answer(ada, 1, "Wagner")
     expect(ada.locator("#bonus-decision")).to_be_hidden()  # answered: the decision stands
     rule(moderator, "a", "Wagner")
@@ -70,7 +65,7 @@ def test_a_qanta_bonus_decided_part_by_part_from_the_phone_and_the_console(qanta
     expect(ada.locator("#team-note")).to_have_text("Your team abstained on part 2: the moderator rules whether anybody was right.")
     expect(moderator.locator("[data-rule='accept']")).to_contain_text("Nobody was right on part 2")
     expect(moderator.locator("[data-rule='reject']")).to_contain_text("Somebody was right on part 2")
-    shoot({"console": moderator, "phone": ada, "hall": hall}, "abstained")
+    shoot({"console": moderator, "phone": ada, "hall": hall}, "abstained", tmp_path)
     moderator.keyboard.press("a")
     for page in (hall, ada, bo):
         expect(part(page, 2).locator(".bonus-ruling.accept")).to_contain_text("nobody was right +1")
