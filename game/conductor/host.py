@@ -89,6 +89,7 @@ class MatchHost:
         self.stopped = False  # once set, the loop ends: a stopped host never writes again
         self.starting = Starting(self)  # a start waiting for its bots to be measured beside
         self.searching: FollowUp | None = None  # the phase's search, while it is out: the bots wait for it
+        self.unstored: list[tuple[FollowUp, dict]] = []  # slow work's results the database failed to store
         self._beside: set[asyncio.Task] = set()  # slow work under way for this match (beside.py)
 
     @property
@@ -291,7 +292,9 @@ class MatchHost:
         if work is self.searching:
             self.searching = None
         if data is not None and work.still_due(self.state):
-            await self.execute(work.command(data))
+            stored = await self.execute(work.command(data))
+            if stored is None and self.stalled_at is not None:  # kept for when the database answers again
+                self.unstored.append((work, data))
 
     async def write_failed(self, exc: Exception, command: dict, now: int, receipt: Receipt | None = None,
                            reply_to=None, ref=None) -> None:
@@ -402,6 +405,10 @@ class MatchHost:
         self.stalled_at = None
         log.info("Match %s: the database answers again", self.code)
         await self.pause_where_play_stood(STORAGE_REASON)
+        unstored, self.unstored = self.unstored, []
+        for work, data in unstored:  # a suggestion or the phase's snippets the fault kept out of the log
+            if work.still_due(self.state):
+                await self.execute(work.command(data))
 
     async def pause_where_play_stood(self, reason: str, at: int | None = None) -> None:
         """Nobody ran this match's clock for a while, or nobody could follow it; stop it where it stood.

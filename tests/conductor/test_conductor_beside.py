@@ -7,17 +7,21 @@ before (its largest gap between two words within 3x of that match's: generous, s
 does not fail it, and far below the 5 s a stall in the write path costs); the stalled search's moderator
 is told in a sentence that the search timed out, the measured start is run with the sizes measured, and
 a second start meanwhile is answered that the match is starting. In a phase that shows snippets the
-bots wait for the search, so they are shown what the people see.
+bots wait for the search, so they are shown what the people see; snippets the database failed to store are
+stored once it answers again.
 """
 import asyncio
 import time
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.db import OperationalError
 
 from game import runner as runner_module
+from game.conductor import host as host_module
 from game.conductor.groups import MODERATOR
 from game.models import MatchEvent
+from game.runner import MatchRunner
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -141,3 +145,26 @@ async def test_in_a_phase_with_snippets_the_bots_are_asked_once_the_search_is_ba
     query = await conductor.send_query.wait_for(1)
     assert query["query"]["snippets"] == [{"title": "Mars", "text": "The red planet."}], "asked after the search"
     assert len(conductor.send_query.queries) == 1
+
+
+async def test_snippets_the_database_failed_to_store_are_stored_once_it_answers_again(
+        conductor, conduct, live_match, listen, monkeypatch):
+    monkeypatch.setattr(host_module, "STORAGE_RETRY_MS", 50)
+    match = await sync_to_async(live_match)(overrides=SEARCHED)
+    found = [{"title": "Mars", "text": "The red planet.", "marked": "The red planet."}]
+    monkeypatch.setattr(runner_module, "measure_bots", lambda match: {})
+    monkeypatch.setattr(runner_module, "top_snippets", lambda question_text, k: found)
+    real, failed = MatchRunner.handle, []
+
+    def snippets_fail_once(self, command, *args, **kwargs):
+        if command.get("type") == "snippets" and not failed:
+            failed.append(command)
+            raise OperationalError("the database went away")
+        return real(self, command, *args, **kwargs)
+
+    monkeypatch.setattr(MatchRunner, "handle", snippets_fail_once)
+    moderator = await listen(match.code, MODERATOR)
+    assert (await conduct(match.code, "start", MOD))["ok"]
+    assert (await moderator.next("paused"))["data"]["reason"]  # the fault paused the match where it stood
+    shown = await moderator.next("snippets_shown")  # and the search's result was not lost with it
+    assert failed and [s["title"] for s in shown["data"]["snippets"]] == ["Mars"]
