@@ -40,6 +40,8 @@ PAGES = [
     Page("join by code, wrong code", "/join?code=ZZZZZZ"),
     Page("join a match", "/m/{live}/join"),
     Page("buzzer station, nobody seated yet", "/m/{live}/station", ready="details.station-seat[open]"),
+    Page("the stream's overlay", "/m/{live}/overlay", ready=".overlay-top"),
+    Page("host: a match's broadcast", "/host/m/{live}/broadcast", staff=True),
     Page("no such match (404)", "/m/ZZZZZZ/watch"),
     Page("archive", "/archive/"),
     Page("replay", "/m/{finished}/replay", ready="#question-list li"),
