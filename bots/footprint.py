@@ -11,6 +11,8 @@ code reads that are not among its artefacts.
 
 The probe (`python -m bots.footprint MODULE`) runs in a subprocess once per bot kind per process
 (a second or two: it imports what the bot imports); bots.kinds.size_of adds it to a bot's artefacts.
+A conductor measures every kind as it starts (bots.kinds.measure_every_kind), so no match's start waits
+for it.
 This module imports no installed package itself, so the probe leaves none of them out. Where a bot
 runs from an image of its own, that image's size is the figure to use instead.
 """
@@ -168,13 +170,17 @@ def measure_modules(modules) -> CodeSize:
 # -- a bot kind's code, measured once per process -----------------------------------------------------
 
 _measured: dict[str, CodeSize] = {}
-_lock = threading.Lock()
+_module_locks: dict[str, threading.Lock] = {}
+_locks_lock = threading.Lock()
 
 
 def kind_code(cls) -> CodeSize:
-    """What importing the bot class's module brings with it, measured in a fresh interpreter."""
+    """What importing the bot class's module brings with it, measured in a fresh interpreter. Two kinds
+    are measured at the same time; one kind is measured once, whoever else asks waits for it."""
     module = cls.__module__
-    with _lock:
+    with _locks_lock:
+        lock = _module_locks.setdefault(module, threading.Lock())
+    with lock:
         if module not in _measured:
             _measured[module] = _probe(module)
         return _measured[module]

@@ -8,6 +8,7 @@ and about 100 MB, which a process pays only once it loads or measures a bot.
 """
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from importlib import import_module
 
 from django.conf import settings as django_settings
@@ -64,3 +65,21 @@ def size_of(kind: str | None, artefacts: int) -> Size:
         return Size(artefacts, kind_code(cls))
     except FootprintError as error:
         return Size(artefacts, unmeasured=str(error))
+
+
+def measure_every_kind() -> list[str]:
+    """Measure the code of every kind that runs here (bots.footprint, two at a time), so that no match's
+    start waits for it: a conductor does this as it starts. Returns a sentence for each kind that could
+    not be measured (its seats' starts will say so again)."""
+    local = [cls for kind, cls in KINDS.items() if kind not in REMOTE_KINDS]
+    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="measure-kinds") as pool:
+        outcomes = list(pool.map(_measured_or_why, local))
+    return [why for why in outcomes if why]
+
+
+def _measured_or_why(cls) -> str | None:
+    try:
+        kind_code(cls)
+    except FootprintError as error:
+        return f"{cls.kind}: {error}"
+    return None

@@ -60,6 +60,16 @@ def measure_bots(match: Match) -> dict:
     return sizes
 
 
+def measure_bot_kinds() -> None:
+    """Measure the code of every bot kind before any match starts (a subprocess per kind, seconds in all):
+    a conductor does it beside as it starts, so the first start of six at once waits no longer than the
+    rest. A kind that cannot be measured is logged; its seats' starts refuse with the reason."""
+    from bots.kinds import measure_every_kind  # the kinds bring NumPy, SciPy and scikit-learn
+
+    for why in measure_every_kind():
+        log.warning("A bot kind's code could not be measured: %s", why)
+
+
 def unmeasured(why: str) -> Rejected:
     """The start's refusal when the bots could not be measured at all (a fault, or over MEASURE_LIMIT_S)."""
     return Rejected(f"The bots could not be measured ({why}); check the bot folders, then start again.",

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import uuid
 
 from channels.layers import get_channel_layer
@@ -31,6 +32,7 @@ from serving.receiving import receive_waiting
 
 from game.command_budgets import Budgets
 from game.event_log import now_ms
+from game.runner import MEASURE_LIMIT_S, measure_bot_kinds
 
 from game import leases
 from game.judging import lexicon
@@ -95,13 +97,15 @@ class Conductor:
         with the other matches' writes waiting at the same moment."""
         return await self._db.write(match_id, fn, *args)
 
-    async def run(self) -> None:
-        """Take over unserved matches, then serve both channels until cancelled. Nothing else stops it."""
+    async def run(self, ready=None) -> None:
+        """Take over unserved matches, then serve both channels until cancelled. Nothing else stops it.
+        ready(), if given, is called once it serves and every bot kind's code is measured."""
         # A plain channel, not a process-local one ("!"): read like the shared one, whatever waits in
         # one round trip (serving/receiving.py), and it keeps working after Redis restarts.
         self.own_channel = f"conductor.{self.id}"
         log.info("Conductor %s serving the channel %r and its own %r", self.id, self.channel, self.own_channel)
         tasks = []
+        measuring = asyncio.ensure_future(self._measure_bot_kinds())  # beside, from the first moment
         try:
             await self.probe_layer()
             await self._announce()
@@ -112,12 +116,30 @@ class Conductor:
             tasks = [loop.create_task(self._serve(self.channel), name="conductor-shared"),
                      loop.create_task(self._serve(self.own_channel), name="conductor-own"),
                      loop.create_task(self._keep_leases(), name="conductor-leases")]
+            await measuring
+            # The kinds' modules (NumPy, SciPy, scikit-learn) came in beside: out of the collector's walks too.
+            keep_out_of_collection("The conductor's bot kinds")
+            if ready is not None:
+                ready()
             await asyncio.gather(*tasks)
         finally:
+            measuring.cancel()
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             await self.close()
+
+    async def _measure_bot_kinds(self) -> None:
+        began = time.monotonic()
+        try:
+            await self.beside.run(measure_bot_kinds, MEASURE_LIMIT_S, measuring=True)
+        except asyncio.TimeoutError:
+            log.warning("Measuring the bot kinds took longer than %g s; each start measures what it needs",
+                        MEASURE_LIMIT_S)
+        except Exception:
+            log.exception("Measuring the bot kinds failed; each start measures what it needs")
+        else:
+            log.info("Conductor %s measured the bot kinds' code in %.1f s", self.id, time.monotonic() - began)
 
     async def _serve(self, channel: str) -> None:
         wait = RECEIVE_BACKOFF_S[0]

@@ -1,5 +1,6 @@
 """Tiers enforced while bots play: what the worker refuses, what a match start refuses, and what a
 bot may be told. Each refusal names the measured figure, since it reaches the moderator."""
+import asyncio
 import io
 import os
 import re
@@ -207,3 +208,36 @@ def test_a_hanging_act_on_the_main_thread_is_stopped_on_time():
     spec = {"kind": "simulated", "name": "slow", "delay_ms": 5000}
     reply = answer(payload(spec, private={"answer": "x"}, time_limit_ms=200), queue_tier="500mib")
     assert reply["error"] == "The bot did not act within its time limit of 200 ms." and reply["worker_ms"] < 1000
+
+
+async def test_a_conductor_measures_every_kinds_code_before_it_is_ready_so_no_start_waits_for_it(
+        channel_layer, transactional_db, conduct, live_match, bot_root, pairs_file, monkeypatch):
+    """The first starts after a conductor comes up (six matches at once in a hall) would each wait for a
+    subprocess per bot kind; the conductor measures every kind as it starts, and says it is ready after."""
+    from bots import footprint
+    from game.conductor.core import Conductor
+    from tests.conftest import FakeBots
+
+    monkeypatch.setattr(footprint, "_measured", {})  # this process has measured nothing yet
+    bot = await sync_to_async(build)("qa_pairs", "pairs", pairs_file)
+    spec = await sync_to_async(lambda: bot.spec)()
+    match = await sync_to_async(live_match)(bots=[("Pairs", "500mib", spec)])
+    ready = asyncio.Event()
+    running = Conductor(layer=channel_layer, send_query=FakeBots())
+    task = asyncio.get_running_loop().create_task(running.run(ready.set))
+    try:
+        await asyncio.wait_for(ready.wait(), 120)
+        measured = {cls.__module__ for kind, cls in kinds.KINDS.items() if kind not in kinds.REMOTE_KINDS}
+        assert measured <= set(footprint._measured)
+
+        def no_probe(module):
+            raise footprint.FootprintError(f"{module} was measured again, at the start")
+
+        monkeypatch.setattr(footprint, "_probe", no_probe)
+        reply = await conduct(match.code, "start", MOD)
+        assert reply["ok"] is True, reply
+        started = next(e for e in await sync_to_async(load_events)(match) if e["type"] == "match_started")
+        assert [size["packages"] > 0 for size in started["data"]["bot_sizes"].values()] == [True]
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)

@@ -39,9 +39,12 @@ class Command(BaseCommand):
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, task.cancel)
         conductor = Conductor()
-        self.stdout.write(f"Conductor listening on the channel 'conductor' as {conductor.id}.")
-        self.stdout.flush()
+
+        def ready():
+            self.stdout.write(f"Conductor listening on the channel 'conductor' as {conductor.id}.")
+            self.stdout.flush()
+
         try:
-            await conductor.run()
+            await conductor.run(ready)
         except asyncio.CancelledError:
             pass
