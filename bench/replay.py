@@ -37,7 +37,6 @@ import json
 import logging
 import os
 import random
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -48,39 +47,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.dont_write_bytecode = True  # leave no __pycache__ in bench/
 
+from bench._timing import setup_django, summary, timed  # noqa: E402
+
 CHROMIUM = Path("/usr/bin/chromium")
 FORMATS = {"quizbowl": ("qanta/small.guessdev.json", "qanta"), "efficientqa": ("nq-open/NQ-open.efficientqa.dev.1.1.jsonl", "nq")}
-
-
-def ms(seconds: float) -> float:
-    return seconds * 1000
-
-
-def timed(fn, repeat: int) -> list[float]:
-    out = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        out.append(ms(time.perf_counter() - start))
-    return out
-
-
-def summary(values: list[float]) -> str:
-    values = sorted(values)
-    p95 = values[min(len(values) - 1, int(len(values) * 0.95))]
-    return f"median {statistics.median(values):7.2f} ms  p95 {p95:7.2f} ms"
-
-
-def setup_django(db: Path):
-    os.environ["DATABASE_URL"] = f"sqlite:///{db}"
-    os.environ.pop("REDIS_URL", None)
-    import bench.environment  # noqa: F401  (a key and settings for a run that is not a server)
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0, interactive=False)
 
 
 def play(format_name: str, questions: int):

@@ -19,26 +19,13 @@ import os
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.dont_write_bytecode = True  # leave no __pycache__ in bench/
 
-
-def timed(fn, repeat: int) -> list[float]:
-    out = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        out.append((time.perf_counter() - start) * 1000)
-    return out
-
-
-def summary(values: list[float]) -> str:
-    values = sorted(values)
-    return f"median {statistics.median(values):8.2f} ms  p95 {values[min(len(values) - 1, int(len(values) * 0.95))]:8.2f} ms"
+from bench._timing import setup_django, summary, timed  # noqa: E402
 
 
 def main() -> None:
@@ -47,15 +34,7 @@ def main() -> None:
     parser.add_argument("--questions", type=int, default=30)
     parser.add_argument("--repeat", type=int, default=20)
     args = parser.parse_args()
-    folder = Path(tempfile.mkdtemp(prefix="exhibition-bench-report-"))
-    os.environ["DATABASE_URL"] = f"sqlite:///{folder / 'bench.sqlite3'}"
-    os.environ.pop("REDIS_URL", None)
-    import bench.environment  # noqa: F401  (a key and settings for a run that is not a server)
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
+    setup_django(Path(tempfile.mkdtemp(prefix="exhibition-bench-report-")) / "bench.sqlite3")
     from game.demo import ensure_demo_packet
     from game.engine.fold import apply_in_place
     from game.management.commands.simulate import play_simulated_match
@@ -65,7 +44,6 @@ def main() -> None:
     from game.report.human_ai import human_ai_figures
     from game.report.page import report_from_logs
 
-    call_command("migrate", "--noinput", verbosity=0)
     packet = ensure_demo_packet()
     logs = []
     for seed in range(1, args.matches + 1):

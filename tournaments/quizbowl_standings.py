@@ -161,11 +161,15 @@ _SUMMED = ("games", "wins", "losses", "ties", "points_for", "points_against", "t
 def standings(teams: dict[str, str], games: list[PlayedGame]) -> Standings:
     """The standings of `teams` (name -> pool letter, "" for one pool) over the finished `games`: each
     pool ranked by TIEBREAKS, head-to-head from that pool's games."""
+    return standings_of(teams, [game_figures(game) for game in games])
+
+
+def standings_of(teams: dict[str, str], figures: list[tuple]) -> Standings:
+    """The standings from each finished game's game_figures(), which it only reads (they may be kept)."""
     rows = {name: TeamLine(name=name, pool=pool) for name, pool in teams.items()}
     players: dict[tuple[str, str], PlayerLine] = {}
     results = []
-    for game in games:
-        result, lines, player_lines = game_figures(game)
+    for result, lines, player_lines in figures:
         results.append(result)
         for name, line in lines.items():
             row = rows[name]

@@ -1,15 +1,19 @@
-"""The tournament's standings now: every finished game's event log loaded and folded
-(tournaments/quizbowl_standings.py), and from them the playoff seeds."""
+"""The tournament's standings now: every finished game's event log folded (tournaments/quizbowl_standings.py),
+each game once for as long as its log stays as it is, and from them the playoff seeds."""
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import replace
 
+from django.db.models import Max
+
 from game.archive.replay import load_log
-from game.models import Match
+from game.models import Match, MatchEvent
 
 from .models import Tournament, TournamentGame
 from .schedule import cross_pool_seeds
-from .quizbowl_standings import PlayedGame, Standings, rank, standings
+from .quizbowl_standings import PlayedGame, Standings, game_figures, rank, standings_of
 
 ROUND_ROBIN, PLAYOFFS = "round robin", "playoffs"
 
@@ -21,11 +25,45 @@ def games_of(tournament: Tournament, stage: str | None = None):
     return games.filter(round__stage=stage) if stage else games
 
 
-def played(tournament: Tournament, stage: str) -> list[PlayedGame]:
-    """The finished games of a stage, with their logs."""
-    return [PlayedGame(a=g.team_a.name, b=g.team_b.name, events=load_log(g.match), pool=g.pool, round=g.round.number,
-                       label=g.label)
-            for g in games_of(tournament, stage) if g.match is not None and g.match.status == Match.Status.FINISHED]
+def _played(game: TournamentGame, events: list[dict]) -> PlayedGame:
+    return PlayedGame(a=game.team_a.name, b=game.team_b.name, events=events, pool=game.pool, round=game.round.number,
+                      label=game.label)
+
+
+def _finished(tournament: Tournament, stage: str) -> list[TournamentGame]:
+    return [g for g in games_of(tournament, stage) if g.match is not None and g.match.status == Match.Status.FINISHED]
+
+
+# Each finished game's figures, kept by what they are made of: the match and its log's last seq (a correction after
+# the final whistle is a new event, so a new seq), the names and the game's place. A hall's standings screen asks
+# every REFRESH_SECONDS; without this each ask loaded and folded every game of the day again.
+FIGURES_KEPT = 4096
+_figures: OrderedDict[tuple, tuple] = OrderedDict()
+_figures_lock = threading.Lock()
+
+
+def figures(tournament: Tournament, stage: str) -> list[tuple]:
+    """game_figures() of every finished game of a stage, in order; only a game not folded before (or whose log
+    grew since) has its log loaded and folded."""
+    games = _finished(tournament, stage)
+    last = dict(MatchEvent.objects.filter(match_id__in=[g.match_id for g in games]).values("match_id")
+                .annotate(last=Max("seq")).values_list("match_id", "last"))
+    out = []
+    for game in games:
+        key = (game.match_id, last.get(game.match_id, 0), game.team_a.name, game.team_b.name, game.pool,
+               game.round.number, game.label)
+        with _figures_lock:
+            found = _figures.get(key)
+            if found is not None:
+                _figures.move_to_end(key)
+        if found is None:
+            found = game_figures(_played(game, load_log(game.match)))
+            with _figures_lock:
+                _figures[key] = found
+                while len(_figures) > FIGURES_KEPT:
+                    _figures.popitem(last=False)
+        out.append(found)
+    return out
 
 
 def pools_of(tournament: Tournament) -> dict[str, str]:
@@ -37,17 +75,16 @@ def pools_of(tournament: Tournament) -> dict[str, str]:
 
 
 def round_robin_standings(tournament: Tournament) -> Standings:
-    return standings(pools_of(tournament), played(tournament, ROUND_ROBIN))
+    return standings_of(pools_of(tournament), figures(tournament, ROUND_ROBIN))
 
 
 def playoff_results(tournament: Tournament) -> dict[str, tuple[str, str]]:
     """Playoff game label -> (winner, loser) of each finished playoff game. A game still tied after its
     tiebreakers goes to the higher seed (the side listed first)."""
     out = {}
-    for game in played(tournament, PLAYOFFS):
-        result = standings({game.a: "", game.b: ""}, [game]).results[0]
-        winner = result.winner or game.a
-        out[game.label] = (winner, game.b if winner == game.a else game.a)
+    for result, _, _ in figures(tournament, PLAYOFFS):
+        winner = result.winner or result.a
+        out[result.label] = (winner, result.b if winner == result.a else result.a)
     return out
 
 

@@ -145,3 +145,32 @@ def test_bad_forms_say_what_to_change_and_make_nothing(host, extra, words):
     reply = host.post("/host/tournaments/", form(**extra))
     assert reply.status_code == 400 and words in reply.content.decode().replace("20,000", "20000")
     assert not Tournament.objects.exists()
+
+
+def test_the_standings_screen_shows_a_correction_after_the_final_whistle_at_its_next_refresh(host, tournament):
+    """A standings screen asks every few seconds and each game's figures are kept between asks (folded once);
+    a correction the moderator makes after a game's final whistle is a new event of its log, so the next ask
+    shows it, and a team renamed between asks is shown by its new name."""
+    from game.runner import MatchRunner
+    from tournaments.results import round_robin_standings
+
+    first = tournament.rounds.get(number=1)
+    host.post(f"/host/tournaments/{tournament.pk}/rounds/{first.pk}/start")
+    game = first.games.order_by("room").first()
+    finish(game)
+    before = {row.name: row.points_for for row in round_robin_standings(tournament).teams}
+    assert round_robin_standings(tournament).teams[0].points_for == max(before.values())  # asked again: the same
+    side = game.match.teams.order_by("position").first()
+    MatchRunner(Match.objects.get(pk=game.match_id)).handle(
+        {"type": "adjust", "actor": {"role": "moderator"},
+         "data": {"team": side.key, "points": 50, "reason": "appeal upheld", "confirm": True}})
+    after = {row.name: row.points_for for row in round_robin_standings(tournament).teams}
+    assert after[game.team_a.name] == before[game.team_a.name] + 50
+    assert {k: v for k, v in after.items() if k != game.team_a.name} == {
+        k: v for k, v in before.items() if k != game.team_a.name}
+    page = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert str(after[game.team_a.name]) in page
+    team = tournament.teams.get(name="Foxes")
+    team.name = "Foxes United"
+    team.save()
+    assert "Foxes United" in {row.name for row in round_robin_standings(tournament).teams}
