@@ -132,6 +132,7 @@ def _buzz(s: MatchState, d, t):
     q.possession = {
         "seat": d["seat"], "team": d["team"], "received": d["received"], "word": d["word"],
         "seen": d.get("seen"), "answer": None, "prompted": False, "pressed": d.get("pressed", d["received"]),
+        "by": d.get("by"),  # a semi bot's buzz: the teammate who pressed its buzzer
     }
     q.refused = []
     q.buzz_log = q.buzz_log + [_audit(d, t, "won")]

@@ -110,6 +110,10 @@ function note(view, frame, kind, text, extra = {}) {
 
 export function seatName(view, id) { return view.seats[id]?.name ?? "someone"; }
 export function teamName(view, id) { return view.teams.find((t) => t.id === id)?.name ?? id ?? ""; }
+/** The semi bots of a team still playing (game/engine/seat_table.py): a person on the team presses their buzzer. */
+export function semiBots(view, team) {
+  return Object.values(view.seats).filter((s) => s.kind === "bot" && s.team === team && s.buzz_mode === "semi" && !s.stopped);
+}
 /** A name with its possessive ending: "Humans'" after a final s, else "Ann's" (game/engine/wording.py). */
 export function possessive(name) { const n = String(name ?? "").trim(); return /s$/i.test(n) ? `${n}'` : `${n}'s`; }
 
@@ -193,7 +197,7 @@ const FOLD = {
     const q = view.question;
     const before = q.possession;
     q.possession = { seat: d.seat, team: d.team, received: d.received, word: d.word, seen: d.seen ?? null, answer: null, prompted: false,
-      pressed: d.pressed ?? d.received };
+      pressed: d.pressed ?? d.received, by: d.by ?? null };
     q.buzz_log.push(audit(d, frame.t, "won"));
     if (d.replaces) q.buzzes = q.buzzes.filter((b) => !(b.seat === d.replaces && b.verdict === null));
     q.buzzes.push({ seat: d.seat, team: d.team, word: d.word, text: null, verdict: null, prompted: false, ruling: null });

@@ -6,7 +6,7 @@
 
 import { FINAL_CLOSES } from "./match-socket.js";
 import { bonusTotal, decisionButtons, mayDecide, renderBonus } from "./bonus-parts.js";
-import { possessive, seatName, teamName } from "./match-fold.js";
+import { possessive, seatName, semiBots, teamName } from "./match-fold.js";
 import { el, openScreen, phaseText, renderFeed, renderFinal, renderQuestion, renderScores, renderSnippets, showEnded } from "./ui.js";
 import { renderProtestBox } from "./protest-box.js";
 import { ClockProbe } from "./server-clock.js";
@@ -66,9 +66,8 @@ function canBuzz(view) {
     && !q.locked.includes(MY_TEAM) && q.revealed > 0;
 }
 
-/** The semi bots on my team (game/engine/seat_table.py): a teammate presses their buzzer for them. */
-const semiMates = (view) => Object.values(view.seats)
-  .filter((s) => s.kind === "bot" && s.team === MY_TEAM && s.buzz_mode === "semi" && !s.stopped);
+/** The semi bots on my team: a teammate presses their buzzer for them. */
+const semiMates = (view) => semiBots(view, MY_TEAM);
 
 /** My buzz, or (bot given) my press of a semi teammate bot's buzzer: the bot then answers for the team. */
 function buzz(bot = null) {

@@ -2,8 +2,8 @@
 // whom. The host sets it on the station page; this browser keeps it (localStorage, per match), so a
 // reload keeps it. A binding is "key:<KeyboardEvent.code>" (the physical key, whatever the layout) or
 // "pad:<gamepad index>:<button index>". Its target says what a press does: {kind: "seat", seat} buzzes
-// for that seated player. A later kind (a key that buzzes for a bot its human teammate plays for)
-// adds a case where station.js acts on the target; the map, its storage and its conflicts stay as they are.
+// for that seated player; {kind: "bot", seat, bot} presses the buzzer of `bot`, a semi AI teammate, as
+// that seated player (their own buzz_for: docs/bots.md "AI teammates").
 
 const STORE = "exhibition.station.";
 export const MAX_BINDINGS = 64;
@@ -21,6 +21,9 @@ export function bindingLabel(binding) {
   return `key ${code === "Space" ? "space bar" : code}`;
 }
 
+/** Whether two targets press the same buzzer: the same player's own, or the same bot's for the same player. */
+const sameTarget = (a, b) => a.seat === b.seat && (a.bot ?? null) === (b.bot ?? null);
+
 export class KeyMap {
   constructor(code, storage = globalThis.localStorage) {
     this.key = STORE + code;
@@ -33,8 +36,9 @@ export class KeyMap {
       const data = JSON.parse(this.storage?.getItem(this.key) || "{}");
       const out = {};
       for (const [binding, target] of Object.entries(data).slice(0, MAX_BINDINGS)) {
-        if (/^(key:[A-Za-z0-9]{1,24}|pad:\d{1,2}:\d{1,2})$/.test(binding) && target?.kind === "seat"
-            && typeof target.seat === "string") out[binding] = { kind: "seat", seat: target.seat };
+        if (!/^(key:[A-Za-z0-9]{1,24}|pad:\d{1,2}:\d{1,2})$/.test(binding) || typeof target?.seat !== "string") continue;
+        if (target.kind === "seat") out[binding] = { kind: "seat", seat: target.seat };
+        else if (target.kind === "bot" && typeof target.bot === "string") out[binding] = { kind: "bot", seat: target.seat, bot: target.bot };
       }
       return out;
     } catch { return {}; }
@@ -44,15 +48,15 @@ export class KeyMap {
 
   target(binding) { return this.bindings[binding] ?? null; }
 
-  /** The bindings of a seat's player, keys first. */
-  of(seat) {
-    return Object.keys(this.bindings).filter((b) => this.bindings[b].seat === seat).sort();
+  /** The bindings of a seat's player, keys first: their own buzzer's, or (bot given) the ones they press a bot's with. */
+  of(seat, bot = null) {
+    return Object.keys(this.bindings).filter((b) => sameTarget(this.bindings[b], { seat, bot })).sort();
   }
 
   /**
    * Give `binding` to `target`, replacing the target's earlier binding of the same kind (key or pad).
    * Returns null, or a sentence why not (the binding is someone else's, or reserved); nothing changes then.
-   * names: seat -> the player's name, for the sentence.
+   * names: seat -> the player's (or the bot's) name, for the sentence.
    */
   assign(binding, target, names = {}) {
     const owner = this.bindings[binding];
@@ -60,20 +64,22 @@ export class KeyMap {
     if (binding.startsWith("key:") && RESERVED.has(binding.slice(4))) {
       return `The ${label.slice(4)} key cannot buzz (it moves around the page); press another key.`;
     }
-    if (owner && owner.seat !== target.seat) {
+    if (owner && !sameTarget(owner, target)) {
       const name = names[owner.seat] ?? "another player";
-      return `The ${label} already buzzes for ${name}; press another, or clear ${name}'s first.`;
+      const what = owner.kind === "bot" ? `presses ${names[owner.bot] ?? "a bot"}'s buzzer for ${name}` : `buzzes for ${name}`;
+      return `The ${label} already ${what}; press another, or clear ${name}'s first.`;
     }
     const kind = binding.split(":")[0];
-    for (const other of this.of(target.seat)) if (other.split(":")[0] === kind) delete this.bindings[other];
+    for (const other of this.of(target.seat, target.bot ?? null)) if (other.split(":")[0] === kind) delete this.bindings[other];
     if (Object.keys(this.bindings).length >= MAX_BINDINGS) return "This station has as many buzzers as it can keep.";
     this.bindings[binding] = target;
     this.save();
     return null;
   }
 
+  /** Forget every binding of a seat's player, their bots' buzzers too. */
   clear(seat) {
-    for (const b of this.of(seat)) delete this.bindings[b];
+    for (const [b, t] of Object.entries(this.bindings)) if (t.seat === seat) delete this.bindings[b];
     this.save();
   }
 

@@ -4,7 +4,9 @@
 // probe of the server's clock, so a buzz is that seat's own command and says when it was pressed: the
 // key's event time (or the gamepad's timestamp) in server time. Two presses 20 ms apart are ordered by
 // those stamps on the server (game/engine/buzzrace.py), whichever socket's frame arrives first.
-// The pressed player's box lights; a lost buzz and a team ruled out play the lockout sound.
+// The pressed player's box lights; a lost buzz and a team ruled out play the lockout sound. A player may
+// also have a key for each semi AI teammate of their team: it presses that bot's buzzer as that player
+// (their buzz_for), and the bot answers for the team.
 
 import { MatchClient } from "./match-socket.js";
 import { ClockProbe } from "./server-clock.js";
@@ -12,7 +14,7 @@ import { BuzzSound } from "./buzz-sound.js";
 import { LockoutWatch } from "./lockout.js";
 import { GamepadButtons } from "./gamepad-buttons.js";
 import { KeyMap, bindingLabel, keyBinding, padBinding } from "./station-keys.js";
-import { teamName } from "./match-fold.js";
+import { semiBots, teamName } from "./match-fold.js";
 import { el, phaseText, renderQuestion, renderScores, renderTimer, showEnded, statusText, teamClass, tick, toast } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -65,11 +67,13 @@ function canBuzz(view, team) {
 function press(target, stamp) {
   switch (target.kind) {
     case "seat": return buzzFor(seats.get(target.seat), stamp);
-    default: return undefined;  // a kind this page does not play yet (docs/hall.md: the hook for a bot's key)
+    case "bot": return buzzFor(seats.get(target.seat), stamp, target.bot);
+    default: return undefined;
   }
 }
 
-function buzzFor(entry, stamp) {
+/** The seated player's buzz, or (bot given) their press of that semi teammate's buzzer. */
+function buzzFor(entry, stamp, bot = null) {
   if (!entry || entry.ended) return;
   const pressed = entry.probe.clock.at(stamp);  // first: the press's own time, in this seat's server clock
   const view = entry.client.view;
@@ -77,11 +81,20 @@ function buzzFor(entry, stamp) {
     lost(entry, view.question?.locked?.includes(entry.player.team) ? "locked out" : "too late");
     return;
   }
+  if (bot && !semiBots(view, entry.player.team).some((s) => s.id === bot)) {
+    lost(entry, `${nameOf(bot)} takes no presses now`);
+    return;
+  }
   const q = view.question;
-  const data = { seen: q.revealed, question: q.index, phase: q.phase };
+  const data = { seen: q.revealed, question: q.index, phase: q.phase, ...(bot ? { bot } : {}) };
   if (pressed !== null) data.pressed = pressed;
-  entry.client.send("buzz", data).catch((err) => { lost(entry, err.message); });
+  entry.client.send(bot ? "buzz_for" : "buzz", data).catch((err) => { lost(entry, err.message); });
   draw();
+}
+
+/** A player's or a bot's name: the station's players, else the seats the match shows. */
+function nameOf(seat) {
+  return names[seat] ?? primary()?.client.view.seats[seat]?.name ?? "a bot";
 }
 
 /** The box shows the lost buzz a moment, with the lockout sound. */
@@ -93,13 +106,16 @@ function lost(entry, why) {
   setTimeout(draw, LOST_MS + 20);
 }
 
-let mapping = null;  // {seat, kind: "key" | "pad"} while the host sets a player's buzzer
+let mapping = null;  // {seat, kind: "key" | "pad", bot} while the host sets a player's buzzer (or their bot's)
 
-function startMapping(seat, kind) {
-  mapping = { seat, kind };
-  $("mapping").textContent = kind === "key"
-    ? `Press the key that buzzes for ${names[seat]} (Escape: stop).`
-    : `Press the gamepad button that buzzes for ${names[seat]} (Escape: stop).`;
+/** What a press does, in words: "buzzes for Ann", "presses Robot's buzzer for Ann". */
+function does(seat, bot) {
+  return bot ? `presses ${nameOf(bot)}'s buzzer for ${names[seat]}` : `buzzes for ${names[seat]}`;
+}
+
+function startMapping(seat, kind, bot = null) {
+  mapping = { seat, kind, bot };
+  $("mapping").textContent = `Press the ${kind === "key" ? "key" : "gamepad button"} that ${does(seat, bot)} (Escape: stop).`;
   draw();
 }
 
@@ -110,9 +126,16 @@ function stopMapping(note = "") {
 }
 
 function assign(binding) {
-  const refused = keys.assign(binding, { kind: "seat", seat: mapping.seat }, names);
+  const { seat, bot } = mapping;
+  const target = bot ? { kind: "bot", seat, bot } : { kind: "seat", seat };
+  const refused = keys.assign(binding, target, { ...botNames(), ...names });
   if (refused) { $("mapping").textContent = refused; return; }
-  stopMapping(`${names[mapping.seat]} buzzes with the ${bindingLabel(binding)}.`);
+  stopMapping(`The ${bindingLabel(binding)} ${does(seat, bot)}.`);
+}
+
+function botNames() {
+  const view = primary()?.client.view;
+  return Object.fromEntries(Object.values(view?.seats ?? {}).filter((s) => s.kind === "bot").map((s) => [s.id, s.name]));
 }
 
 document.addEventListener("keydown", (e) => {
@@ -143,13 +166,17 @@ const pads = new GamepadButtons((pad, button, stamp) => {
 function playerBox(view, entry) {
   const { player } = entry;
   const q = view.question;
-  const holds = q?.possession?.seat === player.seat && !q.closed;
+  const holds = !!q?.possession && (q.possession.seat === player.seat || q.possession.by === player.seat) && !q.closed;
+  const forBot = holds && q.possession.seat !== player.seat ? nameOf(q.possession.seat) : null;
   const out = !!q && !q.closed && q.locked.includes(player.team);
   const lostNow = performance.now() < entry.lostUntil;
   const state = entry.ended ? "ended" : holds ? "lit" : lostNow ? "lost" : out ? "out" : "ready";
-  const said = entry.ended ?? (holds ? "buzzed: answer now" : lostNow ? `buzz lost: ${entry.lostWhy}` : out
+  const said = entry.ended ?? (holds ? (forBot ? `pressed for ${forBot}: ${forBot} answers` : "buzzed: answer now") : lostNow ? `buzz lost: ${entry.lostWhy}` : out
     ? "team locked out" : entry.status === "live" ? "ready" : statusText(entry.status));
   const bindings = keys.of(player.seat);
+  const mates = semiBots(view, player.team);
+  const mateKeys = mates.map((bot) => [bot, keys.of(player.seat, bot.id)]).filter(([, held]) => held.length)
+    .map(([bot, held]) => `${bot.name}: ${held.map(bindingLabel).join(" · ")}`);
   const setting = mapping?.seat === player.seat;
   return el("li", { class: `station-player ${teamClass(view, player.team)} is-${state}${setting ? " is-setting" : ""}`,
     "data-seat": player.seat, "data-state": state },
@@ -157,10 +184,14 @@ function playerBox(view, entry) {
   el("span", { class: "player-team", text: teamName(view, player.team) || "" }),
   el("span", { class: "player-state", text: said }),
   el("span", { class: "player-keys", text: bindings.length ? bindings.map(bindingLabel).join(" · ") : "no buzzer yet" }),
+  mateKeys.length ? el("span", { class: "player-bot-keys", text: mateKeys.join("; ") }) : null,
   el("span", { class: "player-tools" },
     el("button", { type: "button", class: "set-key", onclick: () => startMapping(player.seat, "key"), text: "Set key" }),
     el("button", { type: "button", class: "set-pad", onclick: () => startMapping(player.seat, "pad"), text: "Set gamepad button" }),
-    bindings.length ? el("button", { type: "button", class: "clear-keys", onclick: () => { keys.clear(player.seat); draw(); }, text: "Clear" }) : null));
+    ...mates.map((bot) => el("button", { type: "button", class: "set-bot-key", "data-bot": bot.id,
+      onclick: () => startMapping(player.seat, "key", bot.id), text: `Set key for ${bot.name}` })),
+    bindings.length || mateKeys.length
+      ? el("button", { type: "button", class: "clear-keys", onclick: () => { keys.clear(player.seat); draw(); }, text: "Clear" }) : null));
 }
 
 function draw() {

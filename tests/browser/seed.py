@@ -108,9 +108,10 @@ def seed(bots: bool = False) -> dict:
     # team; the other team is people too. It answers only when a human teammate presses its buzzer.
     mate = SeatSpec("Robo", kind="bot", tier="500mib", play={"buzz_mode": "semi"},
                     config={"kind": "simulated", "simulated": True, "accuracy": 1.0, "buzz_mean": 0.05, "buzz_sd": 0.0})
-    codes["teammate"] = create_match_record(
-        title="Browser teammates", packet=packet, format_name="efficientqa", overrides=dict(overrides, questions=1),
-        teams=[TeamSpec("Humans", seats=[mate], kind="human"), TeamSpec("Machines", kind="human")]).code
+    for name in ("teammate", "station_mate"):  # the phone's "Buzz for Robo" (test_teammates.py), the station's key
+        codes[name] = create_match_record(
+            title=f"Browser {name}", packet=packet, format_name="efficientqa", overrides=dict(overrides, questions=1),
+            teams=[TeamSpec("Humans", seats=[mate], kind="human"), TeamSpec("Machines", kind="human")]).code
     if bots:
         sim = {"kind": "simulated", "simulated": True, "accuracy": 0.6}
         bot_teams = [TeamSpec("Humans"), TeamSpec("Computer", seats=[

@@ -12,7 +12,7 @@ import sqlite3
 import pytest
 
 from .test_back_row import FLOOR_PX, assert_readable_from_the_back
-from .test_live_match import expect, first_question, log_in, watch
+from .test_live_match import expect, first_question, log_in, rule, watch
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
@@ -81,7 +81,8 @@ def open_station(server, open_page, code, size, init_script):
     moderator = open_page(1920, 1080)
     log_in(moderator, server, f"/m/{code}/moderate")
     station = open_page(*size)
-    station.add_init_script(init_script)
+    if init_script:
+        station.add_init_script(init_script)
     return moderator, station, seat_players(station, server, code, [(ANN, 0), (LEE, 1)])
 
 
@@ -171,4 +172,42 @@ def test_a_gamepad_button_per_player_buzzes_for_that_player(exhibition_server, o
     assert [b["seat"] for b in buzzes(server, code)] == [seats[LEE]]
     expect(moderator.locator("#floor")).to_contain_text(LEE)
     station.screenshot(path=str(tmp_path / "station-pad-1280.png"))
+    print("screenshots:", tmp_path)
+
+
+def test_a_player_presses_the_semi_ai_teammates_buzzer_with_a_key_of_their_own(exhibition_server, open_page, tmp_path):
+    """Robo, a semi bot on Ann's team, answers only when a teammate presses its buzzer: the host gives Ann a key
+    for it; her press is her own buzz_for, and Robo's answer is ruled for the team. Lee's team has no such key."""
+    server, code = exhibition_server, exhibition_server["matches"]["station_mate"]
+    moderator, station, seats = open_station(server, open_page, code, (1920, 1080), None)
+    set_robo = box(station, ANN).locator(".set-bot-key", has_text="Set key for Robo")
+    expect(set_robo).to_be_visible()
+    expect(box(station, LEE).locator(".set-bot-key")).to_have_count(0)  # not Lee's teammate
+
+    set_robo.click()
+    expect(station.locator("#mapping")).to_contain_text(f"Press the key that presses Robo's buzzer for {ANN}")
+    station.keyboard.press("q")
+    expect(box(station, ANN).locator(".player-bot-keys")).to_have_text("Robo: key Q")
+    expect(box(station, ANN).locator(".player-keys")).to_have_text("no buzzer yet")  # her own buzzer is apart
+    box(station, LEE).locator(".set-key").click()
+    station.keyboard.press("q")  # Ann's key for Robo: refused with a sentence
+    expect(station.locator("#mapping")).to_have_text(
+        f"The key Q already presses Robo's buzzer for {ANN}; press another, or clear {ANN}'s first.")
+    station.keyboard.press("Escape")
+    station.reload()  # kept in this browser
+    expect(box(station, ANN).locator(".player-bot-keys")).to_have_text("Robo: key Q")
+
+    first_question(moderator, 3)
+    expect(station.locator("#question .word.read")).to_have_count(3)
+    station.keyboard.press("q")
+    expect(box(station, ANN)).to_have_attribute("data-state", "lit")
+    expect(box(station, ANN).locator(".player-state")).to_have_text("pressed for Robo: Robo answers")
+    (buzz,) = buzzes(server, code)
+    robo = next(seat for seat, name in station.evaluate(
+        "Object.entries(window.exhibitionStation.seats.values().next().value.client.view.seats)"
+        ".map(([id, s]) => [id, s.name])") if name.startswith("Robo"))
+    assert buzz["seat"] == robo and buzz["by"] == seats[ANN], buzz
+    rule(moderator, "a", "Mars")  # the bot's answer, asked of it at Ann's press, ruled right for her team
+    expect(station.locator(".score[data-team=t0] .points")).to_have_text("3")
+    station.screenshot(path=str(tmp_path / "station-robo-1920.png"))
     print("screenshots:", tmp_path)
