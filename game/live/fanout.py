@@ -386,7 +386,10 @@ class Hub:
         asyncio.get_running_loop().create_task(self.report(code, seats_only=True))
 
     def roster(self, code: str, text: str) -> None:
-        """The conductor's roster frame for `code`: kept, and written to this process's moderator sockets."""
+        """The conductor's roster frame for `code`: kept, and written to this process's moderator sockets.
+        One that comes after the match's last socket here left (its group is being left) is not kept."""
+        if code not in self.match_ids:
+            return
         self.rosters[code] = text
         for socket in list(self.rooms.get((code, MODERATOR), ())):
             socket.send_now(text)

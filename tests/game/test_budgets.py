@@ -65,6 +65,19 @@ def test_forgetting_full_buckets_keeps_memory_bounded(monkeypatch):
     assert len(b._buckets) <= 101
 
 
+def test_a_server_keeps_the_buckets_of_who_acted_lately_not_of_everyone_it_ever_heard():
+    """An hour of matches, one after another (each its moderator and three seats, acting, then gone): the
+    budgets hold about the matches of the last moments, as many as before, not thousands of idle buckets."""
+    clock = Clock()
+    b = Budgets(clock)
+    for n in range(3000):
+        for who in ("moderator", "s1", "s2", "s3"):
+            b.refusal(f"M{n}", who, "buzz")
+        clock.now += 1.2  # a new match every 1.2 s; a bucket refills within seconds
+    assert len(b._buckets) <= budgets.FORGET_EVERY + 50
+    assert b.refusal("M2999", "s1", "buzz") is None, "the latest match's seats still spend their own buckets"
+
+
 async def test_a_seat_reconnecting_again_and_again_spends_one_budget_and_no_refusal_is_stored(
         conductor, conduct, live_match, connect):
     """A flooder opening socket after socket on one seat (each takes the seat over from the last)
