@@ -302,7 +302,21 @@ async def run(args) -> int:
         report_rss(samples)
         if stack.traced:
             report_growth(stack.traced)
+        if args.summary:
+            exited = [tier for tier in TIERS if stack.procs[f"bots-{tier}"].poll() is not None]
+            Path(args.summary).write_text(json.dumps(summary(out, scores, mischief, faults, exited)))
     return 0
+
+
+def summary(out, scores, mischief, faults, exited) -> dict:
+    """What the run must keep whatever the load, as data (tests/test_soak.py reads it): counts, never timings."""
+    return {"played": len(out["played"]), "failed": out["failed"], "seq_gaps": out["gaps"],
+            "finished": sum(1 for s in scores.values() if s["status"] == "finished"),
+            "logs_whole": sum(1 for s in scores.values() if s["seqs"]),
+            "scores_equal": sum(1 for s in scores.values() if s["equal"]), "scored": len(scores),
+            "buzzes": collections.Counter(b.get("error") or b.get("late_answer") or "ok" for b in out["buzzes"]),
+            "faults": [fault["what"] for fault in faults], "bot_workers_exited": exited,
+            "mischief": {name: dict(tally) for name, tally in mischief.items()}}
 
 
 async def sample_rss(stack: Stack, began: float, samples: list, run_s: float) -> None:
@@ -464,11 +478,18 @@ def report_rss(samples: list) -> None:
           + ("" if steady_from == STEADY_AFTER_S else
              f": the run is too short to leave out the first {STEADY_AFTER_S / 60:.0f} minutes, so this is the whole run"))
     names = sorted({name for _, usage in kept for name in usage if name != "redis"})
+    warm_up = steady_from if steady_from == STEADY_AFTER_S else WARM_S
     for name in names:
-        points = [(t, usage[name]["rss"] / MIB) for t, usage in kept if usage.get(name)]
+        # A process started again by a fault warms up as the others did: fitted from its own warm-up's end.
+        born = min(t for t, usage in samples if usage.get(name))
+        own = max(steady_from, born + warm_up) if born > SAMPLE_S else steady_from  # not among the first samples
+        points = [(t, usage[name]["rss"] / MIB) for t, usage in kept if usage.get(name) and t >= own]
         slope = fit_per_hour(points)
+        since = f", started again at {born / 60:.0f} min: from {own / 60:.0f} min" if own > steady_from else ""
         if slope is not None:
-            print(f"  {name:18} {points[0][1]:7.1f} -> {points[-1][1]:7.1f}   {slope:+8.1f} MiB/h  (target <= +5)")
+            print(f"  {name:18} {points[0][1]:7.1f} -> {points[-1][1]:7.1f}   {slope:+8.1f} MiB/h  (target <= +5{since})")
+        else:
+            print(f"  {name:18} started again at {born / 60:.0f} min: too few samples after its own warm-up")
 
 
 def main(argv=None) -> int:
@@ -479,6 +500,8 @@ def main(argv=None) -> int:
                              "what grew in each (slows them: its RSS and round trips are not the untraced ones)")
     parser.add_argument("--matches", type=int, default=6, choices=range(1, 13), metavar="1-12",
                         help="matches played at a time")
+    parser.add_argument("--summary", metavar="FILE", help="also write the run's counts (matches, gaps, scores, faults, "
+                                                          "mischief) to FILE as JSON")
     return asyncio.run(run(parser.parse_args(argv)))
 
 

@@ -32,7 +32,8 @@ def main() -> None:
     parser.add_argument("--questions", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=20)
     args = parser.parse_args()
-    setup_django(Path(tempfile.mkdtemp(prefix="exhibition-bench-standings-")) / "bench.sqlite3")
+    folder = Path(tempfile.mkdtemp(prefix="exhibition-bench-standings-"))
+    setup_django(folder / "bench.sqlite3")
     from django.core.management import call_command
     from django.test import Client
 
@@ -41,9 +42,9 @@ def main() -> None:
     from tournaments.models import Tournament, TournamentGame
 
     call_command("simulate_tournament", "--teams", str(args.teams), "--questions", str(args.questions),
-                 "--playoffs", "2", stdout=open(os.devnull, "w"))
+                 "--playoffs", "2", "-o", str(folder / "files"), stdout=open(os.devnull, "w"))
     played = Tournament.objects.get()
-    client = Client()
+    client = Client(SERVER_NAME="127.0.0.1")  # a host the settings allow
     page = f"/tournaments/{played.pk}/"
     games = TournamentGame.objects.filter(match__isnull=False).count()
     events = MatchEvent.objects.count()

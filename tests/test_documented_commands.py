@@ -147,6 +147,7 @@ HOW = {
     ".venv/bin/python bench/bots.py --celery --queries 600": Help(MINUTES),
     ".venv/bin/python bench/replay.py": Help(MINUTES),
     ".venv/bin/python bench/report.py": Help(MINUTES),
+    ".venv/bin/python bench/standings.py": Help(MINUTES),
     ".venv/bin/python bench/buzzrace.py --trials 2000": Help(MINUTES),
     ".venv/bin/python bench/speech.py": Help(MINUTES),
     ".venv/bin/python bench/bodies.py": Help(MINUTES),
