@@ -58,6 +58,7 @@ WARM_S = 20.0  # in a run shorter than STEADY_AFTER_S, RSS is fitted from this l
 STEADY_AFTER_S = 600.0  # the first ten minutes are warm-up: the steady figures come after them
 FIRST_S = 60.0  # the first minute, six matches starting at once
 SAMPLE_S = 30.0  # RSS sampled this often
+MARK_S = 600.0  # and printed for every process this often
 RESUME_POLL_S = 0.5  # a moderator looks for a pause this often
 STILL_S = 15.0  # play standing still this long makes the moderator press resume (words come every 0.2 s)
 BODY_MB = 20
@@ -490,6 +491,19 @@ def report_rss(samples: list) -> None:
             print(f"  {name:18} {points[0][1]:7.1f} -> {points[-1][1]:7.1f}   {slope:+8.1f} MiB/h  (target <= +5{since})")
         else:
             print(f"  {name:18} started again at {born / 60:.0f} min: too few samples after its own warm-up")
+    report_rss_marks(samples, names)
+
+
+def report_rss_marks(samples: list, names: list[str]) -> None:
+    """Each process's RSS at every MARK_S of the run, so a step at a fault shows apart from a steady slope."""
+    marks = [m * MARK_S for m in range(1, int(samples[-1][0] // MARK_S) + 1)]
+    if len(marks) < 2:
+        return
+    at = [min(samples, key=lambda sample: abs(sample[0] - mark))[1] for mark in marks]
+    print("  RSS (MiB) at " + ", ".join(f"{mark / 60:.0f}" for mark in marks) + " min")
+    for name in names:
+        print(f"  {name:18} " + " ".join(f"{usage[name]['rss'] / MIB:6.1f}" if usage.get(name) else "     -"
+                                          for usage in at))
 
 
 def main(argv=None) -> int:

@@ -51,6 +51,11 @@ def seed() -> dict:
     bots = [SeatSpec(NAMES["bot"] if tier == "6gib" else f"{tier} bot (simulated)", kind="bot", tier=tier,
                      config=dict(SIMULATED)) for tier in TIERS]
     teams = [TeamSpec(NAMES["humans"], [SeatSpec(NAMES["humans"], captain=True)]), TeamSpec(NAMES["rivals"], bots)]
+    # The station: a semi bot as long-named as a bot may be, on the team of people, keyed by a teammate there.
+    mate = SeatSpec(NAMES["bot"], kind="bot", tier="500mib", play={"buzz_mode": "semi"}, config=dict(SIMULATED))
+    codes["station"] = create_match_record(title="Long names, station", packet=packet, format_name="efficientqa",
+                                           overrides=slow, teams=[TeamSpec(NAMES["humans"], seats=[mate], kind="human"),
+                                                                  TeamSpec(NAMES["rivals"], kind="human")]).code
     for stage in ("phase3", "finished"):
         codes[stage] = staged_match(packet, stage, teams, overrides=slow, title=f"Long names, {stage}").code
     return {"user": USER, "password": PASSWORD, "matches": codes, "names": NAMES}

@@ -11,7 +11,9 @@ import pytest
 
 from tests.browser.conftest import _server_env, seeded_server
 from tests.browser.test_hall import assert_in_view, assert_no_scrolling
+from tests.browser.test_back_row import FLOOR_PX, assert_readable_from_the_back
 from tests.browser.test_live_match import expect, log_in, press_next, reveal, rule
+from tests.browser.test_station import box, seat_players
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
@@ -159,3 +161,26 @@ def test_the_box_score_the_replay_and_the_archive_fit_the_longest_names(names_se
     # On a phone the box score's table of ten numbers per player may scroll inside its card, as it
     # always has; a name never makes anything scroll.
     assert_no_sideways(page, page_path, inside=width >= 600)
+
+
+def test_the_station_fits_the_longest_player_name_and_a_long_named_teammates_key(names_server, open_page, tmp_path):
+    """A player as long-named as a join allows, seated at the station beside a semi bot of 60 characters: the key
+    for the bot is set, and the box, its two key lines and the seating form stay on screen at every size."""
+    server, code, names = names_server, names_server["matches"]["station"], names_server["names"]
+    station = open_page(*DESKTOP)
+    seat_players(station, server, code, [(names["humans"], 0)])
+    player = box(station, names["humans"])
+    player.locator(".set-bot-key").click()
+    station.keyboard.press("q")
+    expect(player.locator(".player-bot-keys")).to_have_text(f"{names['bot']}: key Q")
+    player.locator(".set-key").click()
+    station.keyboard.press("w")
+    expect(player.locator(".player-keys")).to_have_text("key W")
+    station.locator("details.station-seat summary").click()  # the seating form open too
+    for size in (DESKTOP, PROJECTOR, PHONE):
+        station.set_viewport_size({"width": size[0], "height": size[1]})
+        assert_no_sideways(station, f"the station at {size}")
+        if size in FLOOR_PX:
+            assert_readable_from_the_back(station, f"the station at {size}", FLOOR_PX[size])
+        station.screenshot(path=str(tmp_path / f"station-long-{size[0]}.png"), full_page=True)
+    print("screenshots:", tmp_path)

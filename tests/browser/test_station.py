@@ -11,6 +11,7 @@ import sqlite3
 
 import pytest
 
+from .axe_audit import audit_sizes
 from .test_back_row import FLOOR_PX, assert_readable_from_the_back
 from .test_live_match import expect, first_question, log_in, rule, watch
 
@@ -202,6 +203,14 @@ def test_a_player_presses_the_semi_ai_teammates_buzzer_with_a_key_of_their_own(e
     station.keyboard.press("q")
     expect(box(station, ANN)).to_have_attribute("data-state", "lit")
     expect(box(station, ANN).locator(".player-state")).to_have_text("pressed for Robo: Robo answers")
+    # The teammate's key line and the lit box, at every size: audited, read from the back, looked at.
+    sizes = {"desktop": (1920, 1080), "laptop": (1280, 720), "phone": (390, 844)}
+    assert audit_sizes(station, "the station with a key for Robo", sizes, shots=tmp_path) == []
+    for width, height in FLOOR_PX:
+        station.set_viewport_size({"width": width, "height": height})
+        assert_readable_from_the_back(station, f"the station with a key for Robo at {width}x{height}",
+                                      FLOOR_PX[(width, height)])
+    station.set_viewport_size({"width": 1920, "height": 1080})
     (buzz,) = buzzes(server, code)
     robo = next(seat for seat, name in station.evaluate(
         "Object.entries(window.exhibitionStation.seats.values().next().value.client.view.seats)"
