@@ -26,8 +26,13 @@ people's names, clauses with qualifiers, dates and spans, answers joined by "or"
 parsed as a match's first answer to a question parses it; the slowest kind is printed beside the 1 ms
 a judgement may take inside the conductor's write (it takes longer: the conductor judges beside).
 
+As a conductor (--conductor): every QANTA question new and judged once (its page, then the next question's
+page), as through a long event; the rate with the caches empty at the start, and what the caches hold as they
+fill (game/judging/memo.py bounds them).
+
     .venv/bin/python bench/judge.py [--show-misses N] [--seconds S]
     .venv/bin/python bench/judge.py --worst [--repeat N]
+    .venv/bin/python bench/judge.py --conductor
 """
 from __future__ import annotations
 
@@ -53,7 +58,7 @@ from intake.source import source_of_bytes  # noqa: E402
 from game.engine.rules import MAX_TEXT  # noqa: E402
 from intake.limits import ANSWER, TEXT  # noqa: E402
 from game.importers.qanta import parse  # noqa: E402
-from game.judging import lexicon  # noqa: E402
+from game.judging import lexicon, memo  # noqa: E402
 from game.judging.answerline import parse_answer_line  # noqa: E402
 from game.judging.candidates import candidates  # noqa: E402
 from game.judging.judge import judge  # noqa: E402
@@ -400,12 +405,55 @@ def worst_case(repeat: int) -> None:
           f"{'beside its writes (game/conductor/beside.py)' if worst > 1 else 'in the write'}.")
 
 
+def as_a_conductor(questions: list[dict], passes: int = 3) -> None:
+    """As a conductor judges through a long event: every question new and judged once, its page as a player says it
+    and the next question's page (a wrong answer), the buzz halfway. Each pass starts with the caches empty; the
+    rate is on the CPU clock (best pass), and a last pass under tracemalloc says what the caches hold as they fill."""
+    import gc
+    import tracemalloc
+    caches = memo.caches()
+    cases = []
+    for i, question in enumerate(questions):
+        words, following = tuple(question["text"].split()), questions[(i + 1) % len(questions)]
+        for said in (page_response(question), page_response(following)):
+            cases.append((said, question["answer"], question["text"], (len(words) // 2, words)))
+    judge("warm", "warm")  # the lexicon loaded once, as a conductor loads it at start
+    rates = []
+    for _ in range(passes):
+        for cache in caches:
+            cache.cache_clear()
+        start = time.process_time()
+        for said, answer, text, buzz in cases:
+            judge(said, answer, question_text=text, buzz=buzz)
+        rates.append(len(cases) / (time.process_time() - start))
+    print(f"as a conductor judges, every question new ({len(questions):,} questions, {len(cases):,} judgements, "
+          f"best of {passes} passes on the CPU clock): {max(rates):,.0f} judgements/s")
+    for cache in caches:
+        cache.cache_clear()
+    gc.collect()
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    marks = {len(cases) * k // 4 for k in (1, 2, 3, 4)}
+    for n, (said, answer, text, buzz) in enumerate(cases, 1):
+        judge(said, answer, question_text=text, buzz=buzz)
+        if n in marks:
+            gc.collect()
+            held = (tracemalloc.get_traced_memory()[0] - base) / 2**20
+            entries = sum(cache.cache_info().currsize for cache in caches)
+            print(f"  after {n:6,} judgements the caches hold {held:6.1f} MiB ({entries:,} entries)")
+    tracemalloc.stop()
+    bound = sum(cache.cache_info().maxsize or 0 for cache in caches)
+    print(f"  {len(caches)} caches, {bound:,} entries at most in all")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show-misses", type=int, default=3, help="examples printed per kind of miss")
     parser.add_argument("--seconds", type=float, default=10.0, help="how long each speed measurement runs, in all")
     parser.add_argument("--worst", action="store_true", help="only the worst case on the longest lines the limits allow")
     parser.add_argument("--repeat", type=int, default=5, help="with --worst: judgements of each pair of kinds")
+    parser.add_argument("--conductor", action="store_true",
+                        help="only the judge as a conductor uses it through a long event: its rate and its caches' memory")
     args = parser.parse_args()
     if args.worst:
         print(f"WordNet: {'loaded' if lexicon.index() is not None else lexicon.missing_reason()}")
@@ -417,6 +465,9 @@ def main() -> None:
     started = time.perf_counter()
     print(f"WordNet: {'loaded' if lexicon.available() else lexicon.missing_reason()} "
           f"({time.perf_counter() - started:.2f} s to load the noun index)")
+    if args.conductor:
+        as_a_conductor([q for name in QANTA_FILES for q in read_questions(data / "qanta" / name) if q["source"].get("page")])
+        return
     totals, kinds, examples = Counter(), Counter(), defaultdict(list)
     for name in QANTA_FILES:
         measure_qanta(data / "qanta" / name, args.show_misses, totals, kinds, examples)

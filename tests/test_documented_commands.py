@@ -143,6 +143,7 @@ HOW = {
         "tests/judging/test_learned_equivalence.py::test_rebuilding_from_the_shared_data_gives_the_file_in_the_repository"),
     ".venv/bin/python bench/judge.py": Help(MINUTES),
     ".venv/bin/python bench/judge.py --worst": Help(MINUTES),
+    ".venv/bin/python bench/judge.py --conductor": Help(MINUTES),
     ".venv/bin/python bench/bots.py": Help(MINUTES),
     ".venv/bin/python bench/bots.py --celery --queries 600": Help(MINUTES),
     ".venv/bin/python bench/replay.py": Help(MINUTES),

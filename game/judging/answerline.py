@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field, replace
-from functools import lru_cache
 
 from game.judging.normalize import clean_text
+from game.judging.memo import memo
 
 ACCEPT, PROMPT, REJECT = "accept", "prompt", "reject"
 MORE_SPECIFIC = "Can you be more specific?"
@@ -403,7 +403,7 @@ def _inherit_point(qualifier: str | None, previous: Clause | None) -> str | None
     return qualifier
 
 
-@lru_cache(maxsize=8192)
+@memo
 def parse_answer_line(raw: str) -> AnswerLine:
     """Parse one answer line; never raises, whatever the text."""
     text = clean_text(raw or "").replace("\xa0", " ")

@@ -6,12 +6,12 @@ rejection) or one reference answer, already in canonical words, with the clause 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 from anyascii import anyascii
 
 from game.judging.answerline import ACCEPT, REJECT, AnswerLine, Clause, implied_required, parse_answer_line
 from game.judging.normalize import articles, tokens
+from game.judging.memo import memo
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ def _candidate(text: str, kind: str, origin: str, clause: Clause | None = None, 
     return Candidate(text, tokens(text), kind, origin, clause, _words_of(parts), source, names=is_proper_name(text))
 
 
-@lru_cache(maxsize=8192)
+@memo
 def _parsed_candidates(line: AnswerLine) -> tuple[Candidate, ...]:
     return tuple(_from_line(line))
 
@@ -90,12 +90,12 @@ def _from_line(line: AnswerLine) -> list[Candidate]:
     return found
 
 
-@lru_cache(maxsize=8192)
+@memo
 def _line_candidates(raw: str) -> tuple[Candidate, ...]:
     return tuple(_from_line(parse_answer_line(raw)))
 
 
-@lru_cache(maxsize=8192)
+@memo
 def _reference_candidates(references: tuple[str, ...]) -> tuple[Candidate, ...]:
     found = [_candidate(ref, ACCEPT, "reference") for ref in references if tokens(ref)]
     return tuple(found + in_latin_letters(found))

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 from game.judging import lexicon
 from game.judging.answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine, parse_answer_line
@@ -24,6 +23,7 @@ from game.judging.open_domain import OPEN_DOMAIN, QUIZBOWL, another_person, read
 from game.judging.partial import covers_marked_part, more_than_answer, overlapping_answer, part_of_answer, place_conflict
 from game.judging.quantities import conflicting_date
 from game.judging.qualifiers import Buzz, in_force
+from game.judging.memo import memo
 
 _PARENTHETICAL = re.compile(r"\s*\([^)]*\)")
 # Where a description of the answer starts: ", the president of ...", ", who ...", " - a city in ...".
@@ -124,7 +124,7 @@ def _synonym(said: tuple[str, ...], candidate: Candidate, question_text: str | N
     return not (candidate.names and set(said) & set(candidate.words) and looks_like_person(candidate.text, question_text))
 
 
-@lru_cache(maxsize=65536)
+@memo
 def _same_sense(said: tuple[str, ...], wanted: tuple[str, ...]) -> bool:
     if said == wanted or {w for w in said if is_number(w)} != {w for w in wanted if is_number(w)} and any(
             is_number(w) for w in said):
@@ -179,7 +179,7 @@ def _rule(response, said, candidate, comparison, line, references, question_text
     return overlapping_answer(response, said, candidate, comparison, question_text)
 
 
-@lru_cache(maxsize=16384)
+@memo
 def _initials_with_articles(text: str) -> frozenset[str]:
     """ "lotr" for "The Lord of the Rings": the first letters of every word, articles inside it included, with and
     without a leading article (the judge's other initials leave articles out)."""

@@ -28,6 +28,8 @@ from pathlib import Path
 
 from serving import environment
 
+from game.judging.memo import memo
+
 log = logging.getLogger(__name__)
 
 WORDNET_DIR = environment.read("EXHIBITION_WORDNET_DIR")  # `make wordnet` runs this module without Django's settings
@@ -231,7 +233,7 @@ def lies_in(key: str, whole: str) -> bool:
     return data is not None and whole in data["within"].get(key, ())
 
 
-@lru_cache(maxsize=65536)
+@memo
 def place_of(word: str) -> frozenset:
     """The names of the place an adjective or people's name belongs to: "italian" -> {"italy", "italia"};
     "egyptians" -> {"egypt", ...}; empty for other words."""
@@ -245,7 +247,7 @@ def place_of(word: str) -> frozenset:
     return frozenset()
 
 
-@lru_cache(maxsize=65536)
+@memo
 def different_words(a: str, b: str) -> bool:
     """Whether WordNet knows both as nouns with no sense in common ("grandfather", "grandmother"):
     then one is no misspelling of the other."""
@@ -259,7 +261,7 @@ def _people_set() -> frozenset:
     return frozenset(data.get("people", ())) if data else frozenset()
 
 
-@lru_cache(maxsize=65536)
+@memo
 def people(key: str) -> frozenset:
     """The people (WordNet senses) a full name written with underscores names: "john_quincy_adams" -> one sense."""
     known = _people_set()
@@ -273,7 +275,7 @@ def people_called(word: str) -> tuple[tuple[int, str], ...]:
     return tuple(tuple(entry) for entry in data.get("single_names", {}).get(word, ())) if data else ()
 
 
-@lru_cache(maxsize=65536)
+@memo
 def is_common(word: str) -> bool:
     """Whether WordNet knows the word only as a common noun or an adjective, never as a name: "lied", "peace",
     "linear"; not "koran", "mecca" (a name too)."""
@@ -300,7 +302,7 @@ def _base_forms(key: str) -> list[str]:
     return found
 
 
-@lru_cache(maxsize=65536)
+@memo
 def senses(key: str) -> tuple[int, ...]:
     """The noun senses of a phrase written with underscores, most frequent first; () if none."""
     data = index()
@@ -341,7 +343,7 @@ def _above(senses_: tuple[int, ...], link: str) -> dict[int, int]:
     return reached
 
 
-@lru_cache(maxsize=65536)
+@memo
 def relation(a: str, b: str, link: str) -> int:
     """How many links of one kind ("hypernyms": a kind of; "groups": a member of) lead from one phrase's first
     senses to the other's, either way: 1 for "poodle" and "dog" (hypernyms), or for "dog" and "canis" (groups);

@@ -9,13 +9,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
-from functools import lru_cache
 
 from rapidfuzz.distance import OSA
 
 from game.judging import lexicon
 from game.judging.names import is_given_name
 from game.judging.numbers import decade, is_number
+from game.judging.memo import memo
 
 # Words that carry no identity of their own inside an answer ("Battle of Hastings").
 FUNCTION_WORDS = frozenset({"of", "and", "in", "on", "for", "to", "by", "at", "from", "with", "or", "as"})
@@ -54,7 +54,7 @@ _IRREGULAR = {
 }
 
 
-@lru_cache(maxsize=65536)
+@memo
 def stem(word: str) -> str:
     """An inflectional stem: plurals and -ed/-ing forms meet ("lions"/"lion", "churches"/"church").
 
@@ -86,7 +86,7 @@ _DERIVATIONS = (
 )
 
 
-@lru_cache(maxsize=65536)
+@memo
 def deep_stem(word: str) -> str:
     """A derivational stem, for lines that accept "word forms": "superconductivity" -> "superconduct"."""
     word = stem(word)
@@ -121,7 +121,7 @@ def _is_subsequence(short: str, long: str) -> bool:
     return all(char in letters for char in short)
 
 
-@lru_cache(maxsize=65536)
+@memo
 def abbreviates(short: str, long: str) -> bool:
     """ "cm" for "centimeter", "st" for "saint": a short form spelt from the word's own letters."""
     if not (short and long and len(short) < len(long) and short[0] == long[0]):
@@ -183,7 +183,7 @@ _DIGRAPHS = (("tch", "c"), ("sch", "s"), ("ph", "f"), ("kh", "h"), ("ch", "c"), 
              ("j", "y"), ("y", "i"))
 
 
-@lru_cache(maxsize=65536)
+@memo
 def sound(word: str) -> str:
     """A name as transliterations hear it: a digraph as one letter, no final "h" after a vowel (an Arabic or Hebrew
     ending some spell and some leave out: "makkah"/"mecca", "kabah"/"kaaba"), no doubled letters."""
@@ -198,7 +198,7 @@ def sound(word: str) -> str:
     return out
 
 
-@lru_cache(maxsize=65536)
+@memo
 def skeleton(word: str) -> str:
     """The consonants of a name as transliterations keep them: "muhammad"/"mohamad" -> "mhmd"."""
     heard = sound(word)
@@ -216,7 +216,7 @@ _SPELLINGS = ((re.compile(r"our(s?)$"), r"or\1"), (re.compile(r"([^aeiou])re(s?)
               (re.compile(r"ll(ed|ing|er)$"), r"l\1"), (re.compile(r"ogue$"), "og"), (re.compile(r"ence$"), "ense"))
 
 
-@lru_cache(maxsize=65536)
+@memo
 def american(word: str) -> str:
     """One spelling for the British and American forms of a word."""
     if len(word) < 5:
@@ -242,7 +242,7 @@ def is_variant(said: str, wanted: str) -> bool:
     return min(edit_distance(said, wanted, limit), edit_distance(heard, meant, limit)) <= limit
 
 
-@lru_cache(maxsize=131072)
+@memo
 def word_match(said: str, wanted: str, names: bool = False, forms: bool = False) -> str | None:
     """How one response word meets one answer word, or None; `names` allows transliterations, `forms` any form
     of the word (the line says "or word forms": "transport" for "transportation"), typos still read as typos."""
@@ -404,7 +404,7 @@ def _slip_in_complete(said: str, wanted: str, answer: tuple[str, ...], pairs: li
     return edit_distance(said, wanted, 1) <= 1 and not lexicon.different_words(said, wanted)
 
 
-@lru_cache(maxsize=65536)
+@memo
 def _starts(words: tuple[str, ...], names: bool) -> frozenset[str]:
     found = {word[0] for word in words} | {word[1] for word in words if len(word) > 5}  # a first letter lost
     return frozenset(found | {skeleton(word)[:1] for word in words} if names else found)
@@ -419,7 +419,7 @@ def _may_meet(said: tuple[str, ...], wanted: tuple[str, ...], names: bool) -> bo
     return any(is_number(w) for w in said) and any(is_number(w) for w in wanted)
 
 
-@lru_cache(maxsize=32768)
+@memo
 def compare(said: tuple[str, ...], wanted: tuple[str, ...], names: bool = False, forms: bool = False) -> Comparison:
     """Pair the response's words with the answer's, best matches first, order free.
 

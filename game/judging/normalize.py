@@ -9,9 +9,9 @@ import html
 import re
 import string
 import unicodedata
-from functools import lru_cache
 
 from game.judging.numbers import dates_to_month_first, numbers_to_digits, spell_numeric_dates
+from game.judging.memo import memo
 
 ARTICLES = frozenset({"a", "an", "the"})
 _SQUAD_PUNCT = set(string.punctuation)
@@ -82,7 +82,7 @@ def _merge_initials(words: list[str]) -> list[str]:
     return out
 
 
-@lru_cache(maxsize=65536)
+@memo
 def _words(text: str) -> tuple[str, ...]:
     text = spell_numeric_dates(fold(text)).replace("&", " and ")
     text = _POSSESSIVE.sub("", text).replace("'", "")
@@ -97,7 +97,7 @@ def spelled_words(text: str) -> tuple[str, ...]:
     return _words(text)
 
 
-@lru_cache(maxsize=65536)
+@memo
 def tokens(text: str) -> tuple[str, ...]:
     """The canonical words of a text, articles dropped, numbers and dates in one form."""
     words = _words(text)

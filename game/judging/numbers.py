@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from functools import lru_cache
+
+from game.judging.memo import memo
 
 _UNITS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
 _TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
@@ -139,14 +140,14 @@ def short_forms(tokens: list[str]) -> list[str]:
     return out
 
 
-@lru_cache(maxsize=65536)
+@memo
 def decade(token: str) -> tuple[int, bool] | None:
     """ "1980s" -> (1980, True); "80s" -> (80, False): the decade and whether its century is given."""
     match = _DECADE.match(token)
     return (int(match.group(1)), len(match.group(1)) == 4) if match else None
 
 
-@lru_cache(maxsize=65536)
+@memo
 def is_number(token: str) -> bool:
     return token.isdigit() or bool(_DECIMAL_NUMBER.match(token)) or decade(token) is not None
 

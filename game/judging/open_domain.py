@@ -9,7 +9,6 @@ its negative twin (the date outside the span, another person of the surname, "No
 """
 from __future__ import annotations
 
-from functools import lru_cache
 
 from game.judging import lexicon
 from game.judging.answerline import ACCEPT, MORE_SPECIFIC, PROMPT, REJECT, AnswerLine
@@ -21,6 +20,7 @@ from game.judging.normalize import tokens
 from game.judging.numbers import is_number
 from game.judging.spans import AROUND, APART, INSIDE, SAME, period, relation, describe
 from game.judging.vocabulary import COMPASS_ADJECTIVES, NARROWING_KINDS, RANKS, REFERENT_CHANGING, is_generic
+from game.judging.memo import memo
 
 OPEN_DOMAIN, QUIZBOWL = "open-domain", "quizbowl"
 RULES = (OPEN_DOMAIN, QUIZBOWL)
@@ -164,7 +164,7 @@ def _narrower_elsewhere(mine, theirs, candidate, pool) -> str | None:
     return None
 
 
-@lru_cache(maxsize=16384)
+@memo
 def _person(words: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     """(given names, surname) of a name's canonical words without the ranks and titles before it."""
     start = 0
@@ -181,7 +181,7 @@ def _person(words: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]] |
     return words[:cut], words[cut:]
 
 
-@lru_cache(maxsize=16384)
+@memo
 def _person_like(text: str, question_text: str | None) -> bool:
     """names.looks_like_person, kept: each reading asks it of every reference."""
     return looks_like_person(text, question_text)

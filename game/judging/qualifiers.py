@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from game.judging.match import stem
 from game.judging.normalize import tokens
+from game.judging.memo import memo
 
 _QUOTED = re.compile(r"[\"“']([^\"”']+)[\"”']")
 _BEFORE = re.compile(r"^(?:only\s+)?(?:before|until|till|prior\s+to|up\s+to)\b\s*(.*)$", re.I)
@@ -40,7 +40,7 @@ class Buzz:
         return self.words[: self.read]
 
 
-@lru_cache(maxsize=4096)
+@memo
 def _stems(text: str) -> tuple[str, ...]:
     return tuple(stem(word) for word in tokens(text))
 

@@ -7,9 +7,9 @@ response's stretch stands to a reference's: the same, inside it, around it, or a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from game.judging.numbers import MONTHS, decade
+from game.judging.memo import memo
 
 # Words that make a date approximate without moving it ("around 640 BCE", "c. 1650").
 APPROXIMATORS = frozenset("around about circa c ca approximately approx roughly nearly some sometime".split())
@@ -142,7 +142,7 @@ def _read(words: tuple[str, ...]) -> tuple[list[_Point], bool] | None:
     return points, approximate
 
 
-@lru_cache(maxsize=16384)
+@memo
 def period(words: tuple[str, ...]) -> Period | None:
     """The stretch of time canonical words name, or None when they are not (only) a date: "may to august 1650"
     is May 1 to August 31, 1650; "around 640 bce" the year 640 BC, approximately; "1812 overture" no date."""
