@@ -405,42 +405,50 @@ def worst_case(repeat: int) -> None:
           f"{'beside its writes (game/conductor/beside.py)' if worst > 1 else 'in the write'}.")
 
 
-def as_a_conductor(questions: list[dict], passes: int = 3) -> None:
-    """As a conductor judges through a long event: every question new and judged once, its page as a player says it
-    and the next question's page (a wrong answer), the buzz halfway. Each pass starts with the caches empty; the
-    rate is on the CPU clock (best pass), and a last pass under tracemalloc says what the caches hold as they fill."""
+def as_a_conductor(questions: list[dict], nq_rows: list[dict], passes: int = 3) -> None:
+    """As a conductor judges through a long event: every question new and judged once. A tossup: its page as a
+    player says it and the next question's page (a wrong answer), the buzz halfway; an NQ question (open-domain
+    rules): its last reference and the next question's answer. Each pass starts with the caches empty; the rates
+    are on the CPU clock (best pass), and a last pass under tracemalloc says what the caches hold as they fill."""
     import gc
     import tracemalloc
     caches = memo.caches()
-    cases = []
+    tossups, short = [], []
     for i, question in enumerate(questions):
         words, following = tuple(question["text"].split()), questions[(i + 1) % len(questions)]
         for said in (page_response(question), page_response(following)):
-            cases.append((said, question["answer"], question["text"], (len(words) // 2, words)))
+            tossups.append((said, {"answer_line": question["answer"], "question_text": question["text"],
+                                   "buzz": (len(words) // 2, words)}))
+    for row, following in zip(nq_rows, nq_rows[1:] + nq_rows[:1]):
+        for said in (row["answer"][-1], following["answer"][0]):
+            short.append((said, {"references": row["answer"], "question_text": row["question"]}))
     judge("warm", "warm")  # the lexicon loaded once, as a conductor loads it at start
-    rates = []
-    for _ in range(passes):
-        for cache in caches:
-            cache.cache_clear()
-        start = time.process_time()
-        for said, answer, text, buzz in cases:
-            judge(said, answer, question_text=text, buzz=buzz)
-        rates.append(len(cases) / (time.process_time() - start))
-    print(f"as a conductor judges, every question new ({len(questions):,} questions, {len(cases):,} judgements, "
-          f"best of {passes} passes on the CPU clock): {max(rates):,.0f} judgements/s")
+    for name, cases in (("tossups", tossups), ("NQ questions, open-domain", short)):
+        rates = []
+        for _ in range(passes):
+            for cache in caches:
+                cache.cache_clear()
+            start = time.process_time()
+            for said, given in cases:
+                judge(said, **given)
+            rates.append(len(cases) / (time.process_time() - start))
+        print(f"as a conductor judges, every question new: {len(cases) // 2:,} {name}, {len(cases):,} judgements "
+              f"(best of {passes} passes on the CPU clock): {max(rates):,.0f} judgements/s")
     for cache in caches:
         cache.cache_clear()
     gc.collect()
     tracemalloc.start()
     base = tracemalloc.get_traced_memory()[0]
+    cases = tossups + short
     marks = {len(cases) * k // 4 for k in (1, 2, 3, 4)}
-    for n, (said, answer, text, buzz) in enumerate(cases, 1):
-        judge(said, answer, question_text=text, buzz=buzz)
+    for n, (said, given) in enumerate(cases, 1):
+        judge(said, **given)
         if n in marks:
             gc.collect()
             held = (tracemalloc.get_traced_memory()[0] - base) / 2**20
             entries = sum(cache.cache_info().currsize for cache in caches)
-            print(f"  after {n:6,} judgements the caches hold {held:6.1f} MiB ({entries:,} entries)")
+            print(f"  after {n:6,} judgements (the tossups', then the NQ questions') the caches hold {held:6.1f} MiB "
+                  f"({entries:,} entries)")
     tracemalloc.stop()
     bound = sum(cache.cache_info().maxsize or 0 for cache in caches)
     print(f"  {len(caches)} caches, {bound:,} entries at most in all")
@@ -466,7 +474,9 @@ def main() -> None:
     print(f"WordNet: {'loaded' if lexicon.available() else lexicon.missing_reason()} "
           f"({time.perf_counter() - started:.2f} s to load the noun index)")
     if args.conductor:
-        as_a_conductor([q for name in QANTA_FILES for q in read_questions(data / "qanta" / name) if q["source"].get("page")])
+        nq_rows = [json.loads(line) for line in (data / "nq-open" / NQ_FILES[0]).read_text().splitlines() if line.strip()]
+        as_a_conductor([q for name in QANTA_FILES for q in read_questions(data / "qanta" / name) if q["source"].get("page")],
+                       nq_rows)
         return
     totals, kinds, examples = Counter(), Counter(), defaultdict(list)
     for name in QANTA_FILES:
