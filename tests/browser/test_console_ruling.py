@@ -15,6 +15,54 @@ from .test_live_match import answer, expect, join, log_in, miss, press_next, rev
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
 PASS_THROUGH = ("ack", "error", "pong")  # a command's answer reaches the console at once, even while frames wait
+FLOW_BUTTONS = ("#btn-next", "#btn-undo", "#btn-pause", "#btn-end")
+
+
+def test_the_consoles_keys_wait_for_the_match_they_act_on(exhibition_server, open_page):
+    """Connected but not yet sent the match (the welcome came, the snapshot is on its way), the console's
+    buttons are disabled and N starts nothing; once the snapshot is in, Start is offered. A moderator who
+    presses N on a page just opened is never left with a start that silently went nowhere."""
+    server, code = exhibition_server, exhibition_server["matches"]["ruling"]
+    moderator = open_page(1440, 900)
+    held, sent, route = [], [], {"socket": None, "hold": True}
+
+    def console_socket(ws):
+        upstream = ws.connect_to_server()
+
+        def up(message):
+            sent.append(message)
+            upstream.send(message)
+
+        def down(message):
+            frame = json.loads(message) if isinstance(message, str) else {}
+            if route["hold"] and frame.get("type") not in ("welcome", *PASS_THROUGH):
+                held.append(message)
+            else:
+                ws.send(message)
+
+        ws.on_message(up)
+        upstream.on_message(down)
+        route["socket"] = ws
+
+    moderator.route_web_socket(re.compile(r"/ws/m/[^/]+/moderate"), console_socket)
+    log_in(moderator, server, f"/m/{code}/moderate")  # waits for "connected": the welcome
+    for _ in range(100):
+        if any('"snapshot"' in message for message in held):
+            break
+        moderator.wait_for_timeout(100)
+    assert any('"snapshot"' in message for message in held), "the server sent the console its snapshot"
+    for button in FLOW_BUTTONS:
+        expect(moderator.locator(button)).to_be_disabled()
+    moderator.keyboard.press("n")
+    moderator.wait_for_timeout(500)
+    assert not [m for m in sent if '"start"' in m], "N pressed before the console knew the match sent nothing"
+
+    route["hold"] = False
+    for message in held:
+        route["socket"].send(message)
+    expect(moderator.locator("#btn-next")).to_be_enabled()
+    expect(moderator.locator("#btn-next")).to_contain_text("Start match")
+    expect(moderator.locator("#btn-end")).to_be_disabled()  # nothing to end before the start
 
 
 def test_a_captains_answer_between_the_moderators_look_and_key_is_refused_and_the_console_says_why(
