@@ -59,11 +59,13 @@ STEADY_AFTER_S = 600.0  # the first ten minutes are warm-up: the steady figures 
 FIRST_S = 60.0  # the first minute, six matches starting at once
 SAMPLE_S = 30.0  # RSS sampled this often
 MARK_S = 600.0  # and printed for every process this often
+SETTLE_S = 60.0  # after a fault, RSS is fitted again from this long after it (the matches resume within seconds)
 RESUME_POLL_S = 0.5  # a moderator looks for a pause this often
 STILL_S = 15.0  # play standing still this long makes the moderator press resume (words come every 0.2 s)
 BODY_MB = 20
 UPLOAD_EVERY_S = 5.0
 MIB = 1024 * 1024
+WITHOUT = ("flood", "forger", "uploader", "faults")  # what --without can leave out
 
 
 SCORES = r"""
@@ -267,13 +269,15 @@ async def run(args) -> int:
                                                      "-Q", f"bots.{tier}", "-n", f"{tier}@%h", "--concurrency", "1",
                                                      "--loglevel", "WARNING"))
         await stack.wait_ready(ports, timeout=300 if stack.traced else 60)  # traced, Django starts slowly
-        print(f"soak: {args.minutes:g} min, {slots} matches at a time, 2 web processes, 2 conductors, a bot worker a tier")
+        print(f"soak: {args.minutes:g} min, {slots} matches at a time, 2 web processes, 2 conductors, a bot worker a tier"
+              + (f"; without {', '.join(sorted(args.without))}" if args.without else ""))
         began, began_ms = time.monotonic(), now_ms()
         until = began + args.minutes * 60
         out = {"buzzes": [], "late": {}, "gaps": 0, "played": [], "failed": [], "round_trips": [], "resumes": [],
                "heard": []}
         mischief = {"flood": collections.Counter(), "forger": collections.Counter(), "uploader": collections.Counter()}
-        flooder = await asyncio.create_subprocess_exec(
+        left_out = set(args.without)
+        flooder = None if "flood" in left_out else await asyncio.create_subprocess_exec(
             sys.executable, str(Path(__file__).with_name("abuse.py")), "--flood-worker",
             json.dumps({"ports": ports, "code": info["flooded"], "token": info["token"], "seconds": args.minutes * 60}),
             stdout=asyncio.subprocess.PIPE)
@@ -281,9 +285,12 @@ async def run(args) -> int:
         number = itertools.count()
         samples, faults = [], []
         sampler = asyncio.get_running_loop().create_task(sample_rss(stack, began, samples, args.minutes * 60))
-        await asyncio.gather(strike(stack, began, args.minutes * 60, faults),
-                             forger(ports[0], info, until, mischief["forger"]),
-                             uploader(ports, until, mischief["uploader"]),
+        beside = {"faults": strike(stack, began, args.minutes * 60, faults),
+                  "forger": forger(ports[0], info, until, mischief["forger"]),
+                  "uploader": uploader(ports, until, mischief["uploader"])}
+        for name in left_out & set(beside):
+            beside.pop(name).close()  # never started
+        await asyncio.gather(*beside.values(),
                              *(play_slot(ports, info, pending, until, out, number) for _ in range(slots)))
         sampler.cancel()
         if stack.traced:
@@ -295,12 +302,13 @@ async def run(args) -> int:
         for tier in TIERS:
             if stack.procs[f"bots-{tier}"].poll() is not None:
                 print(f"The {tier} bot worker exited:\n{stack.log_tail(f'bots-{tier}')}")
-        mischief["flood"].update(json.loads((await flooder.communicate())[0].decode().strip().splitlines()[-1]))
+        if flooder:
+            mischief["flood"].update(json.loads((await flooder.communicate())[0].decode().strip().splitlines()[-1]))
         scores = stack.django(SCORES, {"ids": out["played"]}, "scores")
         report(out, scores, mischief, time.monotonic() - began)
         report_faults(faults, out["resumes"], out["heard"], began_ms)
         report_first_minute(out["round_trips"], faults, out["resumes"], began_ms, args.minutes * 60)
-        report_rss(samples)
+        report_rss(samples, [(fault["at"] - began_ms) / 1000 for fault in faults])
         if stack.traced:
             report_growth(stack.traced)
         if args.summary:
@@ -468,9 +476,29 @@ def fit_per_hour(points: list[tuple[float, float]]) -> float | None:
     return sum((x - mx) * (y - my) for x, y in points) / sxx * 3600 if sxx else None
 
 
-def report_rss(samples: list) -> None:
+def fit_between_faults(points: list[tuple[float, float]], cuts: list[float]) -> tuple[float | None, list]:
+    """The slope in MiB an hour of (seconds, MiB) points fitted within the stretches between cuts (the
+    faults, in seconds), each stretch at a level of its own and starting SETTLE_S after its cut; and the
+    step at each cut with a stretch on both sides, [(cut, MiB)]: the levels' difference there. A process
+    that gains a few MiB once, as it reconnects or takes over a peer's matches, is told apart from one
+    that keeps growing."""
+    bounds = [-float("inf"), *sorted(cuts), float("inf")]
+    stretches = [[(x, y) for x, y in points if bounds[i] + SETTLE_S <= x < bounds[i + 1]] for i in range(len(bounds) - 1)]
+    means = [(sum(x for x, _ in st) / len(st), sum(y for _, y in st) / len(st)) if st else None for st in stretches]
+    sxy = sum((x - m[0]) * (y - m[1]) for st, m in zip(stretches, means) if m for x, y in st)
+    sxx = sum((x - m[0]) ** 2 for st, m in zip(stretches, means) if m for x, _ in st)
+    if not sxx:
+        return None, []
+    slope = sxy / sxx  # MiB a second
+    steps = [(cut, (means[i + 1][1] + slope * (cut - means[i + 1][0])) - (means[i][1] + slope * (cut - means[i][0])))
+             for i, cut in enumerate(bounds[1:-1]) if means[i] and means[i + 1]]
+    return slope * 3600, steps
+
+
+def report_rss(samples: list, cuts: list[float]) -> None:
     """Each long-lived process's RSS growth an hour, fitted to the samples after STEADY_AFTER_S (after
-    WARM_S when the run is shorter). A process restarted by a fault is a process of its own."""
+    WARM_S when the run is shorter), and fitted between the faults (cuts, seconds into the run) with the
+    step at each. A process restarted by a fault is a process of its own."""
     run_s = samples[-1][0]
     steady_from = STEADY_AFTER_S if run_s >= STEADY_AFTER_S + 5 * SAMPLE_S else WARM_S
     kept = [(t, usage) for t, usage in samples if t >= steady_from]
@@ -487,8 +515,13 @@ def report_rss(samples: list) -> None:
         points = [(t, usage[name]["rss"] / MIB) for t, usage in kept if usage.get(name) and t >= own]
         slope = fit_per_hour(points)
         since = f", started again at {born / 60:.0f} min: from {own / 60:.0f} min" if own > steady_from else ""
+        between, steps = fit_between_faults(points, cuts)
+        apart = "" if between is None or not steps else (
+            f"; between the faults {between:+.1f} MiB/h, steps " + ", ".join(f"{mib:+.1f} at {cut / 60:.0f} min"
+                                                                           for cut, mib in steps))
         if slope is not None:
-            print(f"  {name:18} {points[0][1]:7.1f} -> {points[-1][1]:7.1f}   {slope:+8.1f} MiB/h  (target <= +5{since})")
+            print(f"  {name:18} {points[0][1]:7.1f} -> {points[-1][1]:7.1f}   {slope:+8.1f} MiB/h  "
+                  f"(target <= +5{since}{apart})")
         else:
             print(f"  {name:18} started again at {born / 60:.0f} min: too few samples after its own warm-up")
     report_rss_marks(samples, names)
@@ -514,6 +547,9 @@ def main(argv=None) -> int:
                              "what grew in each (slows them: its RSS and round trips are not the untraced ones)")
     parser.add_argument("--matches", type=int, default=6, choices=range(1, 13), metavar="1-12",
                         help="matches played at a time")
+    parser.add_argument("--without", action="append", default=[], choices=WITHOUT, metavar="NAME",
+                        help="leave out one of " + ", ".join(WITHOUT) + " (repeatable), to see what a growth or a "
+                             "delay comes with by alternating runs with and without it")
     parser.add_argument("--summary", metavar="FILE", help="also write the run's counts (matches, gaps, scores, faults, "
                                                           "mischief) to FILE as JSON")
     return asyncio.run(run(parser.parse_args(argv)))
