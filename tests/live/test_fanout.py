@@ -15,15 +15,16 @@ import pytest
 
 from game.conductor.groups import SPECTATOR, match_group
 from game.live.consumers import SpectatorSocket
-from game.live.fanout import CLOSE_TOO_SLOW, TOO_SLOW, QueuedWriter, hub
+from game.live.fanout import CLOSE_TOO_SLOW, SLOW_SOCKET_FRAMES, TOO_SLOW, QueuedWriter, hub
 
 
 def frame(seq: int) -> list:
     return [seq, json.dumps({"seq": seq, "t": seq, "type": "word_revealed", "data": {"index": seq}})]
 
 
-def socket_with(send_text, code: str) -> SpectatorSocket:
-    """A watcher's socket past its hello: it has seq 0 and writes through a queue to `send_text`."""
+def socket_with(send_text, code: str, limit: int = 5) -> SpectatorSocket:
+    """A watcher's socket past its hello: it has seq 0 and writes through a queue to `send_text`, closed as
+    too slow past `limit` frames waiting (few here, so the slow-socket tests need few frames)."""
     sock = SpectatorSocket()
     sock.scope, sock.code, sock.key, sock.socket_id = {}, code, SPECTATOR, f"s{id(sock)}"
     sock.last_sent, sock.holding = 0, None
@@ -33,7 +34,7 @@ def socket_with(send_text, code: str) -> SpectatorSocket:
         sock.closed_with.append(message)
 
     sock.base_send = base_send
-    sock.writer = QueuedWriter(send_text, sock._too_slow, limit=5)
+    sock.writer = QueuedWriter(send_text, sock._too_slow, limit=limit)
     return sock
 
 
@@ -215,8 +216,9 @@ async def test_a_big_room_written_in_slices_gets_every_delivery_in_order(channel
 # -- one message per match, every audience in it -------------------------------------------------------
 
 def socket_of(cls, send_text, code: str, key: str, team: str | None = None):
-    """A socket of any audience past its hello, writing through a queue to `send_text`."""
-    sock = socket_with(send_text, code)
+    """A socket of any audience past its hello, writing through a queue to `send_text` with the servers' own
+    bound: the play-out delay can hand it several writes' frames at once, which is not falling behind."""
+    sock = socket_with(send_text, code, limit=SLOW_SOCKET_FRAMES)
     sock.__class__, sock.key, sock.team = cls, key, team
     return sock
 
