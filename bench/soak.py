@@ -468,12 +468,7 @@ def fmt(ms) -> str:
 
 def fit_per_hour(points: list[tuple[float, float]]) -> float | None:
     """The least-squares slope of (seconds, MiB) points, in MiB an hour."""
-    if len(points) < 2:
-        return None
-    n = len(points)
-    mx, my = sum(x for x, _ in points) / n, sum(y for _, y in points) / n
-    sxx = sum((x - mx) ** 2 for x, _ in points)
-    return sum((x - mx) * (y - my) for x, y in points) / sxx * 3600 if sxx else None
+    return fit_between_faults(points, [])[0]
 
 
 def fit_between_faults(points: list[tuple[float, float]], cuts: list[float]) -> tuple[float | None, list]:
