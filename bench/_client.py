@@ -5,15 +5,23 @@ the client's own event loop lag (its share of every number the bench prints).
 from __future__ import annotations
 
 import asyncio
+import collections
 import json
-import os
 import time
+import uuid
 
 CONNECT_CONCURRENCY = 20
 STEP_TIMEOUT = 30.0  # seconds any single wait may take before the run is given up
 FAULT_TIMEOUT = 90.0  # a fault run waits this long for the pause and for every socket to come back
 RETRY_S = 2.0  # a command with no answer is sent again (same id) after this, as the browser does
 TRY_AGAIN = ("busy", "slow_down", "unavailable")
+
+
+def new_command_id() -> str:
+    """A command's id, random as the browser's (static/js/match-socket.js): the server answers a known id with
+    the answer it kept, whatever the command, so ids drawn from a counter that concurrent commands share
+    (the moderator's next and its resume in a fault) gave one command the other's answer."""
+    return uuid.uuid4().hex
 
 
 def now_ms() -> float:
@@ -41,6 +49,7 @@ class Sock:
         self.waiters: list[tuple] = []
         self.refs = 0
         self.closes: list[str] = []
+        self.answers: collections.deque = collections.deque(maxlen=6)  # (command, id, how it was answered), latest last
         self.failed_opens = 0  # connection attempts that failed before one succeeded
         self.closed_by: str | None = None
         self.closing = False
@@ -184,7 +193,7 @@ class Sock:
         """Send a command; (reply frame, sent ms, reply received ms). With retry, it is sent again with
         the same id until it is answered with anything but "try again", as the browser does; each
         "try again" (or no answer in time) is counted by its code in `refusals` (a Counter) if given."""
-        command_id = f"bench-{self.name}-{self.refs + 1}-{os.getpid()}"
+        command_id = new_command_id()
         first_sent = None
         end = time.monotonic() + (FAULT_TIMEOUT if retry else STEP_TIMEOUT)
         while True:
@@ -197,7 +206,8 @@ class Sock:
             try:
                 await self.ws.send(json.dumps({"type": kind, "data": data or {}, "ref": ref, "id": command_id}))
                 frame, received = await asyncio.wait_for(future, RETRY_S if retry else STEP_TIMEOUT)
-            except Exception:
+            except Exception as problem:
+                self.answers.append((kind, command_id, type(problem).__name__))
                 if not retry or time.monotonic() > end:
                     raise
                 if refusals is not None:
@@ -209,11 +219,12 @@ class Sock:
                 if future.done() and not future.cancelled():
                     future.exception()  # read: a close that raced the send was raised above, not to be logged again
             code = frame["data"].get("code") if frame.get("type") == "error" else None
+            self.answers.append((kind, command_id, code or frame.get("type")))
             if retry and code in (*TRY_AGAIN, *self.wait_out) and time.monotonic() < end:
                 if refusals is not None:
                     refusals[code] += 1
                 if code in self.wait_out:  # a refusal is kept under its id: only a new id is decided again
-                    command_id = f"bench-{self.name}-{self.refs + 1}-{os.getpid()}"
+                    command_id = new_command_id()
                 await asyncio.sleep(0.2)
                 continue
             return frame, first_sent, received

@@ -220,7 +220,7 @@ class Stack:
                           "\n".join(self.log_tail(n) for n in self.procs))
 
     def usage(self) -> dict:
-        """Resident memory (bytes) and CPU seconds so far of each server process."""
+        """Resident memory (bytes; "anon": of it, what no file backs) and CPU seconds so far of each server process."""
         import psutil
 
         out = {}
@@ -228,7 +228,8 @@ class Stack:
             try:
                 p = psutil.Process(pid)
                 cpu = p.cpu_times()
-                out[name] = {"rss": p.memory_info().rss, "cpu": cpu.user + cpu.system,
+                memory = p.memory_info()  # shared: the resident pages of files (code, libraries) and of shared memory
+                out[name] = {"rss": memory.rss, "anon": memory.rss - memory.shared, "cpu": cpu.user + cpu.system,
                              "conductor_cpu": conductor_threads_cpu(p)}
             except psutil.Error:
                 out[name] = None

@@ -260,6 +260,7 @@ class Room:
 
     def __init__(self, number: int, mod: Sock, teams: list[list[Sock]], watchers: Watchers):
         self.number, self.mod, self.teams, self.watchers = number, mod, teams, watchers
+        self.step = "opening"  # what play_room is waiting for, named when a step fails
 
     @property
     def socks(self) -> list[Sock]:
@@ -314,15 +315,16 @@ async def play_room(room: Room, questions: int, buzzes: list, late: dict, fault=
         await _play_room(room, questions, buzzes, late, fault, patient)
     except Exception as problem:
         tail = [(e[0], e[1]) for e in room.mod.events[-4:]]
-        raise RuntimeError(f"match {room.number}: {type(problem).__name__} {problem}; the moderator has seq "
+        raise RuntimeError(f"match {room.number}: {type(problem).__name__} {problem} at {room.step}; the moderator has seq "
                            f"{room.mod.last_seq} (last events {tail}), socket {room.mod.closed_by or 'open'}, "
-                           f"closes {room.mod.closes}") from problem
+                           f"closes {room.mod.closes}, last commands {list(room.mod.answers)}") from problem
 
 
 async def _play_room(room: Room, questions: int, buzzes: list, late: dict, fault=None, patient: bool = False) -> None:
     mod = room.mod
     retry = patient or fault is not None
     await asyncio.sleep(random.random() * START_SPREAD_S)  # matches start out of step, as the floor's rooms do
+    room.step = "start"
     reply, _, _ = await mod.command("start", retry=retry)
     seqs = expect_ack("start", reply)
     wait_s = FAULT_TIMEOUT if retry else STEP_TIMEOUT
@@ -330,6 +332,7 @@ async def _play_room(room: Room, questions: int, buzzes: list, late: dict, fault
         since = min(seqs) - 1 if seqs else 0
         buzzer = room.teams[k % 2][0]
         others = [p for team in room.teams for p in team if p is not buzzer]
+        room.step = f"question {k + 1}: its start after seq {since}"
         index = (await buzzer.wait_for(lambda e: e[1] == "question_started", since, wait_s))[4]
         resumed = None
         if fault is not None and k == min(1, questions - 1):
@@ -338,14 +341,17 @@ async def _play_room(room: Room, questions: int, buzzes: list, late: dict, fault
         # After a fault the words read while frames were lost reach the player in a snapshot, not one
         # by one: any word after the resume will do.
         after = random.Random(room.number * MAX_QUESTIONS + k).randint(*BUZZ_WORDS)  # the same in every run
+        room.step = f"question {k + 1}: a word to buzz on"
         word = await buzzer.wait_for(lambda e: e[1] == "word_revealed" and ((e[4] or 0) >= after - 1 or
                                                                             (resumed and e[0] > resumed)), since, wait_s)
+        room.step = f"question {k + 1}: the buzz"
         reply, sent, acked = await buzzer.command("buzz", {"seen": word[4] + 1, "question": index}, retry=retry)
         buzz = {"match": room.number, "question": k + 1, "buzzer": buzzer.name, "sent": sent, "ack": acked,
                 "reply": reply.get("type"), "seq": None, "others": [o.name for o in others]}
         last = None
         if reply.get("type") == "ack" and seqs_of(reply):
             buzz["seq"] = max(seqs_of(reply))  # the buzz is the last event its command causes
+            room.step = f"question {k + 1}: the answer and its ruling"
             answered = (await buzzer.command("answer", {"text": f"Answer {index}", "question": index}, retry=retry))[0]
             pressed_for = {"verdict": "accept", "answer": max(seqs_of(answered), default=0)}  # the answer is its command's last event
             ruled = (await mod.command("rule", pressed_for, retry=retry))[0] if answered.get("type") == "ack" else None
@@ -356,11 +362,14 @@ async def _play_room(room: Room, questions: int, buzzes: list, late: dict, fault
         else:  # refused (e.g. read to the end under load)
             buzz["error"] = (reply.get("data") or {}).get("code")
         if last is None:  # let the question go dead by itself
+            room.step = f"question {k + 1}: its close"
             last = (await mod.wait_for(lambda e: e[1] == "question_closed", since, max(60.0, wait_s)))[0]
         buzzes.append(buzz)
+        room.step = f"question {k + 1}: every socket at seq {last}"
         missing = await room.reach(last, wait_s)
         if missing:
             late[f"match {room.number} question {k + 1}"] = missing
+        room.step = f"question {k + 1}: next"
         reply, _, _ = await mod.command("next", retry=retry)
         seqs = expect_ack("next", reply)
     final = max(seqs)  # match_ended

@@ -91,7 +91,8 @@ for match in matches:
     kinds = [e["type"] for e in events]
     out[match.id] = {"status": state.status, "seq": state.seq, "equal": folded == boxed == archived,
                      "bot_guesses": kinds.count("bot_guess"), "bot_missed": kinds.count("bot_missed"),
-                     "scores": folded, "seqs": [e["seq"] for e in events] == list(range(1, len(events) + 1))}
+                     "scores": folded, "seqs": [e["seq"] for e in events] == list(range(1, len(events) + 1)),
+                     "code": match.code, "last": kinds[-4:]}
 print(json.dumps(out))
 """
 
@@ -150,7 +151,7 @@ async def play_slot(ports, info, matches: list[dict], until: float, out: dict, n
             out["heard"].append([e[3] for e in mod.events])
             out["played"].append(match["id"])
         except Exception as problem:
-            out["failed"].append(f"{match['code']}: {problem}"[:300])
+            out["failed"].append(f"{match['code']}: {problem}"[:900])
         finally:
             for sock in socks:
                 await sock.close()
@@ -320,7 +321,7 @@ async def run(args) -> int:
 def summary(out, scores, mischief, faults, exited) -> dict:
     """What the run must keep whatever the load, as data (tests/test_soak.py reads it): counts, never timings."""
     return {"played": len(out["played"]), "failed": out["failed"], "seq_gaps": out["gaps"],
-            "finished": sum(1 for s in scores.values() if s["status"] == "finished"),
+            "finished": sum(1 for s in scores.values() if s["status"] == "finished"), "unfinished": unfinished(scores),
             "logs_whole": sum(1 for s in scores.values() if s["seqs"]),
             "scores_equal": sum(1 for s in scores.values() if s["equal"]), "scored": len(scores),
             "buzzes": collections.Counter(b.get("error") or b.get("late_answer") or "ok" for b in out["buzzes"]),
@@ -396,12 +397,20 @@ def fault_windows(faults: list, resumes: list) -> list[tuple[float, float]]:
     return windows
 
 
+def unfinished(scores: dict) -> list[str]:
+    """Each match played whose log does not end it: its code, status, last seq and last events."""
+    return [f"{s['code']} {s['status']} at seq {s['seq']} ({', '.join(s['last'])})"
+            for s in scores.values() if s["status"] != "finished"]
+
+
 def report(out, scores, mischief, elapsed_s: float) -> None:
     equal = sum(1 for s in scores.values() if s["equal"])
     whole = sum(1 for s in scores.values() if s["seqs"])
     finished = sum(1 for s in scores.values() if s["status"] == "finished")
     print(f"\nPlayed {len(out['played'])} matches in {elapsed_s / 60:.1f} min ({finished} finished), "
           f"{len(out['failed'])} failed" + (f": {out['failed'][:3]}" if out["failed"] else ""))
+    for line in unfinished(scores):
+        print(f"  not finished in its log: {line}")
     print(f"  seq gaps on every socket: {out['gaps']}; logs whole: {whole} of {len(scores)}")
     print(f"  final score equal in the log's fold, the box score and the archive's sum: {equal} of {len(scores)}")
     print(f"  the bots: {sum(s['bot_guesses'] for s in scores.values())} guesses, "
@@ -509,6 +518,10 @@ def report_rss(samples: list, cuts: list[float]) -> None:
         own = max(steady_from, born + warm_up) if born > SAMPLE_S else steady_from  # not among the first samples
         points = [(t, usage[name]["rss"] / MIB) for t, usage in kept if usage.get(name) and t >= own]
         slope = fit_per_hour(points)
+        # RSS counts the pages of code and libraries a process touches as it goes; those are read from
+        # their files again when memory is short, so what no file backs is fitted apart.
+        anonymous, _ = fit_between_faults([(t, usage[name]["anon"] / MIB) for t, usage in kept
+                                           if usage.get(name) and t >= own], cuts)
         since = f", started again at {born / 60:.0f} min: from {own / 60:.0f} min" if own > steady_from else ""
         between, steps = fit_between_faults(points, cuts)
         apart = "" if between is None or not steps else (
@@ -516,7 +529,8 @@ def report_rss(samples: list, cuts: list[float]) -> None:
                                                                            for cut, mib in steps))
         if slope is not None:
             print(f"  {name:18} {points[0][1]:7.1f} -> {points[-1][1]:7.1f}   {slope:+8.1f} MiB/h  "
-                  f"(target <= +5{since}{apart})")
+                  f"(target <= +5{since}{apart}" + ("" if anonymous is None else
+                                                   f"; of it no file's pages, between the faults {anonymous:+.1f} MiB/h") + ")")
         else:
             print(f"  {name:18} started again at {born / 60:.0f} min: too few samples after its own warm-up")
     report_rss_marks(samples, names)
