@@ -235,6 +235,30 @@ class Stack:
                 out[name] = None
         return out
 
+    def memory_kinds(self) -> dict:
+        """Each server process's resident memory by kind (bytes), read from its memory map: "main heap" (glibc's
+        heap of the main thread), "thread heaps" (glibc's arenas of other threads: anonymous mappings on a 64 MiB
+        boundary, the size they are reserved in), "other anonymous" (pymalloc's arenas, thread stacks, large
+        blocks), "file pages" (code and libraries, which the kernel can read again)."""
+        import psutil
+
+        out = {}
+        for name, pid in {**{n: p.pid for n, p in self.procs.items()}, **self.extra}.items():
+            kinds = dict.fromkeys(("main heap", "thread heaps", "other anonymous", "file pages"), 0)
+            try:
+                for region in psutil.Process(pid).memory_maps(grouped=False):
+                    kinds["file pages"] += region.rss - region.anonymous
+                    if region.path == "[heap]":
+                        kinds["main heap"] += region.anonymous
+                    elif region.path == "[anon]" and int(region.addr.split("-")[0], 16) % (64 << 20) == 0:
+                        kinds["thread heaps"] += region.anonymous
+                    else:
+                        kinds["other anonymous"] += region.anonymous
+            except psutil.Error:
+                continue
+            out[name] = kinds
+        return out
+
     def log_tail(self, name: str, lines: int = 25) -> str:
         path = self.dir / f"{name}.log"
         try:

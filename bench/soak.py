@@ -284,8 +284,8 @@ async def run(args) -> int:
             stdout=asyncio.subprocess.PIPE)
         pending = list(info["matches"])
         number = itertools.count()
-        samples, faults = [], []
-        sampler = asyncio.get_running_loop().create_task(sample_rss(stack, began, samples, args.minutes * 60))
+        samples, faults, kinds = [], [], []
+        sampler = asyncio.get_running_loop().create_task(sample_rss(stack, began, samples, args.minutes * 60, kinds))
         beside = {"faults": strike(stack, began, args.minutes * 60, faults),
                   "forger": forger(ports[0], info, until, mischief["forger"]),
                   "uploader": uploader(ports, until, mischief["uploader"])}
@@ -300,6 +300,7 @@ async def run(args) -> int:
         if not pending:
             print("The run played every match set up before its end: MATCH_S is too long")
         samples.append((time.monotonic() - began, stack.usage()))
+        kinds.append((samples[-1][0], stack.memory_kinds()))
         for tier in TIERS:
             if stack.procs[f"bots-{tier}"].poll() is not None:
                 print(f"The {tier} bot worker exited:\n{stack.log_tail(f'bots-{tier}')}")
@@ -310,6 +311,7 @@ async def run(args) -> int:
         report_faults(faults, out["resumes"], out["heard"], began_ms)
         report_first_minute(out["round_trips"], faults, out["resumes"], began_ms, args.minutes * 60)
         report_rss(samples, [(fault["at"] - began_ms) / 1000 for fault in faults])
+        report_memory_kinds(kinds)
         if stack.traced:
             report_growth(stack.traced)
         if args.summary:
@@ -329,15 +331,17 @@ def summary(out, scores, mischief, faults, exited) -> dict:
             "mischief": {name: dict(tally) for name, tally in mischief.items()}}
 
 
-async def sample_rss(stack: Stack, began: float, samples: list, run_s: float) -> None:
-    """RSS every SAMPLE_S; with --trace-memory, a tracemalloc snapshot of every Python server where the
-    fit starts (another is taken at the end)."""
+async def sample_rss(stack: Stack, began: float, samples: list, run_s: float, kinds: list) -> None:
+    """RSS every SAMPLE_S; where the fit starts, each process's memory by kind into `kinds` (another is taken
+    at the end) and, with --trace-memory, a tracemalloc snapshot of every Python server."""
     steady_from = STEADY_AFTER_S if run_s >= STEADY_AFTER_S + 5 * SAMPLE_S else WARM_S
     snapped = False
     while True:
         samples.append((time.monotonic() - began, stack.usage()))
-        if stack.traced and not snapped and samples[-1][0] >= steady_from:
-            snapshot_servers(stack)
+        if not snapped and samples[-1][0] >= steady_from:
+            kinds.append((samples[-1][0], stack.memory_kinds()))
+            if stack.traced:
+                snapshot_servers(stack)
             snapped = True
         await asyncio.sleep(SAMPLE_S)
 
@@ -534,6 +538,19 @@ def report_rss(samples: list, cuts: list[float]) -> None:
         else:
             print(f"  {name:18} started again at {born / 60:.0f} min: too few samples after its own warm-up")
     report_rss_marks(samples, names)
+
+
+def report_memory_kinds(kinds: list) -> None:
+    """Where each process's memory grew from the start of the fit to the end, by kind (Stack.memory_kinds)."""
+    if len(kinds) < 2:
+        return
+    (began, first), (ended, last) = kinds[0], kinds[-1]
+    print(f"\nMemory by kind (MiB) at {began / 60:.0f} min and at the end ({ended / 60:.0f} min), "
+          "each process that ran throughout:")
+    for name in sorted(set(first) & set(last)):
+        if name != "redis":
+            print(f"  {name:18} " + ", ".join(f"{kind} {first[name][kind] / MIB:.1f} -> {last[name][kind] / MIB:.1f}"
+                                               for kind in first[name]))
 
 
 def report_rss_marks(samples: list, names: list[str]) -> None:
