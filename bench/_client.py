@@ -80,7 +80,8 @@ class Sock:
                 if not self.reconnect or attempt == 199:
                     raise
                 await asyncio.sleep(0.5)
-        self.snapshot = asyncio.get_running_loop().create_future()
+        if self.snapshot is None or self.snapshot.done():  # one closed before its snapshot (4503) still awaits it
+            self.snapshot = asyncio.get_running_loop().create_future()
         self.resyncing = False
         sent = now_ms()
         await self.ws.send(json.dumps({"type": "hello", "data": {"last_seq": self.last_seq}}))

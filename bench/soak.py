@@ -545,7 +545,7 @@ def report_memory_kinds(kinds: list) -> None:
     if len(kinds) < 2:
         return
     (began, first), (ended, last) = kinds[0], kinds[-1]
-    print(f"\nMemory by kind (MiB) at {began / 60:.0f} min and at the end ({ended / 60:.0f} min), "
+    print(f"\nMemory by kind (MiB) at {began / 60:.1f} min and at the end ({ended / 60:.1f} min), "
           "each process that ran throughout:")
     for name in sorted(set(first) & set(last)):
         if name != "redis":

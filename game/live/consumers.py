@@ -10,7 +10,8 @@ Every frame is in docs/wire-protocol.md.
 
 Nothing a client sends can close its socket with an internal error: a frame that cannot be parsed,
 or any failure while handling one, is answered with an error frame carrying its ref. A socket that
-fails for another reason is closed with 4503 (try again later), so the browser reconnects.
+fails for another reason, or whose hello fails (it would stay open showing nothing), is closed with
+4503 (try again later), so the browser reconnects.
 """
 from __future__ import annotations
 
@@ -41,6 +42,7 @@ from game.engine.api import BUZZES
 
 CLOSE_NO_MATCH = 4404
 CLOSE_TRY_AGAIN = 4503  # "try again later": Daphne (Autobahn) lets an application close only with 1000 or 3000-4999
+JOIN_FAILED = "The server could not join you to the match just now; reconnecting."
 REFUSED_BEFORE_CLOSE = 40  # frames refused in a row (a page waits seconds after one) before the socket is closed
 TOO_FAST = "This connection sent too fast for too long; reconnecting in a moment."
 SENT_OUT_S = 30.0  # a snapshot part waits at most this long for the one before it to go out
@@ -164,6 +166,9 @@ class MatchSocket(AsyncWebsocketConsumer):
             await self._receive(text_data, bytes_data)
         except Exception:
             log.exception("Match %s: a %s frame could not be handled", self.code, self.audience)
+            if self.last_sent is None:  # its hello failed (Redis or the database away as it joined): a socket
+                self.open = False       # without its match shows nothing, so the browser reconnects instead
+                return self.shut(CLOSE_TRY_AGAIN, JOIN_FAILED, flush=False)
             await self.send_json(error_frame("server_error", "The server could not handle that; try again.",
                                              peek_ref(text_data)))
 

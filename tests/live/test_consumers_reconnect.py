@@ -131,3 +131,28 @@ async def test_a_client_far_behind_gets_a_snapshot(conductor, live_match, connec
     await near.hello(last_seq=3)
     frames = [await near.receive() for _ in range(300)]
     assert seqs(frames) == list(range(4, 304))
+
+
+async def test_a_screen_whose_hello_cannot_join_the_match_is_closed_to_reconnect_not_left_blank(
+        conductor, live_match, connect, channel_layer, monkeypatch):
+    """Redis restarting just as a hall screen connects: its hello cannot join the match's group. The socket
+    is closed with 4503 (try again later), so the page reconnects, rather than left open with no snapshot,
+    showing nothing in front of the room; once Redis answers, the reconnect gets the match."""
+    from game.live.consumers import CLOSE_TRY_AGAIN, JOIN_FAILED
+    from tests.live.test_consumers_seats import closed
+
+    match = await sync_to_async(live_match)()
+    group_add = channel_layer.group_add
+
+    async def away(group, channel):
+        raise ConnectionRefusedError("Connect call failed ('127.0.0.1', 6379)")
+
+    monkeypatch.setattr(channel_layer, "group_add", away)
+    screen = await connect(f"/ws/m/{match.code}/watch")
+    await screen.io.send_json_to({"type": "hello", "data": {"last_seq": 0}})
+    assert await closed(screen) == {"type": "websocket.close", "code": CLOSE_TRY_AGAIN, "reason": JOIN_FAILED}
+    monkeypatch.setattr(channel_layer, "group_add", group_add)
+    again = await connect(f"/ws/m/{match.code}/watch")
+    await again.hello()
+    snapshot = await again.until(lambda f: f["type"] == "snapshot")
+    assert snapshot["data"]["status"] == "setup" and again.other[0]["data"]["match"]["code"] == match.code
