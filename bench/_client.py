@@ -14,6 +14,7 @@ CONNECT_CONCURRENCY = 20
 STEP_TIMEOUT = 30.0  # seconds any single wait may take before the run is given up
 FAULT_TIMEOUT = 90.0  # a fault run waits this long for the pause and for every socket to come back
 RETRY_S = 2.0  # a command with no answer is sent again (same id) after this, as the browser does
+BEHIND_GRACE_S = 1.0  # a heartbeat ahead asks for the missed frames only if still behind this (+ play-out) later, as the browser
 TRY_AGAIN = ("busy", "slow_down", "unavailable")
 
 
@@ -56,6 +57,7 @@ class Sock:
         self.resyncing = False
         self.ws = None
         self.seat: str | None = None  # from the welcome: a ruling names the seat that buzzed
+        self.playout_s = 0.0  # from the welcome: frames are written this long after their stamp
         self.join_ms = None
         self.snapshot: asyncio.Future | None = None
         self.reader: asyncio.Task | None = None
@@ -135,6 +137,7 @@ class Sock:
                 future.set_result((frame, received))
         elif kind == "welcome":
             self.seat = frame["data"]["seat"]
+            self.playout_s = (frame["data"].get("playout_ms") or 0) / 1000
         elif kind == "snapshot":
             self.resyncing = False
             self.snapshots.append(frame["data"]["seq"])
@@ -146,6 +149,13 @@ class Sock:
             if self.waiters:
                 self._check((frame["data"]["seq"], "snapshot", None, received, None))
         elif kind == "heartbeat" and self.reconnect and (frame.get("data") or {}).get("seq", 0) > self.last_seq:
+            # The frames stored just before the beat may still be on their way: a snapshot asked for now would
+            # cover them, and an event waited for among them would never come as an event.
+            asyncio.get_running_loop().call_later(BEHIND_GRACE_S + self.playout_s, self._resync_if_behind,
+                                                  frame["data"]["seq"])
+
+    def _resync_if_behind(self, seq: int):
+        if self.last_seq < seq and not self.closing:
             self._resync()
 
     def _resync(self):
