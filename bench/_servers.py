@@ -219,12 +219,16 @@ class Stack:
         raise ServerError(f"servers not ready after {timeout:.0f}s:\n" +
                           "\n".join(self.log_tail(n) for n in self.procs))
 
+    def pids(self) -> dict[str, int]:
+        """Every process the stack measures, name -> pid: its servers and the extra ones."""
+        return {**{n: p.pid for n, p in self.procs.items()}, **self.extra}
+
     def usage(self) -> dict:
         """Resident memory (bytes; "anon": of it, what no file backs) and CPU seconds so far of each server process."""
         import psutil
 
         out = {}
-        for name, pid in {**{n: p.pid for n, p in self.procs.items()}, **self.extra}.items():
+        for name, pid in self.pids().items():
             try:
                 p = psutil.Process(pid)
                 cpu = p.cpu_times()
@@ -243,7 +247,7 @@ class Stack:
         import psutil
 
         out = {}
-        for name, pid in {**{n: p.pid for n, p in self.procs.items()}, **self.extra}.items():
+        for name, pid in self.pids().items():
             kinds = dict.fromkeys(("main heap", "thread heaps", "other anonymous", "file pages"), 0)
             try:
                 for region in psutil.Process(pid).memory_maps(grouped=False):

@@ -520,12 +520,12 @@ def report_rss(samples: list, cuts: list[float]) -> None:
         # A process started again by a fault warms up as the others did: fitted from its own warm-up's end.
         born = min(t for t, usage in samples if usage.get(name))
         own = max(steady_from, born + warm_up) if born > SAMPLE_S else steady_from  # not among the first samples
-        points = [(t, usage[name]["rss"] / MIB) for t, usage in kept if usage.get(name) and t >= own]
+        series = lambda key: [(t, usage[name][key] / MIB) for t, usage in kept if usage.get(name) and t >= own]  # noqa: E731
+        points = series("rss")
         slope = fit_per_hour(points)
         # RSS counts the pages of code and libraries a process touches as it goes; those are read from
         # their files again when memory is short, so what no file backs is fitted apart.
-        anonymous, _ = fit_between_faults([(t, usage[name]["anon"] / MIB) for t, usage in kept
-                                           if usage.get(name) and t >= own], cuts)
+        anonymous, _ = fit_between_faults(series("anon"), cuts)
         since = f", started again at {born / 60:.0f} min: from {own / 60:.0f} min" if own > steady_from else ""
         between, steps = fit_between_faults(points, cuts)
         apart = "" if between is None or not steps else (
