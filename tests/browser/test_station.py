@@ -123,7 +123,9 @@ def test_two_players_on_one_keyboard_20_ms_apart_the_earlier_press_wins_though_i
     lee, ann = won
     assert ann["replaces"] == seats[LEE] and ann["received"] > lee["received"]
     assert ann["clamp"] is None and lee["clamp"] is None and ann["claimed"] is not None
-    assert abs((lee["pressed"] - ann["pressed"]) - APART_MS) <= 3, (lee, ann)  # the stamps, across two seats' clocks
+    # The stamps, each on its own seat's estimate of the server clock, put the presses in the order made; how
+    # close two sockets' estimates agree is a timing, which bench/buzzrace.py measures, not this test.
+    assert 0 < lee["pressed"] - ann["pressed"] < 2 * APART_MS, (lee, ann)
     expect(box(station, LEE)).to_have_attribute("data-state", "lost")
     assert "lockout" in station.evaluate("window.exhibitionStation.sound.playedKinds")
     # The hall's light: the name of who holds the floor, on the screen, and the buzz flash.
