@@ -22,7 +22,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from exhibition.health import HealthCheck  # noqa: E402
-from serving.long_lived import keep_out_of_collection  # noqa: E402
+from serving.long_lived import hold_heap_thresholds, keep_out_of_collection  # noqa: E402
 from serving.request_bodies import body_limit, refusal_page  # noqa: E402
 from serving.server_internals import bound_request_bodies  # noqa: E402
 from serving.websocket_limits import BoundedMessages  # noqa: E402
@@ -58,3 +58,4 @@ application = HealthCheck(application)  # GET /healthz, for load balancers and c
 bound_request_bodies(body_limit, refusal_page)  # before Daphne, which imported this module, opens its port
 
 keep_out_of_collection("The web process")  # no full garbage collection pass walks start-up's objects in play
+hold_heap_thresholds()  # what play frees goes back to the system, not kept as the heap's high-water mark
